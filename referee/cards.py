@@ -1,0 +1,113 @@
+"""The 48 hanafuda cards (花札), as frozen data.
+
+The table is a copy of ``shared/cards/CARDS.tsv`` kept in ``referee/data/cards.tsv``;
+the ids in its ``id`` column are the project's public vocabulary (CLI, JSON API and
+the detector's class list).  This module is part of the pure rules core: it imports
+nothing beyond the standard library.
+
+Kinds use the field's terms with their English gloss:
+hikari (bright), tane (animal), tanzaku (ribbon), kasu (chaff).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from importlib import resources
+
+#: CARDS.tsv ``kind`` column -> the field's term.
+KIND_TERMS = {"bright": "hikari", "animal": "tane", "ribbon": "tanzaku", "chaff": "kasu"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the 48.
+
+    ``index`` is the card's position in CARDS.tsv (0-47), used for bitmasks.
+    Points are per game: ``roppyakken_points`` (deck total 490) and
+    ``hachihachi_points`` (deck total 264).
+    """
+
+    index: int
+    id: str
+    month: int
+    plant: str
+    plant_ja: str
+    plant_ko: str
+    kind: str
+    name: str
+    name_ja: str
+    roppyakken_points: int
+    hachihachi_points: int
+    tags: frozenset[str]
+
+    @property
+    def kind_term(self) -> str:
+        """The kind in the field's words: hikari, tane, tanzaku or kasu."""
+        return KIND_TERMS[self.kind]
+
+    @property
+    def bit(self) -> int:
+        """This card's bit in a 48-bit card set."""
+        return 1 << self.index
+
+
+def _load() -> tuple[Card, ...]:
+    text = resources.files("referee").joinpath("data/cards.tsv").read_text(encoding="utf-8")
+    rows = csv.DictReader(text.splitlines(), delimiter="\t")
+    return tuple(
+        Card(
+            index=i,
+            id=row["id"],
+            month=int(row["month"]),
+            plant=row["plant"],
+            plant_ja=row["plant_ja"],
+            plant_ko=row["plant_ko"],
+            kind=row["kind"],
+            name=row["name"],
+            name_ja=row["name_ja"],
+            roppyakken_points=int(row["roppyakken_points"]),
+            hachihachi_points=int(row["hachihachi_points"]),
+            tags=frozenset(row["tags"].split()),
+        )
+        for i, row in enumerate(rows)
+    )
+
+
+#: All 48 cards in CARDS.tsv order (month by month).
+CARDS: tuple[Card, ...] = _load()
+#: The 48 ids in CARDS.tsv order; also the detector's class list.
+CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
+#: id -> Card.
+BY_ID: dict[str, Card] = {c.id: c for c in CARDS}
+#: Bitmask of the whole deck.
+FULL_DECK: int = (1 << len(CARDS)) - 1
+
+assert len(CARDS) == 48, "CARDS.tsv must list 48 cards"
+
+
+def card(card_id: str) -> Card:
+    """Return the card with this exact id.
+
+    Raises ``KeyError`` for an id not in CARDS.tsv (use ``referee.notation`` to parse
+    user input with suggestions).
+    """
+    return BY_ID[card_id]
+
+
+def mask(card_ids) -> int:
+    """Bitmask (int, bit i = CARDS[i]) of an iterable of card ids."""
+    m = 0
+    for cid in card_ids:
+        m |= BY_ID[cid].bit
+    return m
+
+
+def ids_of(m: int) -> tuple[str, ...]:
+    """Card ids in CARDS.tsv order for a bitmask."""
+    return tuple(c.id for c in CARDS if m >> c.index & 1)
+
+
+def month_cards(month: int) -> tuple[Card, ...]:
+    """The four cards of a month (1-12), in CARDS.tsv order."""
+    return tuple(c for c in CARDS if c.month == month)
