@@ -1,0 +1,26 @@
+"""Errors a user can cause, each with a stable code.
+
+Part of the pure rules core: standard library only.  The CLI prints
+``RefereeError`` as one line and exits 2; the web app shows it as a message.
+Programming and configuration mistakes raise plain ``ValueError``.
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(ValueError):
+    """A user-caused problem with a round, a card list or a ruleset.
+
+    ``code`` is one of:
+    ``unknown-card``, ``duplicate-card``, ``too-many-cards``, ``player-count``,
+    ``unknown-player``, ``misdeal``, ``bad-ruleset``, ``bad-round``, ``game-over``,
+    ``missing-decision``, ``card-count`` (and codes added by the Hachi-hachi settlement).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message

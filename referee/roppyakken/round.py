@@ -1,0 +1,303 @@
+"""Score one Roppyakken-family round, with every point explained.
+
+Order (RULES.md "Card points and the round", "Fuke", "Instant wins"):
+card points and chaff upgrades, yaku, lucky hands (teyaku), fuke, instant
+wins, settlement.  ``RoundResult`` holds each player's lines; a player's
+``round_score`` is the sum of their lines.  Pure core.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from referee.cards import BY_ID, CARDS, mask
+from referee.errors import RefereeError
+from referee.explain import Line, mask_ids
+from referee.notation import parse_groups
+from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
+from referee.roppyakken.rules import RoppyakkenRules
+from referee.roppyakken.settlement import settle
+from referee.roppyakken.teyaku import find_teyaku
+from referee.roppyakken.yaku import find_yaku
+
+#: Most cards one dealt hand can hold (the 10-card two-player deal).
+MAX_HAND = 10
+_KIND_LINES = (  # kind, code, en, ja
+    ("bright", "cards:hikari", "Brights (hikari)", "光札"),
+    ("animal", "cards:tane", "Animals (tane)", "タネ札"),
+    ("ribbon", "cards:tanzaku", "Ribbons (tanzaku)", "短冊札"),
+    ("chaff", "cards:kasu", "Chaff (kasu)", "カス札"),
+)
+_KIND_MASK = {k: sum(c.bit for c in CARDS if c.kind == k) for k, *_ in _KIND_LINES}
+_POINTS = tuple(c.roppyakken_points for c in CARDS)
+_ZERO_CHAFF = tuple(c.bit for c in CARDS if c.kind == "chaff" and c.roppyakken_points == 0)
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round as the players report it: card ids, already validated.
+
+    ``players`` in play order; ``piles``/``hands`` map every player to card ids
+    (empty when not given); ``field`` is the deal's field, if given.
+    """
+
+    players: tuple[str, ...]
+    dealer: str
+    piles: Mapping[str, tuple[str, ...]]
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    field: tuple[str, ...] = ()
+
+
+def _month_four(ids: Sequence[str]) -> list[int]:
+    counts = Counter(BY_ID[c].month for c in ids)
+    return sorted(m for m, n in counts.items() if n == 4)
+
+
+def make_round(
+    rules: RoppyakkenRules,
+    players: Sequence[str],
+    piles: Mapping[str, Sequence[str]],
+    hands: Mapping[str, Sequence[str]] | None = None,
+    dealer: str | None = None,
+    field: Sequence[str] = (),
+) -> RoundInput:
+    """Validate a reported round and turn card tokens into ids.
+
+    Raises ``RefereeError`` with code ``player-count`` (a count the ruleset does
+    not allow), ``unknown-player``, ``unknown-card``, ``duplicate-card`` (a card
+    in two piles, or in two hands, naming both players), ``too-many-cards``,
+    ``bad-round`` (a hand of more than 10 cards) or ``misdeal`` (four of a month
+    in a hand or on the field, when the ruleset calls it one).
+    """
+    players = tuple(players)
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise RefereeError("bad-round", f"players must be distinct non-empty names, got {list(players)}")
+    allowed = rules.options.players
+    if len(players) not in allowed:
+        raise RefereeError("player-count", f"{rules.name} is for {' or '.join(map(str, allowed))} "
+                           f"players, got {len(players)}")
+    dealer = players[0] if dealer is None else dealer
+    hands = hands or {}
+    for what, groups in (("pile", piles), ("hand", hands)):
+        for p in groups:
+            if p not in players:
+                raise RefereeError("unknown-player", f"{what} for unknown player {p!r}; players are {list(players)}")
+    if dealer not in players:
+        raise RefereeError("unknown-player", f"dealer {dealer!r} is not a player; players are {list(players)}")
+    pile_ids = parse_groups({p: list(piles.get(p, ())) for p in players}, what="pile")
+    groups = {p: list(hands[p]) for p in players if p in hands}
+    if field:
+        groups["(field)"] = list(field)
+    hand_ids = parse_groups(groups, what="hand")
+    field_ids = hand_ids.pop("(field)", ())
+    for p, ids in hand_ids.items():
+        if len(ids) > MAX_HAND:
+            raise RefereeError("bad-round", f"hand {p} has {len(ids)} cards; a dealt hand holds at most {MAX_HAND}")
+        if rules.options.hand_four_misdeal and (fours := _month_four(ids)):
+            raise RefereeError("misdeal", f"misdeal: hand {p} holds all four cards of month {fours[0]}; deal again")
+    if rules.options.field_four_misdeal and (fours := _month_four(field_ids)):
+        raise RefereeError("misdeal", f"misdeal: the field holds all four cards of month {fours[0]}; deal again")
+    return RoundInput(players, dealer, pile_ids, hand_ids, field_ids)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A yaku or lucky hand scored: id, labels, points and cards."""
+
+    id: str
+    en: str
+    ja: str
+    points: int
+    cards: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        """``{"id", "name", "name_ja", "points", "cards"}``."""
+        return {"id": self.id, "name": self.en, "name_ja": self.ja, "points": self.points,
+                "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """One player's round.
+
+    ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
+    lucky hands; ``round_score`` is what the round adds to the total (0 in a void
+    round; settled in Yukbaek and Sambong) and equals the sum of ``lines``.
+    """
+
+    player: str
+    cards: tuple[str, ...]
+    card_points: int
+    yaku: tuple[Score, ...]
+    lucky_hands: tuple[Score, ...]
+    fuke_count: int
+    raw_score: int
+    round_score: int
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round.
+
+    ``void``: fuke voided it (``fuke_by`` names the players at or below the
+    threshold); ``instant_win``: the player who wins the game at once, or None;
+    ``next_dealer``: the oya of the next round.
+    """
+
+    players: tuple[PlayerRound, ...]
+    dealer: str
+    next_dealer: str
+    void: bool
+    fuke_by: tuple[str, ...]
+    instant_win: str | None
+    warnings: tuple[str, ...]
+
+    def player(self, name: str) -> PlayerRound:
+        """The result of one player; ``KeyError`` if absent."""
+        for p in self.players:
+            if p.player == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Player -> round_score."""
+        return {p.player: p.round_score for p in self.players}
+
+    @property
+    def explanation(self) -> tuple[Line, ...]:
+        """Every line of every player, in play order."""
+        return tuple(line for p in self.players for line in p.lines)
+
+    def to_json(self) -> dict:
+        """The public JSON shape (README "Round result")."""
+        return {
+            "players": {
+                p.player: {
+                    "card_points": p.card_points,
+                    "yaku": [y.to_json() for y in p.yaku],
+                    "lucky_hands": [t.to_json() for t in p.lucky_hands],
+                    "fuke_count": p.fuke_count,
+                    "raw_score": p.raw_score,
+                    "round_score": p.round_score,
+                }
+                for p in self.players
+            },
+            "dealer": self.dealer,
+            "next_dealer": self.next_dealer,
+            "void": self.void,
+            "fuke_by": list(self.fuke_by),
+            "instant_win": self.instant_win,
+            "warnings": list(self.warnings),
+            "explanation": [line.to_json() for line in self.explanation],
+        }
+
+
+def _card_lines(player: str, pile: int) -> tuple[list[Line], int]:
+    lines = []
+    total = 0
+    for kind, code, en, ja in _KIND_LINES:
+        m = pile & _KIND_MASK[kind]
+        if not m:
+            continue
+        ids = mask_ids(m)
+        pts = sum(_POINTS[BY_ID[c].index] for c in ids)
+        total += pts
+        lines.append(Line(player, code, f"{en} ×{len(ids)}", ja, pts, ids))
+    return lines, total
+
+
+def _chaff_upgrades(player: str, pile: int, hits) -> tuple[list[Line], dict[int, int]]:
+    """Changara: each yaku with ``chaff_upgrade`` turns one 0-point chaff into a 50-point card."""
+    lines: list[Line] = []
+    upgraded: dict[int, int] = {}  # card bit -> extra points
+    for h in hits:
+        if not h.yaku.chaff_upgrade:
+            continue
+        own = mask(h.cards)
+        free = [b for b in _ZERO_CHAFF if pile & b and b not in upgraded]
+        free.sort(key=lambda b: (not own & b, b))
+        if not free:
+            continue
+        upgraded[free[0]] = h.yaku.chaff_upgrade
+        cid = mask_ids(free[0])[0]
+        lines.append(Line(player, "chaff-upgrade", f"Chaff upgrade from {h.yaku.en}",
+                          f"{h.yaku.ja}のカス札昇格", h.yaku.chaff_upgrade, (cid,)))
+    return lines, upgraded
+
+
+def _first_from(players: tuple[str, ...], dealer: str, candidates) -> str:
+    start = players.index(dealer)
+    order = players[start:] + players[:start]
+    return next(p for p in order if p in candidates)
+
+
+def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
+    """Score a validated round (see ``make_round``).
+
+    Returns a ``RoundResult``; raises nothing for a validated round.  Rule
+    sources: RULES.md "Roppyakken (六百間) and its family"; seed 000.
+    """
+    o = rules.options
+    warnings: list[str] = []
+    excluded = excluded_mask(o.fuke.excluded_months) if o.fuke.enabled else 0
+    partial: dict[str, tuple] = {}
+    counts: dict[str, int] = {}
+    instant: list[tuple[int, bool, str]] = []
+    for p in rnd.players:
+        ids = rnd.piles.get(p, ())
+        if len(ids) % 2:
+            warnings.append(f"pile {p} has {len(ids)} cards; captured piles are even (pairs or fours)")
+        pile = mask(ids)
+        lines, card_points = _card_lines(p, pile)
+        hits, notes = find_yaku(rules, pile)
+        warnings.extend(f"{p}: {n}" for n in notes)
+        up_lines, upgraded = _chaff_upgrades(p, pile, hits)
+        lines += up_lines
+        card_points += sum(upgraded.values())
+        yaku = tuple(Score(h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
+        lines += [Line(p, y.id, y.en, y.ja, y.points, y.cards) for y in yaku]
+        lucky = tuple(Score(t.teyaku.id, t.teyaku.en, t.teyaku.ja, t.points, t.cards)
+                      for t in find_teyaku(rules, rnd.hands.get(p, ())))
+        lines += [Line(p, t.id, f"{t.en} (lucky hand)", t.ja, t.points, t.cards) for t in lucky]
+        yaku_points = sum(y.points for y in yaku)
+        outside = sum(_POINTS[BY_ID[c].index] for c in mask_ids(pile & ~excluded))
+        outside += sum(v for b, v in upgraded.items() if not b & excluded)
+        counts[p] = fuke_count(o.fuke, outside, yaku_points)
+        for h in hits:
+            if h.yaku.instant_win:
+                instant.append((h.yaku.instant_win, h.yaku.beats_fuke, p))
+        partial[p] = (ids, card_points, yaku, lucky, lines)
+    fuke_by = fuke_players(o.fuke, counts)
+    void = bool(fuke_by)
+    raw = {p: sum(line.points for line in v[4]) for p, v in partial.items()}
+    live = [(rank, p) for rank, beats, p in instant if beats or not void]
+    instant_win = None
+    if live:
+        best = min(rank for rank, _ in live)
+        instant_win = _first_from(rnd.players, rnd.dealer, {p for r, p in live if r == best})
+    settled = settle(o.settlement, {p: 0 if void else s for p, s in raw.items()}, o.round_up_to)
+    if void:
+        next_dealer = rnd.dealer
+    else:
+        top = max(raw.values())
+        next_dealer = _first_from(rnd.players, rnd.dealer, {p for p, s in raw.items() if s == top})
+    out = []
+    for p in rnd.players:
+        ids, card_points, yaku, lucky, lines = partial[p]
+        if void and raw[p]:
+            lines.append(Line(p, "fuke", f"Fuke: round void ({', '.join(fuke_by)} at or below "
+                              f"{o.fuke.threshold})", "吹き消し", -raw[p]))
+        base = 0 if void else raw[p]
+        if settled[p] != base:
+            en = {"difference": "Settlement: top minus second (Yukbaek)",
+                  "round-up": f"Settlement: rounded up to {o.round_up_to} (Sambong)"}[o.settlement]
+            lines.append(Line(p, "settlement", en, "精算", settled[p] - base))
+        out.append(PlayerRound(p, ids, card_points, yaku, lucky, counts[p], raw[p], settled[p], tuple(lines)))
+    if void:
+        warnings.append(f"fuke: {', '.join(f'{p} counts {counts[p]}' for p in fuke_by)}; "
+                        f"at or below {o.fuke.threshold}, so the round is void and {rnd.dealer} deals again")
+    return RoundResult(tuple(out), rnd.dealer, next_dealer, void, fuke_by, instant_win, tuple(warnings))

@@ -1,0 +1,304 @@
+"""The Roppyakken family's ruleset: options, yaku and teyaku tables, as frozen data.
+
+A preset file (``referee/rulesets/*.toml`` with ``game = "roppyakken"``) has an
+``[options]`` table, a ``[yaku.<id>]`` table per yaku and a ``[teyaku.<id>]``
+table per lucky hand.  ``from_table`` validates it and compiles each yaku into
+bitmasks with the options already applied, so scoring never looks at options
+that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
+(section "Roppyakken (六百間) and its family").  Pure core.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from referee.cards import BY_ID, CARDS
+from referee.errors import RefereeError
+from referee.schema import build, opt
+
+
+@dataclass(frozen=True)
+class FukeOptions:
+    """Fuke (吹き消し, the round void). RULES.md "Fuke"."""
+
+    enabled: bool = opt(True, "Void the round when a player's fuke count is at or below the threshold.")
+    threshold: int = opt(30, "Fuke threshold in points (at or below voids the round).", min=0)
+    count_yaku: bool = opt(True, "The fuke count includes yaku points (false: card points only).")
+    excluded_months: tuple[int, ...] = opt((), "Months whose cards do not count toward fuke (Japanese text: 11, 12).")
+
+
+@dataclass(frozen=True)
+class Options:
+    """House-rule options of the Roppyakken family (RULES.md)."""
+
+    players: tuple[int, ...] = opt((2, 3), "Allowed player counts.")
+    target: int = opt(600, "Points that end the game.", min=1)
+    rounds: int = opt(0, "Fixed number of scored rounds (0: play to the target).", min=0)
+    winner: str = opt("highest-total", "Who wins at the end.",
+                      choices=("highest-total", "most-times-over-target"))
+    match_games: int = opt(1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1)
+    instant_wins: bool = opt(True, "shiko (then nanatan) wins the game at once.")
+    exact_instant_yaku: bool = opt(False, "shiko void with the rain man; nanatan void with 8+ ribbons.")
+    rain_spoils_viewing: str = opt("never", "Willow cards void the viewing yaku.",
+                                   choices=("never", "any-willow", "unless-crane"))
+    willow_ribbon_in_seven_ribbons: bool = opt(True, "The willow ribbon counts toward nanatan.")
+    teppo_replaces_viewing: bool = opt(True, "teppo replaces hanami and tsukimi (false: they stack).")
+    lucky_hands: bool = opt(True, "Score lucky hands (teyaku) from the dealt hands.")
+    hand_four_misdeal: bool = opt(True, "Four of a month in a dealt hand is a misdeal.")
+    field_four_misdeal: bool = opt(True, "Four of a month on the field is a misdeal.")
+    triple_hand_three: int = opt(0, "Points for three threes in a 10-card hand (0: scores as futatesan).", min=0)
+    korean_ribbon_yaku: bool = opt(False, "Use the Korean extra ribbon yaku.")
+    korean_values: bool = opt(False, "Use the Korean alternative yaku values.")
+    settlement: str = opt("plain", "Round settlement: plain, difference (Yukbaek), round-up (Sambong).",
+                          choices=("plain", "difference", "round-up"))
+    round_up_to: int = opt(100, "Round-up settlement: round each round score up to a multiple of this.", min=1)
+    fuke: FukeOptions = field(default_factory=FukeOptions)
+
+
+@dataclass(frozen=True)
+class YakuTable:
+    """One ``[yaku.<id>]`` table as written in a ruleset file.
+
+    ``cards`` are selectors: a card id, ``kind:<kind>``, ``tag:<tag>`` or
+    ``month:<n>``.  ``need`` is how many of them make the yaku (0: all).
+    """
+
+    en: str
+    ja: str
+    points: int
+    cards: tuple[str, ...]
+    need: int = 0
+    enabled: bool = True
+    enabled_if: str = ""
+    cards_if: dict[str, tuple[str, ...]] = opt({}, "Cards added to the pool while an option is true.")
+    require: tuple[str, ...] = ()
+    replaces: tuple[str, ...] = ()
+    replaces_if: str = ""
+    viewing: bool = False
+    instant_win: int = 0
+    beats_fuke: bool = False
+    exact_void: tuple[str, ...] = ()
+    exact_max: int = 0
+    extra_cards: tuple[str, ...] = ()
+    extra_points: int = 0
+    max_points: int = 0
+    korean_points: int = 0
+    chaff_upgrade: int = 0
+
+
+@dataclass(frozen=True)
+class TeyakuTable:
+    """One ``[teyaku.<id>]`` table: a lucky hand.
+
+    ``rule``: ``all-zero`` (every hand card worth 0 points) or ``month-sets``
+    (``sets`` months with at least ``size`` cards each).
+    """
+
+    en: str
+    ja: str
+    points: int
+    rule: str = opt("month-sets", "How the hand is read.", choices=("all-zero", "month-sets"))
+    size: int = 3
+    sets: int = 1
+    replaces: tuple[str, ...] = ()
+    enabled: bool = True
+    points_from: str = ""
+    korean_points: int = 0
+    korean_month_points: dict[str, int] = opt({}, "Korean values for a month (month -> points).")
+
+
+@dataclass(frozen=True)
+class Yaku:
+    """A compiled yaku: options applied, card sets as 48-bit masks (see ``referee.cards``)."""
+
+    id: str
+    en: str
+    ja: str
+    points: int
+    pool: int
+    need: int
+    require: int
+    replaces: tuple[str, ...]
+    viewing: bool
+    instant_win: int
+    beats_fuke: bool
+    exact_void: int
+    exact_max: int
+    extra: int
+    extra_points: int
+    max_points: int
+    chaff_upgrade: int
+
+
+@dataclass(frozen=True)
+class Teyaku:
+    """A compiled lucky hand (teyaku)."""
+
+    id: str
+    en: str
+    ja: str
+    points: int
+    rule: str
+    size: int
+    sets: int
+    replaces: tuple[str, ...]
+    month_points: MappingProxyType
+
+
+@dataclass(frozen=True)
+class RoppyakkenRules:
+    """A validated Roppyakken-family ruleset.
+
+    ``yaku`` and ``teyaku`` hold only the active entries, in file order.
+    """
+
+    name: str
+    title: str
+    description: str
+    options: Options
+    yaku: tuple[Yaku, ...]
+    teyaku: tuple[Teyaku, ...]
+    game: str = "roppyakken"
+
+    def yaku_by_id(self, yaku_id: str) -> Yaku:
+        """The active yaku with this id; ``KeyError`` if absent."""
+        for y in self.yaku:
+            if y.id == yaku_id:
+                return y
+        raise KeyError(yaku_id)
+
+
+def select(selectors: tuple[str, ...], source: str, path: str) -> int:
+    """Bitmask of card selectors (id, ``kind:``, ``tag:``, ``month:``).
+
+    Raises ``RefereeError('bad-ruleset')`` for a selector that names nothing.
+    """
+    m = 0
+    for sel in selectors:
+        kind, _, arg = sel.partition(":")
+        if sel in BY_ID:
+            hit = [BY_ID[sel]]
+        elif kind == "kind":
+            hit = [c for c in CARDS if c.kind == arg]
+        elif kind == "tag":
+            hit = [c for c in CARDS if arg in c.tags]
+        elif kind == "month" and arg.isdigit():
+            hit = [c for c in CARDS if c.month == int(arg)]
+        else:
+            hit = []
+        if not hit:
+            raise RefereeError(
+                "bad-ruleset",
+                f"{source}: field {path!r} has {sel!r}; expected a card id or kind:/tag:/month: selector",
+            )
+        for c in hit:
+            m |= c.bit
+    return m
+
+
+def _bool_option(options: Options, name: str, source: str, path: str) -> bool:
+    value = getattr(options, name, None)
+    if not isinstance(value, bool) and not (path.endswith("points_from") and isinstance(value, int)):
+        raise RefereeError("bad-ruleset", f"{source}: field {path!r} is {name!r}; expected an option name")
+    return bool(value)
+
+
+def _compile_yaku(yid: str, t: YakuTable, o: Options, source: str) -> Yaku | None:
+    p = f"yaku.{yid}"
+    if t.enabled_if and not _bool_option(o, t.enabled_if, source, p + ".enabled_if"):
+        return None
+    if not t.enabled:
+        return None
+    pool = select(t.cards, source, p + ".cards")
+    for opt_name, extra in t.cards_if.items():
+        if _bool_option(o, opt_name, source, f"{p}.cards_if"):
+            pool |= select(extra, source, f"{p}.cards_if.{opt_name}")
+    replaces = t.replaces
+    if t.replaces_if and not _bool_option(o, t.replaces_if, source, p + ".replaces_if"):
+        replaces = ()
+    need = t.need or pool.bit_count()
+    if need > pool.bit_count():
+        raise RefereeError("bad-ruleset", f"{source}: field '{p}.need' is {need}; expected at most {pool.bit_count()}")
+    return Yaku(
+        id=yid, en=t.en, ja=t.ja,
+        points=t.korean_points if (o.korean_values and t.korean_points) else t.points,
+        pool=pool, need=need, require=select(t.require, source, p + ".require"),
+        replaces=replaces, viewing=t.viewing, instant_win=t.instant_win if o.instant_wins else 0,
+        beats_fuke=t.beats_fuke,
+        exact_void=select(t.exact_void, source, p + ".exact_void") if o.exact_instant_yaku else 0,
+        exact_max=t.exact_max if o.exact_instant_yaku else 0,
+        extra=select(t.extra_cards, source, p + ".extra_cards"),
+        extra_points=t.extra_points, max_points=t.max_points, chaff_upgrade=t.chaff_upgrade,
+    )
+
+
+def _compile_teyaku(tid: str, t: TeyakuTable, o: Options, source: str) -> Teyaku | None:
+    points = t.points
+    if t.points_from:
+        _bool_option(o, t.points_from, source, f"teyaku.{tid}.points_from")
+        points = getattr(o, t.points_from)
+        if not points:
+            return None
+    if not t.enabled or not o.lucky_hands:
+        return None
+    month_points: dict[int, int] = {}
+    if o.korean_values:
+        if t.korean_points:
+            points = t.korean_points
+        for month, pts in t.korean_month_points.items():
+            if not month.isdigit() or not 1 <= int(month) <= 12:
+                raise RefereeError("bad-ruleset", f"{source}: field 'teyaku.{tid}.korean_month_points' has "
+                                   f"{month!r}; expected a month 1-12")
+            month_points[int(month)] = pts
+    return Teyaku(tid, t.en, t.ja, points, t.rule, t.size, t.sets, t.replaces, MappingProxyType(month_points))
+
+
+def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
+    """Validate a merged ruleset table and compile it.
+
+    Raises ``RefereeError('bad-ruleset')`` naming ``source``, the field, the
+    value given and the value expected.
+    """
+    known = {"game", "name", "title", "description", "options", "yaku", "teyaku"}
+    for key in table:
+        if key not in known:
+            raise RefereeError("bad-ruleset", f"{source}: field {key!r} is unknown; expected one of {sorted(known)}")
+    options = build(Options, table.get("options", {}), source, "options")
+    if any(n < 2 for n in options.players):
+        raise RefereeError("bad-ruleset", f"{source}: field 'options.players' is {list(options.players)}; "
+                           "expected counts of at least 2")
+    if options.match_games % 2 == 0:
+        raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
+                           "expected an odd number")
+    yaku: list[Yaku] = []
+    for yid, raw in table.get("yaku", {}).items():
+        if not isinstance(raw, dict):
+            raise RefereeError("bad-ruleset", f"{source}: field 'yaku.{yid}' is {raw!r}; expected a table")
+        compiled = _compile_yaku(yid, build(YakuTable, raw, source, f"yaku.{yid}"), options, source)
+        if compiled:
+            yaku.append(compiled)
+    ids = {y.id for y in yaku}
+    all_ids = set(table.get("yaku", {}))
+    for y in yaku:
+        for r in y.replaces:
+            if r not in all_ids:
+                raise RefereeError("bad-ruleset", f"{source}: field 'yaku.{y.id}.replaces' names {r!r}; "
+                                   f"expected a yaku id ({', '.join(sorted(ids))})")
+    teyaku = []
+    for tid, raw in table.get("teyaku", {}).items():
+        if not isinstance(raw, dict):
+            raise RefereeError("bad-ruleset", f"{source}: field 'teyaku.{tid}' is {raw!r}; expected a table")
+        compiled = _compile_teyaku(tid, build(TeyakuTable, raw, source, f"teyaku.{tid}"), options, source)
+        if compiled:
+            teyaku.append(compiled)
+    meta = {k: table.get(k, "") for k in ("name", "title", "description")}
+    for k, v in meta.items():
+        if not isinstance(v, str):
+            raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
+    return RoppyakkenRules(options=options, yaku=tuple(yaku), teyaku=tuple(teyaku), **meta)
+
+
+__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "dataclasses", "from_table", "select"]

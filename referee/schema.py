@@ -1,0 +1,134 @@
+"""Build frozen dataclasses from TOML tables, with errors that name the field.
+
+Every ruleset family describes its options as frozen dataclasses whose fields
+carry ``metadata={"doc": ..., "choices": (...), "min": n}``.  ``build`` checks a
+TOML table against such a class, and ``option_specs`` lists the options so the
+web app can generate a form from them.  Pure core: standard library only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError
+
+
+def opt(default: Any, doc: str, *, choices: tuple = (), min: int | None = None) -> Any:  # noqa: A002
+    """A dataclass field with the documentation and limits the validator and form use."""
+    meta = {"doc": doc, "choices": choices, "min": min}
+    if isinstance(default, dict):
+        return field(default_factory=lambda: types.MappingProxyType(dict(default)), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
+    return RefereeError(
+        "bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}"
+    )
+
+
+def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, dict):
+            raise _bad(source, path, value, "a table")
+        return build(tp, value, source, path)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        return _check(args[0], value, source, path, meta)
+    if origin is tuple:
+        (item_tp, _) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise _bad(source, path, value, f"a list of {item_tp.__name__}")
+        return tuple(_check(item_tp, v, source, f"{path}[{i}]", {}) for i, v in enumerate(value))
+    if origin is dict:
+        _, val_tp = typing.get_args(tp)
+        if not isinstance(value, dict):
+            raise _bad(source, path, value, "a table")
+        return types.MappingProxyType(
+            {str(k): _check(val_tp, v, source, f"{path}.{k}", {}) for k, v in value.items()}
+        )
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise _bad(source, path, value, "true or false")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _bad(source, path, value, "an integer")
+        lo = meta.get("min")
+        if lo is not None and value < lo:
+            raise _bad(source, path, value, f"an integer of at least {lo}")
+    elif tp is str:
+        if not isinstance(value, str):
+            raise _bad(source, path, value, "a string")
+    choices = meta.get("choices") or ()
+    if choices and value not in choices:
+        raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))
+    return value
+
+
+def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
+    """Instantiate dataclass ``cls`` from a TOML table.
+
+    Unknown keys, wrong types and values outside ``choices`` raise
+    ``RefereeError('bad-ruleset')`` naming ``source`` (file or preset), the
+    dotted field path, the value given and what was expected.
+    """
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in fields:
+            path = f"{prefix}.{key}" if prefix else key
+            raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")")
+    kwargs = {}
+    for name, f in fields.items():
+        if name in data:
+            path = f"{prefix}.{name}" if prefix else name
+            kwargs[name] = _check(hints[name], data[name], source, path, dict(f.metadata))
+    return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house-rule option as a form shows it.
+
+    ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
+    ``str``, ``list[int]`` or ``list[str]``.
+    """
+
+    key: str
+    type: str
+    default: Any
+    doc: str
+    choices: tuple = ()
+
+
+def _type_name(tp: Any) -> str:
+    if typing.get_origin(tp) is tuple:
+        return f"list[{typing.get_args(tp)[0].__name__}]"
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return _type_name(next(a for a in typing.get_args(tp) if a is not type(None)))
+    return tp.__name__
+
+
+def option_specs(obj: Any, prefix: str = "") -> list[OptionSpec]:
+    """The options of a built options dataclass, with its current values as defaults."""
+    hints = typing.get_type_hints(type(obj))
+    out: list[OptionSpec] = []
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        key = f"{prefix}{f.name}"
+        if dataclasses.is_dataclass(value):
+            out.extend(option_specs(value, key + "."))
+        else:
+            out.append(
+                OptionSpec(key, _type_name(hints[f.name]), value, f.metadata.get("doc", ""),
+                           tuple(f.metadata.get("choices") or ()))
+            )
+    return out
