@@ -1,0 +1,182 @@
+"""Game progression for the Roppyakken family: totals, oya, end of game, match.
+
+RULES.md "Instant wins and the end of the game":
+- a void (fuke) round scores nothing and the same oya (dealer) deals again;
+- otherwise the round's highest scorer deals next (ties: first in play order from the oya);
+- an instant win (shiko, then nanatan) ends the game at once;
+- otherwise the game ends after a round in which a total reaches ``target``; the
+  highest total wins, and a tie at the top means another round;
+- ``rounds`` > 0 plays a fixed number of scored rounds instead; with ``winner =
+  most-times-over-target`` each time a player's total reaches the target counts
+  once and that total starts again from 0 (our reading of the 12-round mobile
+  version), and the most such times wins (ties: highest total, then another round);
+- ``match_games`` = N > 1 plays a best-of-N match (Changara): totals restart after
+  each game and the first to win (N + 1) / 2 games wins the match.
+
+Pure core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from referee.errors import RefereeError
+from referee.roppyakken.round import RoundResult, make_round, score_round
+from referee.roppyakken.rules import RoppyakkenRules
+
+
+@dataclass(frozen=True)
+class GameRound:
+    """A played round in its game: ``number`` counts all rounds from 1, ``game``
+    the match game; ``totals`` are the running totals (points) after it;
+    ``game_winner`` is set when this round ended a game."""
+
+    number: int
+    game: int
+    dealer: str
+    result: RoundResult
+    totals: Mapping[str, int]
+    game_winner: str | None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game (or match) after some rounds.
+
+    ``dealer``: the oya of the next round; ``totals``: running points in the
+    current game; ``wins``: games won (or times over the target); ``winner``:
+    the winner of the whole game or match, None while it goes on.
+    """
+
+    rules: RoppyakkenRules
+    players: tuple[str, ...]
+    dealer: str
+    totals: Mapping[str, int]
+    wins: Mapping[str, int]
+    rounds: tuple[GameRound, ...] = ()
+    game: int = 1
+    scored_rounds: int = 0
+    winner: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """True once the game (or match) has a winner."""
+        return self.winner is not None
+
+
+def new_game(rules: RoppyakkenRules, players: Sequence[str], dealer: str | None = None) -> GameState:
+    """A game with no rounds yet. Raises ``RefereeError`` (``player-count``, ``unknown-player``)."""
+    players = tuple(players)
+    make_round(rules, players, {}, dealer=dealer)  # validates players and dealer
+    zero = MappingProxyType(dict.fromkeys(players, 0))
+    return GameState(rules, players, dealer or players[0], zero, zero)
+
+
+def _leader(totals: Mapping[str, int]) -> str | None:
+    top = max(totals.values())
+    leaders = [p for p, t in totals.items() if t == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) -> str | None:
+    if o.rounds:
+        if scored < o.rounds:
+            return None
+        if o.winner == "most-times-over-target":
+            best = max(times.values())
+            tied = {p: totals[p] for p in times if times[p] == best}
+            return _leader(tied)
+        return _leader(totals)
+    if max(totals.values()) >= o.target:
+        return _leader(totals)
+    return None
+
+
+def play_round(
+    state: GameState,
+    piles: Mapping[str, Sequence[str]],
+    hands: Mapping[str, Sequence[str]] | None = None,
+    field: Sequence[str] = (),
+) -> GameState:
+    """Score the next round and advance the game.
+
+    Raises ``RefereeError('game-over')`` once the game has a winner, and the
+    errors of ``make_round``.
+    """
+    if state.over:
+        raise RefereeError("game-over", f"the game is over: {state.winner} won; start a new game")
+    rules, o = state.rules, state.rules.options
+    rnd = make_round(rules, state.players, piles, hands, state.dealer, field)
+    result = score_round(rules, rnd)
+    totals = dict(state.totals)
+    wins = dict(state.wins)
+    scored = state.scored_rounds
+    winner = None
+    if not result.void:
+        scored += 1
+        for p, s in result.scores.items():
+            totals[p] += s
+        if o.winner == "most-times-over-target":
+            for p in state.players:
+                if totals[p] >= o.target:
+                    wins[p] += 1
+                    totals[p] = 0
+    if result.instant_win:
+        winner = result.instant_win
+    else:
+        winner = _game_winner(o, totals, wins, scored)
+    shown = MappingProxyType(dict(totals))
+    game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, shown, winner)
+    new = replace(state, dealer=result.next_dealer, totals=shown, rounds=(*state.rounds, game_round),
+                  scored_rounds=scored, wins=MappingProxyType(wins))
+    if winner is None:
+        return new
+    if o.winner == "most-times-over-target":
+        return replace(new, winner=winner)
+    wins[winner] += 1
+    needed = o.match_games // 2 + 1
+    if wins[winner] >= needed:
+        return replace(new, winner=winner, wins=MappingProxyType(wins))
+    zero = MappingProxyType(dict.fromkeys(state.players, 0))
+    return replace(new, wins=MappingProxyType(wins), totals=zero, game=state.game + 1, scored_rounds=0)
+
+
+def play_game(
+    rules: RoppyakkenRules,
+    players: Sequence[str],
+    rounds: Sequence[Mapping],
+    dealer: str | None = None,
+) -> GameState:
+    """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` from the start.
+
+    Raises ``RefereeError`` (a round after the end is ``game-over``; a round
+    that is not an object is ``bad-round``), naming the round number.
+    """
+    state = new_game(rules, players, dealer)
+    for i, r in enumerate(rounds, 1):
+        if not isinstance(r, Mapping):
+            raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\", got {r!r}")
+        try:
+            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or ())
+        except RefereeError as e:
+            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+    return state
+
+
+def game_to_json(state: GameState) -> dict:
+    """The public JSON shape of a game (README "Game result")."""
+    return {
+        "ruleset": state.rules.name,
+        "players": list(state.players),
+        "rounds": [
+            {"round": r.number, "game": r.game, "dealer": r.dealer, **r.result.to_json(),
+             "totals": dict(r.totals), "game_winner": r.game_winner}
+            for r in state.rounds
+        ],
+        "totals": dict(state.totals),
+        "wins": dict(state.wins),
+        "next_dealer": state.dealer,
+        "winner": state.winner,
+    }
