@@ -1,0 +1,543 @@
+"""The web app's storage: sessions, their rounds, the undo log, in SQLite via sqlite-utils.
+
+This is the one module that writes to the database; views call its functions
+and write no SQL.  A session stores its players, ruleset and options; a round
+stores only its *input* (the round JSON of the ``score`` CLI, without the
+session-wide keys), so totals and every round's dealer (oya) are recomputed
+from the inputs on every read and editing an early round is always correct.
+
+Every change bumps the session's ``rev`` first, inside ``db.atomic()``: the
+first statement is a write, so the transaction holds SQLite's write lock
+before it reads anything it checks (round versions, one-time form tokens).
+
+Must not import Flask or the rules core: it stores JSON, it does not score.
+Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened) and
+``StoreUnavailableError`` (the database file is locked or read-only).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from sqlite_utils import Database, Migrations
+
+__all__ = [
+    "ConflictError",
+    "NotFoundError",
+    "RoundRow",
+    "Session",
+    "StoreUnavailableError",
+    "add_round",
+    "create_session",
+    "delete_round",
+    "find_session",
+    "get_round",
+    "last_change",
+    "list_sessions",
+    "migrate",
+    "open_db",
+    "rounds_of",
+    "undo",
+    "update_round",
+]
+
+migrations = Migrations("hanafuda-referee")
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """Base class of the store's errors."""
+
+
+class NotFoundError(StoreError):
+    """No such session or round."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be written now (locked by another writer, read-only file...).
+
+    ``message`` says so in words a player understands; nothing was saved.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ConflictError(StoreError):
+    """A round was changed (or deleted) by someone else since it was opened.
+
+    ``current`` is the saved round now (None when it was deleted).
+    """
+
+    def __init__(self, current: RoundRow | None) -> None:
+        super().__init__("this round changed since you opened it")
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Session:
+    """A game at one table.
+
+    ``view_token`` opens the read-only scoreboard; ``edit_token`` the scorekeeper's
+    pages.  ``options`` are the dotted-key ruleset overrides; ``players`` in play
+    order; ``dealer`` the first oya; ``rev`` grows by one with every change.
+    """
+
+    id: int
+    name: str
+    ruleset: str
+    family: str
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    dealer: str
+    view_token: str
+    edit_token: str
+    created: str
+    updated: str
+    rev: int
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """A saved round: ``data`` is its input JSON; ``version`` grows with each edit."""
+
+    id: int
+    session_id: int
+    position: int
+    data: dict[str, Any]
+    version: int
+    created: str
+    updated: str
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _unavailable(e: sqlite3.OperationalError) -> StoreUnavailableError:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        why = "the database is busy (locked by another program or a long write)"
+    elif "readonly" in text or "read-only" in text:
+        why = "the database file is read-only"
+    else:
+        why = f"the database cannot be used ({text})"
+    return StoreUnavailableError(f"Nothing was saved: {why}. Wait a moment and try again.")
+
+
+def guarded(fn: Callable[P, T]) -> Callable[P, T]:
+    """Turn SQLite's operational errors into ``StoreUnavailableError``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.OperationalError as e:
+            raise _unavailable(e) from e
+
+    return wrapper
+
+
+# ---- schema -----------------------------------------------------------------
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    db["sessions"].create(
+        {
+            "id": int,
+            "name": str,
+            "ruleset": str,
+            "family": str,
+            "options": str,
+            "players": str,
+            "dealer": str,
+            "view_token": str,
+            "edit_token": str,
+            "created": str,
+            "updated": str,
+            "rev": int,
+        },
+        pk="id",
+        not_null={"name", "ruleset", "family", "players", "dealer", "view_token", "edit_token"},
+        defaults={"rev": 0, "options": "{}"},
+    )
+    db["sessions"].create_index(["view_token"], unique=True)
+    db["sessions"].create_index(["edit_token"], unique=True)
+    db["rounds"].create(
+        {
+            "id": int,
+            "session_id": int,
+            "position": int,
+            "data": str,
+            "version": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        defaults={"version": 1},
+    )
+    db["rounds"].create_index(["session_id", "position"])
+    # The undo log: each change keeps the session's rounds as they were before it.
+    db["changes"].create(
+        {"id": int, "session_id": int, "kind": str, "summary": str, "before": str, "created": str},
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["changes"].create_index(["session_id"])
+    # One-time form tokens: a round form submitted twice saves one round.
+    db["form_tokens"].create(
+        {"token": str, "session_id": int, "round_id": int, "created": str},
+        pk="token",
+    )
+
+
+def open_db(
+    path: str | Path | None, timeout: float = 5.0, *, apply_migrations: bool = True
+) -> Database:
+    """A connection to the database file (``None``: in memory).
+
+    ``timeout``: seconds a write waits for a lock before ``StoreUnavailableError``;
+    ``apply_migrations``: apply pending migrations first.
+    """
+    try:
+        conn = sqlite3.connect(
+            ":memory:" if path is None else str(path), timeout=timeout, check_same_thread=False
+        )
+    except sqlite3.OperationalError as e:
+        raise _unavailable(e) from e
+    db = Database(conn)
+    if apply_migrations:
+        migrate(db)
+    return db
+
+
+@guarded
+def migrate(db: Database) -> None:
+    """Apply pending migrations and switch a file database to WAL, so pollers never block a save."""
+    if migrations.pending(db):
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "memory":
+            db.execute("PRAGMA journal_mode=WAL")
+        migrations.apply(db)
+
+
+# ---- reading ----------------------------------------------------------------
+
+
+def _session(row: Mapping[str, Any]) -> Session:
+    return Session(
+        id=row["id"],
+        name=row["name"],
+        ruleset=row["ruleset"],
+        family=row["family"],
+        options=json.loads(row["options"] or "{}"),
+        players=tuple(json.loads(row["players"])),
+        dealer=row["dealer"],
+        view_token=row["view_token"],
+        edit_token=row["edit_token"],
+        created=row["created"],
+        updated=row["updated"],
+        rev=row["rev"],
+    )
+
+
+def _round(row: Mapping[str, Any]) -> RoundRow:
+    return RoundRow(
+        row["id"],
+        row["session_id"],
+        row["position"],
+        json.loads(row["data"]),
+        row["version"],
+        row["created"],
+        row["updated"],
+    )
+
+
+@guarded
+def list_sessions(db: Database) -> list[Session]:
+    """All sessions, most recently changed first."""
+    return [_session(r) for r in db["sessions"].rows_where(order_by="updated desc, id desc")]
+
+
+@guarded
+def find_session(db: Database, token: str) -> tuple[Session, str]:
+    """The session a token opens, and the token's role: ``"edit"`` or ``"view"``.
+
+    Raises ``NotFoundError``.
+    """
+    for role, column in (("edit", "edit_token"), ("view", "view_token")):
+        rows = list(db["sessions"].rows_where(f"{column} = ?", [token], limit=1))
+        if rows:
+            return _session(rows[0]), role
+    raise NotFoundError(token)
+
+
+@guarded
+def get_session(db: Database, session_id: int) -> Session:
+    """A session by id. Raises ``NotFoundError``."""
+    rows = list(db["sessions"].rows_where("id = ?", [session_id], limit=1))
+    if not rows:
+        raise NotFoundError(session_id)
+    return _session(rows[0])
+
+
+@guarded
+def rounds_of(db: Database, session_id: int) -> list[RoundRow]:
+    """A session's rounds in play order."""
+    return [
+        _round(r)
+        for r in db["rounds"].rows_where("session_id = ?", [session_id], order_by="position")
+    ]
+
+
+@guarded
+def get_round(db: Database, session_id: int, round_id: int) -> RoundRow:
+    """One round of a session. Raises ``NotFoundError``."""
+    rows = list(
+        db["rounds"].rows_where("session_id = ? and id = ?", [session_id, round_id], limit=1)
+    )
+    if not rows:
+        raise NotFoundError(round_id)
+    return _round(rows[0])
+
+
+@guarded
+def last_change(db: Database, session_id: int) -> str | None:
+    """The summary of the change that ``undo`` would revert, or None."""
+    rows = list(
+        db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1)
+    )
+    return rows[0]["summary"] if rows else None
+
+
+# ---- writing ----------------------------------------------------------------
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _bump(db: Database, session_id: int) -> int:
+    """Take the write lock by bumping the session's rev; returns the new rev."""
+    cur = db.execute(
+        "UPDATE sessions SET rev = rev + 1, updated = ? WHERE id = ?", [_now(), session_id]
+    )
+    if cur.rowcount != 1:
+        raise NotFoundError(session_id)
+    return db.execute("SELECT rev FROM sessions WHERE id = ?", [session_id]).fetchone()[0]
+
+
+@contextmanager
+def _change(
+    db: Database, session_id: int, kind: str
+) -> Iterator[tuple[int, Callable[[str], None]]]:
+    """A transaction that bumps the session's rev and logs the rounds as they were before.
+
+    Yields (new rev, a function that sets the change's summary).  Round
+    versions are taken from the rev, so they never repeat within a session.
+    """
+    with db.atomic():
+        rev = _bump(db, session_id)
+        before = [
+            {
+                "id": r.id,
+                "position": r.position,
+                "data": r.data,
+                "version": r.version,
+                "created": r.created,
+                "updated": r.updated,
+            }
+            for r in rounds_of(db, session_id)
+        ]
+        change_id = (
+            db["changes"]
+            .insert(
+                {
+                    "session_id": session_id,
+                    "kind": kind,
+                    "summary": kind,
+                    "before": json.dumps(before),
+                    "created": _now(),
+                }
+            )
+            .last_pk
+        )
+
+        def summary(text: str) -> None:
+            db["changes"].update(change_id, {"summary": text})
+
+        yield rev, summary
+
+
+class _AlreadySavedError(StoreError):
+    def __init__(self, round_id: int) -> None:
+        super().__init__(round_id)
+        self.round_id = round_id
+
+
+@guarded
+def create_session(
+    db: Database,
+    *,
+    name: str,
+    ruleset: str,
+    family: str,
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    dealer: str,
+    rounds: Sequence[Mapping[str, Any]] = (),
+) -> Session:
+    """Create a session (with imported ``rounds``, if any) in one transaction."""
+    now = _now()
+    with db.atomic():
+        sid = (
+            db["sessions"]
+            .insert(
+                {
+                    "name": name,
+                    "ruleset": ruleset,
+                    "family": family,
+                    "options": json.dumps(dict(options)),
+                    "players": json.dumps(list(players)),
+                    "dealer": dealer,
+                    "view_token": _token(),
+                    "edit_token": _token(),
+                    "created": now,
+                    "updated": now,
+                    "rev": 0,
+                }
+            )
+            .last_pk
+        )
+        for i, data in enumerate(rounds, 1):
+            db["rounds"].insert(
+                {
+                    "session_id": sid,
+                    "position": i,
+                    "data": json.dumps(dict(data)),
+                    "version": 0,
+                    "created": now,
+                    "updated": now,
+                }
+            )
+    return get_session(db, sid)
+
+
+@guarded
+def add_round(
+    db: Database,
+    session_id: int,
+    data: Mapping[str, Any],
+    form_token: str | None = None,
+) -> tuple[RoundRow, bool]:
+    """Append a round.  Returns (round, created).
+
+    With a ``form_token`` already used, nothing is written and the round saved
+    with it is returned with ``created`` False (a double submit).
+    Raises ``NotFoundError`` for an unknown session.
+    """
+    try:
+        with _change(db, session_id, "add") as (rev, summary):
+            if form_token:
+                used = list(db["form_tokens"].rows_where("token = ?", [form_token], limit=1))
+                if used:
+                    raise _AlreadySavedError(used[0]["round_id"])
+            position = db.execute(
+                "SELECT coalesce(max(position), 0) + 1 FROM rounds WHERE session_id = ?",
+                [session_id],
+            ).fetchone()[0]
+            now = _now()
+            rid = (
+                db["rounds"]
+                .insert(
+                    {
+                        "session_id": session_id,
+                        "position": position,
+                        "data": json.dumps(dict(data)),
+                        "version": rev,
+                        "created": now,
+                        "updated": now,
+                    }
+                )
+                .last_pk
+            )
+            summary(f"add round {position}")
+            if form_token:
+                db["form_tokens"].insert(
+                    {"token": form_token, "session_id": session_id, "round_id": rid, "created": now}
+                )
+    except _AlreadySavedError as e:
+        return get_round(db, session_id, e.round_id), False
+    return get_round(db, session_id, rid), True
+
+
+@guarded
+def update_round(
+    db: Database,
+    session_id: int,
+    round_id: int,
+    data: Mapping[str, Any],
+    expected_version: int,
+) -> RoundRow:
+    """Replace a round's input if nobody changed it since ``expected_version``.
+
+    Raises ``ConflictError`` (with the saved round, or None if it was deleted).
+    """
+    with _change(db, session_id, "edit") as (rev, summary):
+        try:
+            current = get_round(db, session_id, round_id)
+        except NotFoundError:
+            raise ConflictError(None) from None
+        if current.version != expected_version:
+            raise ConflictError(current)
+        db["rounds"].update(
+            round_id, {"data": json.dumps(dict(data)), "version": rev, "updated": _now()}
+        )
+        summary(f"edit round {current.position}")
+    return get_round(db, session_id, round_id)
+
+
+@guarded
+def delete_round(db: Database, session_id: int, round_id: int) -> None:
+    """Delete a round; later rounds move up one place.  Raises ``NotFoundError``."""
+    with _change(db, session_id, "delete") as (_, summary):
+        current = get_round(db, session_id, round_id)
+        db["rounds"].delete(round_id)
+        db.execute(
+            "UPDATE rounds SET position = position - 1 WHERE session_id = ? AND position > ?",
+            [session_id, current.position],
+        )
+        summary(f"delete round {current.position}")
+
+
+@guarded
+def undo(db: Database, session_id: int) -> str | None:
+    """Revert the session's last change; returns its summary, or None when there is none."""
+    with db.atomic():
+        rev = _bump(db, session_id)
+        rows = list(
+            db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1)
+        )
+        if not rows:
+            return None
+        change = rows[0]
+        db.execute("DELETE FROM rounds WHERE session_id = ?", [session_id])
+        for r in json.loads(change["before"]):
+            # A new version: a form opened before the undo then conflicts.
+            db["rounds"].insert(
+                {**r, "session_id": session_id, "data": json.dumps(r["data"]), "version": rev}
+            )
+        db["changes"].delete(change["id"])
+    return change["summary"]

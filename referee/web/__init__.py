@@ -1,0 +1,165 @@
+"""The web app: sessions, tap-to-enter rounds and live scoreboards (Flask + htmx + SQLite).
+
+``create_app(test_config=None)`` builds the app.  Configuration comes from the
+defaults below, then ``config.py`` in the instance folder, then the
+environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
+``test_config``.  Keys:
+
+- ``DATA_DIR``: the data folder (database, later photos); the instance folder by default.
+- ``DATABASE``: the SQLite file; ``DATA_DIR/referee.sqlite3`` by default.
+- ``DB_TIMEOUT``: seconds a write waits for a locked database (then a clear 503 page).
+- ``CARD_ART``: a card art folder with a ``MAPPING.tsv`` (file -> card id); unset: text tiles.
+- ``HTMX_LOCAL``: serve the vendored htmx instead of the pinned CDN copy (offline tables, tests).
+- ``POLL_SECONDS``: how often an open scoreboard asks for changes.
+- ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
+
+Templates live in the project's top-level ``templates/`` and static files in
+``static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
+Views are thin: they parse, call the rules core, save through ``referee.store``
+and render.  This package must not write SQL.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, g, request
+
+from referee import store
+
+#: The pinned htmx release served from the CDN, with its Subresource Integrity hash.
+HTMX_VERSION = "2.0.4"
+HTMX_CDN = f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
+HTMX_SRI = "sha384-HGfztofotfshcF7+8n44JQL2oJmowVChPTg48S+jvZoztPfvwD79OC/LTtG6dMp+"
+#: Where a wheel install puts templates/ and static/ (``[tool.setuptools.data-files]``).
+SHARE = Path("share") / "hanafuda-referee"
+
+
+def asset_dir(name: str) -> Path:
+    """The ``templates`` or ``static`` folder: the source checkout's, else the installed copy.
+
+    Raises ``RuntimeError`` naming the places looked at when neither exists.
+    """
+    root = Path(__file__).resolve().parents[2]
+    candidates = []
+    if (root / "pyproject.toml").is_file():
+        candidates.append(root / name)
+    prefixes = [
+        sysconfig.get_path("data"),
+        sys.prefix,
+        sysconfig.get_path("data", f"{os.name}_user"),
+    ]
+    candidates += [Path(p) / SHARE / name for p in prefixes if p]
+    for c in candidates:
+        if (c / ".hanafuda-referee").is_file():
+            return c
+    raise RuntimeError(
+        f"cannot find the web app's {name} folder; looked in: {', '.join(map(str, candidates))}"
+    )
+
+
+def _secret_key(data_dir: Path) -> str:
+    """A per-install secret kept in the data folder (signs the flash and keeper cookie)."""
+    path = data_dir / "secret_key"
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        path.write_text(key, encoding="utf-8")
+        return key
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the web app (see the module docstring for the configuration keys)."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(asset_dir("templates")),
+        static_folder=str(asset_dir("static")),
+    )
+    app.config.from_mapping(
+        DATA_DIR=None,
+        DATABASE=None,
+        DB_TIMEOUT=5.0,
+        CARD_ART=None,
+        HTMX_LOCAL=False,
+        POLL_SECONDS=2,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SECRET_KEY=None,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    for key, env in (
+        ("DATA_DIR", "HANAFUDA_REFEREE_DATA"),
+        ("CARD_ART", "HANAFUDA_REFEREE_CARD_ART"),
+    ):
+        if os.environ.get(env):
+            app.config[key] = os.environ[env]
+    if test_config is not None:
+        app.config.update(test_config)
+    data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    app.config["DATA_DIR"] = str(data_dir)
+    app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
+    app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
+
+    from referee.web import art, errors, sessions, views_api
+
+    art.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(sessions.bp)
+    app.register_blueprint(views_api.bp)
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)
+
+    @app.context_processor
+    def htmx_settings() -> dict[str, Any]:
+        return {
+            "htmx_local": app.config["HTMX_LOCAL"],
+            "htmx_cdn": HTMX_CDN,
+            "htmx_sri": HTMX_SRI,
+            "htmx_version": HTMX_VERSION,
+            "is_htmx": request.headers.get("HX-Request") == "true",
+        }
+
+    with app.app_context():
+        # Apply migrations once at start; a read-only or locked file is reported per request.
+        try:
+            store.migrate(get_db())
+        except store.StoreUnavailableError as e:
+            app.logger.error("database not ready: %s", e.message)
+    return app
+
+
+def get_db():
+    """This request's database connection (one per request, closed on teardown)."""
+    from flask import current_app
+
+    if "db" not in g:
+        g.db = store.open_db(
+            current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"], apply_migrations=False
+        )
+    return g.db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Close this request's connection, if one was opened."""
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create the database file, or apply pending migrations to it."""
+    from flask import current_app
+
+    store.migrate(get_db())
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")

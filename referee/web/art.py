@@ -1,0 +1,111 @@
+"""Card faces: art from a configured folder, or clear text tiles.
+
+``CARD_ART`` names a folder with a ``MAPPING.tsv`` (columns ``file`` and ``id``,
+as in ``shared/cards/art/*``).  Its files are served at ``/cards/<card id>``;
+a card the mapping does not name, or no folder at all, gets a text tile (the
+month's kanji, a kind badge 光 / 種 / 短 / カス and the English name), never
+a broken image.  The art is never copied into the project.
+
+Must not import the store.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, abort, current_app, send_from_directory
+
+from referee.cards import BY_ID, CARDS, Card
+
+#: Month number -> its kanji, as printed on text tiles.
+MONTH_KANJI = {
+    1: "一月",
+    2: "二月",
+    3: "三月",
+    4: "四月",
+    5: "五月",
+    6: "六月",
+    7: "七月",
+    8: "八月",
+    9: "九月",
+    10: "十月",
+    11: "十一月",
+    12: "十二月",
+}
+#: Card kind -> the badge on a text tile.
+KIND_BADGE = {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "カス"}
+#: Files that credit an art set, shown on the About page.
+CREDIT_FILES = ("SOURCE.md", "NOTICE.md", "ATTRIBUTION.txt", "LICENSE", "LICENSE.md")
+
+
+@dataclass(frozen=True)
+class ArtSet:
+    """A loaded art folder: card id -> file name, and its credit texts (file name, text)."""
+
+    folder: Path
+    files: dict[str, str]
+    credits: tuple[tuple[str, str], ...]
+
+
+def load_art(folder: str | Path) -> ArtSet:
+    """Read an art folder's ``MAPPING.tsv``.
+
+    Raises ``ValueError`` naming the folder when it has no readable mapping, or a
+    mapping row names a card id that is not one of the 48.
+    """
+    folder = Path(folder).resolve()
+    mapping = folder / "MAPPING.tsv"
+    try:
+        rows = list(
+            csv.DictReader(mapping.read_text(encoding="utf-8").splitlines(), delimiter="\t")
+        )
+    except OSError as e:
+        raise ValueError(
+            f"CARD_ART={folder}: expected a folder with MAPPING.tsv ({e.strerror})"
+        ) from None
+    files = {}
+    for row in rows:
+        if row.get("id") not in BY_ID or not row.get("file"):
+            raise ValueError(
+                f"{mapping}: expected columns file and id with one of the 48 card ids, got {row!r}"
+            )
+        if (folder / row["file"]).is_file():
+            files[row["id"]] = row["file"]
+    credits = tuple(
+        (name, (folder / name).read_text(encoding="utf-8", errors="replace"))
+        for name in CREDIT_FILES
+        if (folder / name).is_file()
+    )
+    return ArtSet(folder, files, credits)
+
+
+def months() -> list[tuple[int, str, list[Card]]]:
+    """(month, kanji, its four cards) for the 12 months, in play order."""
+    return [(m, MONTH_KANJI[m], [c for c in CARDS if c.month == m]) for m in range(1, 13)]
+
+
+def init_app(app: Flask) -> None:
+    """Load the configured art (if any) and register the ``/cards/<id>`` route and template helpers."""
+    art = load_art(app.config["CARD_ART"]) if app.config.get("CARD_ART") else None
+    app.extensions["card_art"] = art
+
+    @app.get("/cards/<card_id>")
+    def card_face(card_id: str):
+        current = current_app.extensions["card_art"]
+        if current is None or card_id not in current.files:
+            abort(404)
+        return send_from_directory(current.folder, current.files[card_id], max_age=86400)
+
+    def has_face(card_id: str) -> bool:
+        current = current_app.extensions["card_art"]
+        return current is not None and card_id in current.files
+
+    app.jinja_env.globals.update(
+        months=months,
+        has_face=has_face,
+        KIND_BADGE=KIND_BADGE,
+        MONTH_KANJI=MONTH_KANJI,
+        CARD=BY_ID,
+    )

@@ -1,0 +1,264 @@
+"""The scoreboard as plain data: a session's rounds replayed through the rules core.
+
+``build_board(session, rounds)`` recomputes the whole game from the stored round
+inputs every time (totals, each round's oya, void rounds, the winner), so an
+edit, a delete or an undo is always reflected in every later round.  A round
+the core rejects (the game already over, a card error after an edit) is shown
+with its message and does not count.
+
+Roppyakken family: points, through ``referee.roppyakken.game``.  Hachi-hachi:
+mon, each round settled by ``referee.api.score_json`` (the family module is
+imported lazily by the core); totals are the sum of each round's ``net``.
+
+Must not import Flask or write to the database.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee import api
+from referee.errors import RefereeError
+from referee.roppyakken.game import new_game, play_round
+from referee.ruleset import load_ruleset
+from referee.store import RoundRow, Session
+
+
+def format_mon_fallback(mon: int) -> str:
+    """``-17 mon``: used when ``referee.hachihachi.money.format_mon`` is not installed."""
+    return f"{mon} mon"
+
+
+def mon_formatter(mon_per_kan: int = 12) -> Callable[[int], str]:
+    """The Hachi-hachi money formatter (kan and mon), or a plain mon fallback."""
+    try:
+        money = importlib.import_module("referee.hachihachi.money")
+    except ImportError:
+        return format_mon_fallback
+    fmt = money.format_mon
+
+    def formatted(mon: int) -> str:
+        try:
+            return fmt(mon, mon_per_kan)
+        except TypeError:
+            return fmt(mon)
+
+    return formatted
+
+
+@dataclass
+class RoundView:
+    """One row of the rounds table.
+
+    ``scores``: player -> points (or mon) this round; ``lines``: the explanation
+    lines (``{player, code, en, ja, points, cards}``); ``error``: why the round
+    does not count, if it does not.
+    """
+
+    id: int
+    number: int
+    version: int
+    dealer: str
+    data: dict[str, Any]
+    scores: dict[str, int] = field(default_factory=dict)
+    shown: dict[str, str] = field(default_factory=dict)
+    totals: dict[str, int] = field(default_factory=dict)
+    void: bool = False
+    instant_win: str | None = None
+    game_winner: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    payments: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class Board:
+    """A session's standings.
+
+    ``unit`` is ``points`` or ``mon``; ``progress`` is player -> 0..100 (percent
+    of the target); ``dealer`` the oya of the next round; ``winner`` is set when
+    the game (or match) is over.
+    """
+
+    family: str
+    title: str
+    players: tuple[str, ...]
+    unit: str
+    totals: dict[str, int]
+    shown: dict[str, str]
+    progress: dict[str, int]
+    target: int | None
+    dealer: str
+    winner: str | None
+    wins: dict[str, int]
+    rounds: list[RoundView]
+    match_games: int = 1
+    error: str | None = None
+
+    @property
+    def leader(self) -> str | None:
+        """The player with the highest total, or None on a tie or with no rounds."""
+        if not self.rounds or not self.totals:
+            return None
+        top = max(self.totals.values())
+        leaders = [p for p, t in self.totals.items() if t == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+
+def session_rules(session: Session):
+    """The session's ruleset (raises ``RefereeError`` if its options became invalid)."""
+    return load_ruleset(session.ruleset, session.options)
+
+
+def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
+    """Replay the session's rounds and return its standings."""
+    if session.family == "roppyakken":
+        return _roppyakken(session, rounds)
+    return _money(session, rounds)
+
+
+def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
+    zero = dict.fromkeys(session.players, 0)
+    return Board(
+        session.family,
+        title,
+        session.players,
+        unit,
+        zero,
+        dict.fromkeys(zero, "0"),
+        dict(zero),
+        None,
+        session.dealer,
+        None,
+        dict(zero),
+        [],
+        error=error,
+    )
+
+
+def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
+    try:
+        rules = session_rules(session)
+        state = new_game(rules, session.players, session.dealer)
+    except RefereeError as e:
+        return _empty(session, session.ruleset, "points", e.message)
+    views = []
+    for row in rounds:
+        view = RoundView(row.id, row.position, row.version, state.dealer, row.data)
+        try:
+            state = play_round(
+                state,
+                row.data.get("piles") or {},
+                row.data.get("hands"),
+                row.data.get("field") or (),
+            )
+        except RefereeError as e:
+            view.error = e.message
+        else:
+            played = state.rounds[-1]
+            result = played.result
+            view.scores = dict(result.scores)
+            view.shown = {p: str(s) for p, s in view.scores.items()}
+            view.totals = dict(played.totals)
+            view.void = result.void
+            view.instant_win = result.instant_win
+            view.game_winner = played.game_winner
+            view.warnings = list(result.warnings)
+            view.lines = [line.to_json() for line in result.explanation]
+        views.append(view)
+    o = rules.options
+    target = o.target
+    progress = {p: max(0, min(100, round(100 * t / target))) for p, t in state.totals.items()}
+    return Board(
+        "roppyakken",
+        rules.title,
+        state.players,
+        "points",
+        dict(state.totals),
+        {p: str(t) for p, t in state.totals.items()},
+        progress,
+        target,
+        state.dealer,
+        state.winner,
+        dict(state.wins),
+        views,
+        match_games=o.match_games,
+    )
+
+
+def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
+    """Hachi-hachi: each round settled alone; totals are the sum of the nets (mon)."""
+    try:
+        rules = session_rules(session)
+    except (RefereeError, ImportError) as e:
+        return _empty(session, session.ruleset, "mon", str(e))
+    options = getattr(rules, "options", None)
+    fmt = mon_formatter(getattr(options, "mon_per_kan", 12))
+    totals = dict.fromkeys(session.players, 0)
+    dealer = session.dealer
+    views = []
+    for row in rounds:
+        view = RoundView(
+            row.id, row.position, row.version, row.data.get("dealer") or dealer, row.data
+        )
+        try:
+            result = api.score_json(money_round(session, row.data, view.dealer))
+        except (RefereeError, ImportError) as e:
+            view.error = str(e)
+        else:
+            net = {p: int(result.get("net", {}).get(p, 0)) for p in session.players}
+            for p, m in net.items():
+                totals[p] += m
+            view.scores = net
+            view.shown = {p: fmt(m) for p, m in net.items()}
+            view.totals = dict(totals)
+            view.warnings = list(result.get("warnings", []))
+            view.lines = list(result.get("explanation", []))
+            view.payments = list(result.get("payments", []))
+            dealer = result.get("next_dealer") or dealer
+        views.append(view)
+    return Board(
+        session.family,
+        getattr(rules, "title", session.ruleset),
+        session.players,
+        "mon",
+        totals,
+        {p: fmt(m) for p, m in totals.items()},
+        dict.fromkeys(session.players, 0),
+        None,
+        dealer,
+        None,
+        dict.fromkeys(session.players, 0),
+        views,
+    )
+
+
+def money_round(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:
+    """A stored Hachi-hachi round input completed with the session's keys."""
+    return {
+        **data,
+        "ruleset": session.ruleset,
+        "options": session.options,
+        "players": list(session.players),
+        "dealer": data.get("dealer") or dealer,
+    }
+
+
+def round_input(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:
+    """The full round JSON (``score`` CLI shape) of a stored Roppyakken-family round."""
+    out = {
+        "ruleset": session.ruleset,
+        "options": session.options,
+        "players": list(session.players),
+        "dealer": dealer,
+        "piles": data.get("piles") or {},
+    }
+    if data.get("hands"):
+        out["hands"] = data["hands"]
+    if data.get("field"):
+        out["field"] = data["field"]
+    return out

@@ -1,0 +1,56 @@
+"""Error pages and JSON errors: 403, 404, 413, a locked or read-only database (503).
+
+Requests under ``/api/`` get ``{"error": code, "message": text}``; others get
+a page.  Must not import the views.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from referee.store import StoreUnavailableError
+
+_CODES = {
+    400: "bad-request",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "too-large",
+    503: "unavailable",
+}
+_MESSAGES = {
+    403: "This is the viewer link: it shows the scoreboard but cannot change it. "
+    "Ask the scorekeeper for the scorekeeper link.",
+    404: "There is no such page or session. Check the link, or start a new session from the home page.",
+    413: "That upload is too large. A session export is a few kilobytes; check you picked the right file.",
+}
+
+
+def wants_json() -> bool:
+    """True for API requests."""
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str, code: str | None = None):
+    """A JSON error for the API, else the error page."""
+    code = code or _CODES.get(status, "error")
+    if wants_json():
+        return jsonify({"error": code, "message": message}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def init_app(app: Flask) -> None:
+    """Register the error handlers."""
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        status = e.code or 500
+        message = _MESSAGES.get(status) or e.description or e.name
+        if status == 404 and e.description and "session" in e.description:
+            message = e.description
+        return error_response(status, message)
+
+    @app.errorhandler(StoreUnavailableError)
+    def unavailable(e: StoreUnavailableError):
+        return error_response(503, e.message)

@@ -1,0 +1,186 @@
+"""Form parsing: the new-session form (generated from a ruleset's option schema) and round entry.
+
+Pure functions from a ``MultiDict``-like form to plain data and field errors,
+so views stay thin.  Must not import Flask's request or the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from referee import api
+from referee.cards import BY_ID, CARD_IDS
+from referee.errors import RefereeError
+from referee.ruleset import load_ruleset
+
+MAX_PLAYERS = 6
+#: Families whose rounds are entered by the card picker.
+PICKER_FAMILIES = ("roppyakken",)
+
+
+class FormData(Protocol):
+    """What a Werkzeug ``MultiDict`` offers."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+    def getlist(self, key: str) -> list[str]: ...
+
+
+@dataclass
+class SessionForm:
+    """The new-session form's values (as typed) and its errors (field -> message)."""
+
+    name: str = ""
+    ruleset: str = "roppyakken"
+    players: list[str] = field(default_factory=lambda: ["", "", "", "", "", ""])
+    dealer: int = 0
+    options: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def option_fields(ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(ruleset info, option specs) for the form.  Raises ``RefereeError('bad-ruleset')``."""
+    info = api.ruleset_json(ruleset)
+    return info, info["options"]
+
+
+def shown_value(spec: Mapping[str, Any], value: Any) -> str:
+    """An option value as the form's text box shows it."""
+    if spec["type"].startswith("list["):
+        return ", ".join(str(v) for v in value)
+    if spec["type"] == "bool":
+        return "true" if value else "false"
+    return str(value)
+
+
+def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
+    kind = spec["type"]
+    if kind == "bool":
+        return text == "true"
+    text = (text or "").strip()
+    if kind == "int":
+        if not re.fullmatch(r"-?\d+", text):
+            raise ValueError(f"expected a whole number, got {text!r}")
+        return int(text)
+    if kind.startswith("list["):
+        items = [t for t in re.split(r"[,\s]+", text) if t]
+        if kind == "list[int]":
+            bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
+            if bad:
+                raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
+            return [int(t) for t in items]
+        return items
+    return text
+
+
+def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
+    """Read the new-session form.
+
+    Returns (the form as typed, with errors) and, when it is valid, the session
+    to create: ``{name, ruleset, family, options, players, dealer}``.
+    """
+    sf = SessionForm(
+        name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken"
+    )
+    sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
+    try:
+        sf.dealer = int(form.get("dealer") or 0)
+    except ValueError:
+        sf.dealer = 0
+    if not sf.name:
+        sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
+    elif len(sf.name) > 100:
+        sf.errors["name"] = "Keep the name under 100 characters."
+    try:
+        info, specs = option_fields(sf.ruleset)
+    except RefereeError as e:
+        sf.errors["ruleset"] = e.message
+        return sf, None
+    options: dict[str, Any] = {}
+    # Unchecked boxes send nothing: a missing bool is false only when the form showed it.
+    shown = form.get("options_shown") == sf.ruleset
+    for spec in specs:
+        key = spec["key"]
+        raw = form.get(f"opt.{key}")
+        if raw is None and (spec["type"] != "bool" or not shown):
+            continue  # not in the form: the preset's default
+        sf.options[key] = raw if raw is not None else "false"
+        try:
+            value = _parse_option(spec, raw)
+        except ValueError as e:
+            sf.errors[f"opt.{key}"] = str(e)
+            continue
+        if value != (
+            list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]
+        ):
+            options[key] = value
+    seated = [(i, p) for i, p in enumerate(sf.players) if p]
+    names = [p for _, p in seated]
+    if len(names) < 2:
+        sf.errors["players"] = "Enter at least two player names, in play order."
+    elif len(set(names)) != len(names):
+        sf.errors["players"] = "Each player needs a different name."
+    elif any(len(p) > 40 for p in names):
+        sf.errors["players"] = "Keep player names under 40 characters."
+    dealer_names = [p for i, p in seated if i == sf.dealer]
+    dealer = dealer_names[0] if dealer_names else (names[0] if names else "")
+    if sf.errors:
+        return sf, None
+    try:
+        rules = load_ruleset(sf.ruleset, options)
+        if info["game"] == "roppyakken":
+            from referee.roppyakken.game import new_game
+
+            new_game(rules, names, dealer)
+    except RefereeError as e:
+        m = re.search(r"field 'options\.([\w.]+)'", e.message)
+        if m and f"opt.{m.group(1)}" in {f"opt.{s['key']}" for s in specs}:
+            sf.errors[f"opt.{m.group(1)}"] = e.message
+        elif e.code in ("player-count", "bad-round", "unknown-player"):
+            sf.errors["players"] = e.message
+        else:
+            sf.errors["ruleset"] = e.message
+        return sf, None
+    if info["game"] != "roppyakken" and not 2 <= len(names) <= MAX_PLAYERS:
+        sf.errors["players"] = f"{info['title']} is for 2 to {MAX_PLAYERS} players."
+        return sf, None
+    return sf, {
+        "name": sf.name,
+        "ruleset": sf.ruleset,
+        "family": info["game"],
+        "options": options,
+        "players": names,
+        "dealer": dealer,
+    }
+
+
+def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """The round input from the card picker: ``{"piles": {player: ids}, "hands": {...}}``.
+
+    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card.
+    Unknown card ids are kept so the core names them in its error.
+    """
+    piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
+    hands = {
+        p: cards for i, p in enumerate(players) if (cards := _cards(form.getlist(f"hand-{i}")))
+    }
+    data: dict[str, Any] = {"piles": piles}
+    if hands:
+        data["hands"] = hands
+    return data
+
+
+def _cards(values: Sequence[str]) -> list[str]:
+    order = {cid: i for i, cid in enumerate(CARD_IDS)}
+    seen: list[str] = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return sorted(seen, key=lambda c: order.get(c, len(order)))
+
+
+def cards_entered(data: Mapping[str, Any]) -> int:
+    """How many distinct known cards the piles hold."""
+    return len({c for cards in (data.get("piles") or {}).values() for c in cards if c in BY_ID})

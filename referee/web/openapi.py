@@ -1,0 +1,173 @@
+"""The OpenAPI 3.1 document of ``/api/v1`` (hand-written; a test checks it names every API route)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _resp(desc: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": desc}
+    if schema is not None:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {
+        400: "Body is not a JSON object",
+        403: "Viewer token on an edit route",
+        404: "No such session or round",
+        409: "Conflict: the round changed since it was read, or the game is over",
+        413: "Body too large",
+        422: "The round or session is invalid (unknown card, duplicate...)",
+        501: "The game's scoring module is not installed",
+        503: "Database locked or read-only",
+    }
+    return {str(c): _resp(words[c], _ERROR) for c in codes}
+
+
+def document(server: str) -> dict[str, Any]:
+    """The OpenAPI document, with ``server`` (``http://host/api/v1``) as its server URL."""
+    token = {
+        "name": "token",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string"},
+        "description": "The session's viewer token (read) or scorekeeper token (read and write).",
+    }
+    round_id = {"name": "round_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    body = {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}},
+    }
+    sess = {"$ref": "#/components/schemas/Session"}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "hanafuda-referee",
+            "version": "1",
+            "description": "Sessions and rounds of the scoring referee. Round bodies use the round JSON "
+            'of `hanafuda-referee score` (README "Round input").',
+        },
+        "servers": [{"url": server}],
+        "paths": {
+            "/sessions": {
+                "get": {
+                    "summary": "List sessions",
+                    "responses": {"200": _resp("Sessions", {"type": "object"})},
+                },
+                "post": {
+                    "summary": "Create a session",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/NewSession"}
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _resp("Created; includes edit_token", sess),
+                        **_errors(400, 413, 422, 503),
+                    },
+                },
+            },
+            "/sessions/{token}": {
+                "get": {
+                    "summary": "A session with standings and rounds",
+                    "parameters": [token],
+                    "responses": {"200": _resp("The session", sess), **_errors(404)},
+                }
+            },
+            "/sessions/{token}/export": {
+                "get": {
+                    "summary": "Export (a valid `game` CLI input under `game`)",
+                    "parameters": [token],
+                    "responses": {"200": _resp("Export", {"type": "object"}), **_errors(404)},
+                }
+            },
+            "/sessions/{token}/preview": {
+                "post": {
+                    "summary": "Score the next round without saving",
+                    "parameters": [token],
+                    "requestBody": body,
+                    "responses": {
+                        "200": _resp("Round result", {"type": "object"}),
+                        **_errors(400, 404, 422, 501),
+                    },
+                }
+            },
+            "/sessions/{token}/rounds": {
+                "post": {
+                    "summary": "Add a round",
+                    "parameters": [token],
+                    "requestBody": body,
+                    "responses": {
+                        "201": _resp("Saved", {"type": "object"}),
+                        "200": _resp("Already saved (same form_token)"),
+                        **_errors(400, 403, 404, 409, 422, 503),
+                    },
+                }
+            },
+            "/sessions/{token}/rounds/{round_id}": {
+                "put": {
+                    "summary": "Edit a round (needs its version)",
+                    "parameters": [token, round_id],
+                    "requestBody": body,
+                    "responses": {
+                        "200": _resp("Saved", {"type": "object"}),
+                        **_errors(400, 403, 404, 409, 422, 503),
+                    },
+                },
+                "delete": {
+                    "summary": "Delete a round",
+                    "parameters": [token, round_id],
+                    "responses": {"204": _resp("Deleted"), **_errors(403, 404, 503)},
+                },
+            },
+            "/openapi.json": {
+                "get": {"summary": "This document", "responses": {"200": _resp("OpenAPI")}}
+            },
+        },
+        "components": {
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["error", "message"],
+                    "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+                },
+                "Round": {
+                    "type": "object",
+                    "description": "Round JSON; session keys may be omitted.",
+                    "properties": {
+                        "piles": {
+                            "type": "object",
+                            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "hands": {"type": "object"},
+                        "field": {"type": "array", "items": {"type": "string"}},
+                        "version": {"type": "integer", "description": "PUT: the version you read"},
+                        "form_token": {"type": "string", "description": "POST: one-time token"},
+                    },
+                },
+                "NewSession": {
+                    "type": "object",
+                    "required": ["name", "players"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "ruleset": {"type": "string"},
+                        "options": {"type": "object"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "dealer": {"type": "string"},
+                        "rounds": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Round"},
+                        },
+                    },
+                },
+                "Session": {"type": "object"},
+            }
+        },
+    }

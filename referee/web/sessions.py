@@ -1,0 +1,619 @@
+"""The screens: home, new session, scoreboard, round entry, editing, undo, export and import.
+
+Each session has two unguessable links: ``/s/<view token>`` (read-only, for the
+table) and ``/s/<edit token>`` (the scorekeeper's).  Edit routes opened with a
+viewer token answer 403.  Views parse the form, call the rules core, save
+through ``referee.store`` and render; a POST that changes something redirects
+with 303; an ``HX-Request`` gets the screen's fragment.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from collections import OrderedDict
+from datetime import UTC, datetime
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from referee import api, store
+from referee.errors import RefereeError
+from referee.web import get_db
+from referee.web.board import Board, build_board, money_round, round_input
+from referee.web.forms import (
+    MAX_PLAYERS,
+    PICKER_FAMILIES,
+    SessionForm,
+    cards_entered,
+    option_fields,
+    parse_round_form,
+    parse_session_form,
+    shown_value,
+)
+
+bp = Blueprint("sessions", __name__)
+#: Boards by (database, session id, rev): a poll that finds no change costs one query.
+_BOARDS: OrderedDict[tuple[str, int, int], Board] = OrderedDict()
+EXPORT_FORMAT = "hanafuda-referee/session-v1"
+
+
+# ---- helpers ----------------------------------------------------------------
+
+
+def board_of(sess: store.Session) -> Board:
+    """The session's standings, recomputed once per change."""
+    key = (current_app.config["DATABASE"], sess.id, sess.rev)
+    board = _BOARDS.get(key)
+    if board is None:
+        board = build_board(sess, store.rounds_of(get_db(), sess.id))
+        _BOARDS[key] = board
+        while len(_BOARDS) > 256:
+            _BOARDS.popitem(last=False)
+    return board
+
+
+def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
+    """The session a link opens and its role; 404 for no session, 403 for a viewer on an edit route."""
+    try:
+        sess, role = store.find_session(get_db(), token)
+    except store.NotFoundError:
+        abort(404, "No session has this link. Check it, or start a new session from the home page.")
+    if edit and role != "edit":
+        abort(403)
+    return sess, role
+
+
+def page(full: str, fragment: str, status: int = 200, **ctx: Any):
+    """The fragment for an htmx request, the full page otherwise."""
+    template = fragment if request.headers.get("HX-Request") == "true" else full
+    return render_template(template, **ctx), status
+
+
+def remember_keeper(token: str) -> None:
+    """Remember, in this browser's signed cookie, that it keeps the score of a session."""
+    kept = [t for t in session.get("keeper", []) if t != token]
+    session["keeper"] = [token, *kept][:50]
+
+
+def see_other(endpoint: str, **values: Any):
+    """Redirect with 303 (POST, then GET)."""
+    return redirect(url_for(endpoint, **values), code=303)
+
+
+# ---- home, new session, import, about ---------------------------------------
+
+
+@bp.get("/")
+def home():
+    """Sessions, most recent first, with a New session button."""
+    kept = set(session.get("keeper", []))
+    rows = []
+    for sess in store.list_sessions(get_db()):
+        board = board_of(sess)
+        rows.append(
+            {
+                "session": sess,
+                "board": board,
+                "keeper": sess.edit_token in kept,
+                "token": sess.edit_token if sess.edit_token in kept else sess.view_token,
+            }
+        )
+    return render_template("home.html", rows=rows)
+
+
+def _form_context(sf: SessionForm) -> dict[str, Any]:
+    try:
+        info, specs = option_fields(sf.ruleset)
+    except RefereeError as e:
+        sf.errors.setdefault("ruleset", e.message)
+        sf.ruleset = "roppyakken"
+        info, specs = option_fields(sf.ruleset)
+    presets = []
+    for name in api.preset_names():
+        try:
+            presets.append((name, api.ruleset_json(name)["title"]))
+        except (RefereeError, ImportError):
+            continue  # a family whose module is not installed yet
+    values = {s["key"]: sf.options.get(s["key"], shown_value(s, s["default"])) for s in specs}
+    return {
+        "form": sf,
+        "info": info,
+        "specs": specs,
+        "values": values,
+        "presets": presets,
+        "max_players": MAX_PLAYERS,
+        "opt_errors": any(k.startswith("opt.") for k in sf.errors),
+    }
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_session():
+    """The new-session form; its house-rule options come from the ruleset's option schema."""
+    if request.method == "GET":
+        sf = SessionForm(ruleset=request.args.get("ruleset") or "roppyakken")
+        if request.headers.get("HX-Request") == "true":
+            return render_template("partials/options.html", **_form_context(sf))
+        return render_template("new_session.html", **_form_context(sf))
+    sf, created = parse_session_form(request.form)
+    if request.form.get("action") == "reload":  # no-JS "Load this ruleset's options"
+        sf.errors = {}
+        sf.options = {}
+        return render_template("new_session.html", **_form_context(sf))
+    if created is None:
+        return render_template("new_session.html", **_form_context(sf)), 422
+    sess = store.create_session(get_db(), **created)
+    remember_keeper(sess.edit_token)
+    flash("Session created. Share the viewer link or QR code with the table.")
+    return see_other("sessions.scoreboard", token=sess.edit_token)
+
+
+def session_from_export(data: Any) -> dict[str, Any]:
+    """The session to create from an export (or a bare ``game`` CLI input).
+
+    Raises ``RefereeError('bad-round')`` naming what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise RefereeError("bad-round", "expected a JSON object (a session export)")
+    game = data.get("game", data)
+    if not isinstance(game, dict) or not isinstance(game.get("players"), list):
+        raise RefereeError(
+            "bad-round", 'expected a session export with "game": {"players": [...], ...}'
+        )
+    rounds = game.get("rounds") or []
+    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+        raise RefereeError("bad-round", '"rounds" must be a list of round objects')
+    ruleset = game.get("ruleset") or "roppyakken"
+    options = game.get("options") or {}
+    info = api.ruleset_json(ruleset, options)
+    players = [str(p) for p in game["players"]]
+    dealer = game.get("dealer") or (players[0] if players else "")
+    if info["game"] == "roppyakken":
+        api.game_json(
+            {
+                "ruleset": ruleset,
+                "options": options,
+                "players": players,
+                "dealer": dealer,
+                "rounds": [],
+            }
+        )
+    keep = ("piles", "hands", "field") if info["game"] == "roppyakken" else None
+    cleaned = [
+        {
+            k: v
+            for k, v in r.items()
+            if (keep is None and k not in ("ruleset", "options", "players"))
+            or (keep is not None and k in keep)
+        }
+        for r in rounds
+    ]
+    name = str(data.get("name") or game.get("name") or "Imported session")[:100]
+    return {
+        "name": name,
+        "ruleset": ruleset,
+        "family": info["game"],
+        "options": options,
+        "players": players,
+        "dealer": dealer,
+        "rounds": cleaned,
+    }
+
+
+@bp.post("/import")
+def import_session():
+    """Create a session from a JSON export (file upload or pasted text)."""
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", errors="replace") if upload and upload.filename else ""
+    text = text or request.form.get("text", "")
+    try:
+        created = session_from_export(json.loads(text))
+    except json.JSONDecodeError as e:
+        message = f"That is not valid JSON ({e.msg}, line {e.lineno})."
+    except RefereeError as e:
+        message = e.message
+    else:
+        sess = store.create_session(get_db(), **created)
+        remember_keeper(sess.edit_token)
+        flash(f"Imported {len(created['rounds'])} rounds.")
+        return see_other("sessions.scoreboard", token=sess.edit_token)
+    return render_template("import.html", message=message, text=text), 422
+
+
+@bp.get("/import")
+def import_form():
+    """The import form."""
+    return render_template("import.html", message=None, text="")
+
+
+@bp.get("/about")
+def about():
+    """What the app is, and the card art's credits when art is shown."""
+    return render_template("about.html", art=current_app.extensions.get("card_art"))
+
+
+# ---- scoreboard -------------------------------------------------------------
+
+
+def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
+    db = get_db()
+    return {
+        "s": sess,
+        "role": role,
+        "board": board_of(sess),
+        "undo": store.last_change(db, sess.id) if role == "edit" else None,
+        "poll": current_app.config["POLL_SECONDS"],
+    }
+
+
+@bp.get("/s/<token>")
+def scoreboard(token: str):
+    """Totals, progress toward the target, the oya, the rounds, the winner; kept live by polling."""
+    sess, role = load(token)
+    if role == "edit":
+        remember_keeper(token)
+    view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
+    return page(
+        "scoreboard.html", "partials/board.html", view_url=view_url, **_board_context(sess, role)
+    )
+
+
+@bp.get("/s/<token>/poll")
+def poll(token: str):
+    """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page)."""
+    sess, role = load(token)
+    if request.args.get("rev") == str(sess.rev):
+        return "", 204
+    return render_template("partials/board.html", **_board_context(sess, role))
+
+
+@bp.get("/s/<token>/qr.svg")
+def qr(token: str):
+    """A QR code of the viewer link."""
+    sess, _ = load(token)
+    buf = io.BytesIO()
+    segno.make(url_for("sessions.scoreboard", token=sess.view_token, _external=True)).save(
+        buf, kind="svg", scale=5, border=2, xmldecl=False
+    )
+    return Response(buf.getvalue(), mimetype="image/svg+xml")
+
+
+# ---- round entry ------------------------------------------------------------
+
+
+def score_input(sess: store.Session, data: dict[str, Any], dealer: str) -> dict[str, Any]:
+    """Score a stored-shape round input in its session.  Raises ``RefereeError``, ``ImportError``."""
+    if sess.family in PICKER_FAMILIES:
+        return api.score_json(round_input(sess, data, dealer))
+    return api.score_json(money_round(sess, data, dealer))
+
+
+def _preview(
+    sess: store.Session, data: dict[str, Any], dealer: str
+) -> tuple[dict | None, str | None]:
+    try:
+        return score_input(sess, data, dealer), None
+    except RefereeError as e:
+        return None, e.message
+    except ImportError as e:
+        return None, f"This game's scoring module is not installed yet ({e.name})."
+
+
+def _entry(
+    sess: store.Session,
+    data: dict[str, Any],
+    *,
+    dealer: str,
+    number: int,
+    status: int = 200,
+    rnd: store.RoundRow | None = None,
+    result: dict | None = None,
+    error: str | None = None,
+    scored: bool = False,
+    nonce: str | None = None,
+    version: int | None = None,
+    tab: str = "0",
+):
+    owner = {}
+    for i, p in enumerate(sess.players):
+        for c in data.get("piles", {}).get(p, []):
+            owner.setdefault(c, i)
+    hand_owner = {}
+    for i, p in enumerate(sess.players):
+        for c in (data.get("hands") or {}).get(p, []):
+            hand_owner.setdefault(c, i)
+    template = "round.html" if sess.family in PICKER_FAMILIES else "round_json.html"
+    ctx = {
+        "s": sess,
+        "data": data,
+        "dealer": dealer,
+        "number": number,
+        "rnd": rnd,
+        "result": result,
+        "error": error,
+        "scored": scored,
+        "nonce": nonce or secrets.token_urlsafe(16),
+        "version": version,
+        "owner": owner,
+        "hand_owner": hand_owner,
+        "count": cards_entered(data),
+        "tab": tab,
+        "data_json": json.dumps(
+            {k: v for k, v in data.items() if k != "piles"} | {"piles": data.get("piles", {})},
+            ensure_ascii=False,
+            indent=1,
+        ),
+    }
+    return render_template(template, **ctx), status
+
+
+def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
+    """The round input from the submitted form; the JSON box for families without a picker."""
+    if sess.family in PICKER_FAMILIES:
+        return parse_round_form(request.form, sess.players), None
+    text = request.form.get("round_json", "")
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        return {
+            "piles": {},
+            "_text": text,
+        }, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
+    if not isinstance(data, dict):
+        return {"piles": {}, "_text": text}, "The round must be a JSON object."
+    return data, None
+
+
+@bp.route("/s/<token>/round/new", methods=["GET", "POST"])
+def new_round(token: str):
+    """Enter a round: tap cards into piles, score it, save it."""
+    sess, _ = load(token, edit=True)
+    board = board_of(sess)
+    number = len(board.rounds) + 1
+    if request.method == "GET":
+        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number)
+    data, error = _round_data(sess)
+    tab = request.form.get("tab", "0")
+    result = None
+    if error is None:
+        result, error = _preview(sess, data, board.dealer)
+    if error is None and board.winner:
+        error = f"The game is over: {board.winner} won. Start a new session for the next game."
+    if request.form.get("action") != "save" or error:
+        status = 422 if error and request.form.get("action") == "save" else 200
+        return _entry(
+            sess,
+            data,
+            dealer=board.dealer,
+            number=number,
+            result=result,
+            error=error,
+            scored=True,
+            nonce=request.form.get("nonce"),
+            tab=tab,
+            status=status,
+        )
+    try:
+        row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
+    except store.StoreUnavailableError as e:
+        return _entry(
+            sess,
+            data,
+            dealer=board.dealer,
+            number=number,
+            result=result,
+            error=e.message,
+            scored=True,
+            nonce=request.form.get("nonce"),
+            tab=tab,
+            status=503,
+        )
+    flash(f"Round {row.position} saved." if created else f"Round {row.position} was already saved.")
+    return see_other("sessions.scoreboard", token=token)
+
+
+@bp.post("/s/<token>/round/preview")
+def preview(token: str):
+    """The live score preview fragment, recomputed as cards are tapped."""
+    sess, _ = load(token, edit=True)
+    data, error = _round_data(sess)
+    dealer = request.form.get("dealer") or sess.dealer
+    if dealer not in sess.players:
+        dealer = sess.dealer
+    result = None
+    if error is None:
+        result, error = _preview(sess, data, dealer)
+    return render_template(
+        "partials/preview.html",
+        s=sess,
+        result=result,
+        error=error,
+        count=cards_entered(data),
+        data=data,
+        scored=False,
+    )
+
+
+def _round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
+    try:
+        return store.get_round(get_db(), sess.id, round_id)
+    except store.NotFoundError:
+        abort(404, "This session has no such round; it may have been deleted.")
+
+
+@bp.route("/s/<token>/round/<int:round_id>/edit", methods=["GET", "POST"])
+def edit_round(token: str, round_id: int):
+    """Edit a saved round; a save over someone else's change shows both versions."""
+    sess, _ = load(token, edit=True)
+    rnd = _round_or_404(sess, round_id)
+    board = board_of(sess)
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    dealer = view.dealer if view else board.dealer
+    if request.method == "GET":
+        return _entry(
+            sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version
+        )
+    data, error = _round_data(sess)
+    try:
+        version = int(request.form.get("version", ""))
+    except ValueError:
+        version = -1
+    result = None
+    if error is None:
+        result, error = _preview(sess, data, dealer)
+    tab = request.form.get("tab", "0")
+    if request.form.get("action") != "save" or error:
+        status = 422 if error and request.form.get("action") == "save" else 200
+        return _entry(
+            sess,
+            data,
+            dealer=dealer,
+            number=rnd.position,
+            rnd=rnd,
+            result=result,
+            error=error,
+            scored=True,
+            version=version,
+            tab=tab,
+            status=status,
+        )
+    try:
+        store.update_round(get_db(), sess.id, round_id, data, version)
+    except store.ConflictError as e:
+        return render_template(
+            "conflict.html", s=sess, mine=data, theirs=e.current, number=rnd.position, rnd=rnd
+        ), 409
+    except store.StoreUnavailableError as e:
+        return _entry(
+            sess,
+            data,
+            dealer=dealer,
+            number=rnd.position,
+            rnd=rnd,
+            result=result,
+            error=e.message,
+            scored=True,
+            version=version,
+            tab=tab,
+            status=503,
+        )
+    flash(f"Round {rnd.position} updated; totals and later dealers recomputed.")
+    return see_other("sessions.scoreboard", token=token)
+
+
+@bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])
+def delete_round(token: str, round_id: int):
+    """Confirm, then delete a round."""
+    sess, _ = load(token, edit=True)
+    rnd = _round_or_404(sess, round_id)
+    if request.method == "GET":
+        return render_template("delete.html", s=sess, rnd=rnd)
+    try:
+        store.delete_round(get_db(), sess.id, round_id)
+    except store.NotFoundError:
+        abort(404, "This session has no such round; it may have been deleted.")
+    flash(f"Round {rnd.position} deleted. “Undo” brings it back.")
+    return see_other("sessions.scoreboard", token=token)
+
+
+@bp.post("/s/<token>/undo")
+def undo(token: str):
+    """Undo the session's last change."""
+    sess, _ = load(token, edit=True)
+    undone = store.undo(get_db(), sess.id)
+    flash(f"Undone: {undone}." if undone else "Nothing to undo.")
+    return see_other("sessions.scoreboard", token=token)
+
+
+# ---- export -----------------------------------------------------------------
+
+
+def export_data(sess: store.Session) -> dict[str, Any]:
+    """A session as JSON: ``game`` is a valid ``hanafuda-referee game`` input."""
+    rounds = store.rounds_of(get_db(), sess.id)
+    board = board_of(sess)
+    return {
+        "format": EXPORT_FORMAT,
+        "name": sess.name,
+        "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "game": {
+            "ruleset": sess.ruleset,
+            "options": sess.options,
+            "players": list(sess.players),
+            "dealer": sess.dealer,
+            "rounds": [r.data for r in rounds],
+        },
+        "totals": board.totals,
+        "next_dealer": board.dealer,
+        "winner": board.winner,
+    }
+
+
+def _filename(sess: store.Session, ext: str) -> str:
+    safe = (
+        "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in sess.name)[:40].strip("-")
+        or "session"
+    )
+    return f"{safe}.{ext}"
+
+
+@bp.get("/s/<token>/export.json")
+def export_json(token: str):
+    """Download the session as JSON."""
+    sess, _ = load(token)
+    body = json.dumps(export_data(sess), ensure_ascii=False, indent=2)
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "json")}"'},
+    )
+
+
+@bp.get("/s/<token>/export.csv")
+def export_csv(token: str):
+    """Download the rounds table as CSV: one row per round, scores then running totals."""
+    sess, _ = load(token)
+    board = board_of(sess)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(
+        [
+            "round",
+            "dealer",
+            "void",
+            *(f"{p} ({board.unit})" for p in sess.players),
+            *(f"{p} total" for p in sess.players),
+            "note",
+        ]
+    )
+    for v in board.rounds:
+        note = v.error or (f"instant win: {v.instant_win}" if v.instant_win else "")
+        w.writerow(
+            [
+                v.number,
+                v.dealer,
+                "yes" if v.void else "",
+                *(v.scores.get(p, "") for p in sess.players),
+                *(v.totals.get(p, "") for p in sess.players),
+                note,
+            ]
+        )
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "csv")}"'},
+    )
