@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from flask.cli import with_appcontext
 from flask import Flask, g, request
 
 from referee import store
@@ -157,6 +158,7 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the database file, or apply pending migrations to it."""
     from flask import current_app
