@@ -6,7 +6,7 @@ a page.  Must not import the views.
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from referee.store import StoreUnavailableError
@@ -32,12 +32,15 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(status: int, message: str, code: str | None = None):
-    """A JSON error for the API, else the error page."""
+def error_response(status: int, message: str, code: str | None = None) -> Response:
+    """A JSON error for the API, else the error page (``abort(error_response(...))`` raises it)."""
     code = code or _CODES.get(status, "error")
     if wants_json():
-        return jsonify({"error": code, "message": message}), status
-    return render_template("error.html", status=status, message=message), status
+        resp = jsonify({"error": code, "message": message})
+    else:
+        resp = make_response(render_template("error.html", status=status, message=message))
+    resp.status_code = status
+    return resp
 
 
 def init_app(app: Flask) -> None:

@@ -1,0 +1,95 @@
+"""End to end in a real browser: Debian's headless Chromium driven by Playwright's Python package.
+
+Creates a 3-player Roppyakken session, enters a round by tapping cards, sees the
+result, saves it, and watches a second page (the viewer link) update by itself.
+Never downloads a browser: it uses the installed ``chromium`` (``CHROMIUM`` env
+to point elsewhere) and skips, with the reason, when there is none.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+pytestmark = pytest.mark.slow
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture
+def live(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the browser extra (playwright)")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def tap(page, seat: int, card_id: str, group: str = "pile") -> None:
+    page.locator(f'input[name="{group}-{seat}"][value="{card_id}"] + .face').click()
+
+
+def test_score_a_round_on_phones(live, browser, h):
+    phone = {"viewport": {"width": 360, "height": 740}}
+    keeper = browser.new_page(**phone)
+    keeper.goto(live + "/")
+    keeper.get_by_text("New session").first.click()
+    keeper.fill('input[name="name"]', "Browser game")
+    for i, p in enumerate(h.players):
+        keeper.fill(f'input[name="player-{i}"]', p)
+    keeper.get_by_role("button", name="Create session").click()
+    keeper.wait_for_selector("#board")
+    assert keeper.locator(".total.oya .pname").inner_text().startswith("Aki")
+
+    keeper.get_by_text("Share with the table").click()
+    viewer_url = keeper.locator(".share a").first.get_attribute("href")
+    viewer = browser.new_page(**phone)
+    viewer.goto(viewer_url)
+    assert viewer.locator("#round-1").count() == 0
+    assert viewer.get_by_text("Enter round").count() == 0
+
+    keeper.get_by_text("Enter round 1").click()
+    piles = h.piles(0)
+    for seat, player in enumerate(h.players):
+        keeper.locator(f'label[for="tab-{seat}"]').click()
+        for cid in piles[player]:
+            tap(keeper, seat, cid)
+    # A card in another player's pile shows as taken and cannot be moved by a tap.
+    taken = keeper.locator('input[name="pile-0"][value="pampas-moon"]')
+    assert taken.is_disabled()
+    assert keeper.locator('#panel-0 .tile.taken .taken-by').first.inner_text() in h.players
+    keeper.locator("#preview").get_by_text("24 of 48").wait_for(timeout=5000)
+    assert keeper.locator('label[for="tab-2"] .count').inner_text() == "8"
+
+    keeper.get_by_role("button", name="Score round").click()
+    result = keeper.locator("#result")
+    result.wait_for()
+    assert "Next oya: Chiyo" in result.inner_text()
+    assert "Brights (hikari)" in result.inner_text()
+    keeper.get_by_role("button", name="Save round 1").click()
+    keeper.wait_for_selector("#round-1")
+    assert "Round 1 saved" in keeper.content()
+    assert keeper.locator(".total.oya .pname").inner_text().startswith("Chiyo")
+
+    # The viewer's page updates by polling, without a reload.
+    viewer.wait_for_selector("#round-1", timeout=6000)
+    totals = viewer.locator(".ptotal").all_inner_texts()
+    assert [t.split()[0] for t in totals] == ["70", "50", "220"]
