@@ -10,7 +10,6 @@ that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -301,4 +300,4 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     return RoppyakkenRules(options=options, yaku=tuple(yaku), teyaku=tuple(teyaku), **meta)
 
 
-__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "dataclasses", "from_table", "select"]
+__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table", "select"]
