@@ -33,4 +33,4 @@ def score(pile, preset: str = "roppyakken", hand=None, others=(SAFE,), **options
 
 def yaku_of(result, player: str = "A") -> dict[str, int]:
     """Yaku id -> points for one player."""
-    return {y.id: y.points for y in result.player(player).yaku}
+    return {y.code: y.points for y in result.player(player).yaku}

@@ -15,7 +15,7 @@ FILL = ["cherry-chaff-1", "plum-chaff-2", "wisteria-chaff-2", "peony-chaff-2"]
 
 
 def lucky(hand, preset="roppyakken", **options):
-    return {t.id: t.points for t in score(SAFE, preset, hand=hand, others=(LOW,), **options).player("A").lucky_hands}
+    return {t.code: t.points for t in score(SAFE, preset, hand=hand, others=(LOW,), **options).player("A").lucky_hands}
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def test_yaku_table(pile, preset, options, yaku, raw):
 
 def test_yaku_lists_the_cards_that_made_it():
     result = score([*SHIKO, "plum-chaff-1"])
-    shiko = next(y for y in result.player("A").yaku if y.id == "shiko")
+    shiko = next(y for y in result.player("A").yaku if y.code == "shiko")
     assert set(shiko.cards) == set(SHIKO)
 
 

@@ -115,27 +115,18 @@ def make_round(
     return RoundInput(players, dealer, pile_ids, hand_ids, field_ids)
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """A yaku or lucky hand scored: id, labels, points and cards."""
-
-    id: str
-    en: str
-    ja: str
-    points: int
-    cards: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        """``{"id", "name", "name_ja", "points", "cards"}``."""
-        return {"id": self.id, "name": self.en, "name_ja": self.ja, "points": self.points,
-                "cards": list(self.cards)}
+def score_json(line: Line) -> dict:
+    """A yaku or lucky-hand line as ``{"id", "name", "name_ja", "points", "cards"}``."""
+    return {"id": line.code, "name": line.en, "name_ja": line.ja, "points": line.points,
+            "cards": list(line.cards)}
 
 
 @dataclass(frozen=True)
 class PlayerRound:
     """One player's round.
 
-    ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
+    ``yaku`` and ``lucky_hands`` are their explanation lines (``code`` is the
+    yaku or teyaku id).  ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
     lucky hands; ``round_score`` is what the round adds to the total (0 in a void
     round; settled in Yukbaek and Sambong) and equals the sum of ``lines``.
     """
@@ -143,8 +134,8 @@ class PlayerRound:
     player: str
     cards: tuple[str, ...]
     card_points: int
-    yaku: tuple[Score, ...]
-    lucky_hands: tuple[Score, ...]
+    yaku: tuple[Line, ...]
+    lucky_hands: tuple[Line, ...]
     fuke_count: int
     raw_score: int
     round_score: int
@@ -191,8 +182,8 @@ class RoundResult:
             "players": {
                 p.player: {
                     "card_points": p.card_points,
-                    "yaku": [y.to_json() for y in p.yaku],
-                    "lucky_hands": [t.to_json() for t in p.lucky_hands],
+                    "yaku": [score_json(y) for y in p.yaku],
+                    "lucky_hands": [score_json(t) for t in p.lucky_hands],
                     "fuke_count": p.fuke_count,
                     "raw_score": p.raw_score,
                     "round_score": p.round_score,
@@ -276,12 +267,12 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
         up_lines, upgraded = _chaff_upgrades(p, pile, hits)
         lines += up_lines
         card_points += sum(upgraded.values())
-        yaku = tuple(Score(h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
-        lines += [Line(p, y.id, y.en, y.ja, y.points, y.cards) for y in yaku]
-        lucky = tuple(Score(t.teyaku.id, t.teyaku.en, t.teyaku.ja, t.points, t.cards)
+        yaku = tuple(Line(p, h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
+        lines += yaku
+        lucky = tuple(Line(p, t.teyaku.id, t.teyaku.en, t.teyaku.ja, t.points, t.cards)
                       for t in find_teyaku(rules, rnd.hands.get(p, ()), rnd.hand_masks[p]))
-        lines += [Line(p, t.id, f"{t.en} (lucky hand)", t.ja, t.points, t.cards) for t in lucky]
-        yaku_points = sum(y.points for y in yaku)
+        lines += lucky
+        yaku_points = sum(h.points for h in hits)
         outside = pile_points(pile & ~excluded)
         outside += sum(v for b, v in upgraded.items() if not b & excluded)
         counts[p] = fuke_count(o.fuke, outside, yaku_points)
