@@ -80,6 +80,7 @@ CARDS: tuple[Card, ...] = _load()
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 #: id -> Card.
 BY_ID: dict[str, Card] = {c.id: c for c in CARDS}
+_BIT: dict[str, int] = {c.id: c.bit for c in CARDS}
 #: Bitmask of the whole deck.
 FULL_DECK: int = (1 << len(CARDS)) - 1
 
@@ -99,7 +100,7 @@ def mask(card_ids) -> int:
     """Bitmask (int, bit i = CARDS[i]) of an iterable of card ids."""
     m = 0
     for cid in card_ids:
-        m |= BY_ID[cid].bit
+        m |= _BIT[cid]
     return m
 
 

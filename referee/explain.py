@@ -32,11 +32,19 @@ class Line:
                 "points": self.points, "cards": list(self.cards)}
 
 
+def _byte_table(offset: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(CARDS[offset + i].id for i in range(8) if b >> i & 1) for b in range(256))
+
+
+#: For each byte of a 48-bit mask, the ids of every byte value: scoring's hot path.
+_BYTES = tuple((shift, _byte_table(shift)) for shift in range(0, 48, 8))
+
+
 def mask_ids(m: int) -> tuple[str, ...]:
-    """Card ids of a 48-bit mask in deck order (iterates set bits only)."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(CARDS[low.bit_length() - 1].id)
-        m ^= low
-    return tuple(out)
+    """Card ids of a 48-bit mask in deck order."""
+    out: tuple[str, ...] = ()
+    for shift, table in _BYTES:
+        b = m >> shift & 255
+        if b:
+            out += table[b]
+    return out

@@ -78,6 +78,7 @@ def load_table(name_or_path: str | Path, _seen: tuple[str, ...] = ()) -> tuple[d
     Returns (table, source).  Raises ``RefereeError('bad-ruleset')``.
     """
     table, source = _read(name_or_path)
+    own_name = table.get("name") or Path(str(name_or_path)).stem
     parent = table.pop("extends", None)
     if parent is not None:
         if not isinstance(parent, str):
@@ -86,7 +87,7 @@ def load_table(name_or_path: str | Path, _seen: tuple[str, ...] = ()) -> tuple[d
             raise RefereeError("bad-ruleset", f"{source}: 'extends' loops through {parent!r}")
         base, _ = load_table(parent, (*_seen, str(name_or_path)))
         table = merge(base, table)
-    table.setdefault("name", Path(str(name_or_path)).stem)
+    table["name"] = own_name
     return table, source
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from referee.errors import RefereeError
 
 
-def opt(default: Any, doc: str, *, choices: tuple = (), min: int | None = None) -> Any:  # noqa: A002
+def opt(default: Any, doc: str, *, choices: tuple = (), min: int | None = None) -> Any:
     """A dataclass field with the documentation and limits the validator and form use."""
     meta = {"doc": doc, "choices": choices, "min": min}
     if isinstance(default, dict):
@@ -64,9 +64,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         lo = meta.get("min")
         if lo is not None and value < lo:
             raise _bad(source, path, value, f"an integer of at least {lo}")
-    elif tp is str:
-        if not isinstance(value, str):
-            raise _bad(source, path, value, "a string")
+    elif tp is str and not isinstance(value, str):
+        raise _bad(source, path, value, "a string")
     choices = meta.get("choices") or ()
     if choices and value not in choices:
         raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))

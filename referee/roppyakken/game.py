@@ -113,7 +113,6 @@ def play_round(
     totals = dict(state.totals)
     wins = dict(state.wins)
     scored = state.scored_rounds
-    winner = None
     if not result.void:
         scored += 1
         for p, s in result.scores.items():
@@ -123,10 +122,7 @@ def play_round(
                 if totals[p] >= o.target:
                     wins[p] += 1
                     totals[p] = 0
-    if result.instant_win:
-        winner = result.instant_win
-    else:
-        winner = _game_winner(o, totals, wins, scored)
+    winner = result.instant_win or _game_winner(o, totals, wins, scored)
     shown = MappingProxyType(dict(totals))
     game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, shown, winner)
     new = replace(state, dealer=result.next_dealer, totals=shown, rounds=(*state.rounds, game_round),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from referee.cards import BY_ID, CARDS, mask
 from referee.errors import RefereeError
@@ -31,7 +32,9 @@ _KIND_LINES = (  # kind, code, en, ja
     ("chaff", "cards:kasu", "Chaff (kasu)", "カス札"),
 )
 _KIND_MASK = {k: sum(c.bit for c in CARDS if c.kind == k) for k, *_ in _KIND_LINES}
-_POINTS = tuple(c.roppyakken_points for c in CARDS)
+_M50 = sum(c.bit for c in CARDS if c.roppyakken_points == 50)
+_M10 = sum(c.bit for c in CARDS if c.roppyakken_points == 10)
+assert all(c.roppyakken_points in (0, 10, 50) for c in CARDS)
 _ZERO_CHAFF = tuple(c.bit for c in CARDS if c.kind == "chaff" and c.roppyakken_points == 0)
 
 
@@ -48,6 +51,16 @@ class RoundInput:
     piles: Mapping[str, tuple[str, ...]]
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     field: tuple[str, ...] = ()
+
+    @cached_property
+    def masks(self) -> dict[str, int]:
+        """Player -> 48-bit mask of their pile."""
+        return {p: mask(self.piles.get(p, ())) for p in self.players}
+
+    @cached_property
+    def hand_masks(self) -> dict[str, int]:
+        """Player -> 48-bit mask of their dealt hand (0 when not given)."""
+        return {p: mask(self.hands.get(p, ())) for p in self.players}
 
 
 def _month_four(ids: Sequence[str]) -> list[int]:
@@ -102,27 +115,18 @@ def make_round(
     return RoundInput(players, dealer, pile_ids, hand_ids, field_ids)
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """A yaku or lucky hand scored: id, labels, points and cards."""
-
-    id: str
-    en: str
-    ja: str
-    points: int
-    cards: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        """``{"id", "name", "name_ja", "points", "cards"}``."""
-        return {"id": self.id, "name": self.en, "name_ja": self.ja, "points": self.points,
-                "cards": list(self.cards)}
+def score_json(line: Line) -> dict:
+    """A yaku or lucky-hand line as ``{"id", "name", "name_ja", "points", "cards"}``."""
+    return {"id": line.code, "name": line.en, "name_ja": line.ja, "points": line.points,
+            "cards": list(line.cards)}
 
 
 @dataclass(frozen=True)
 class PlayerRound:
     """One player's round.
 
-    ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
+    ``yaku`` and ``lucky_hands`` are their explanation lines (``code`` is the
+    yaku or teyaku id).  ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
     lucky hands; ``round_score`` is what the round adds to the total (0 in a void
     round; settled in Yukbaek and Sambong) and equals the sum of ``lines``.
     """
@@ -130,8 +134,8 @@ class PlayerRound:
     player: str
     cards: tuple[str, ...]
     card_points: int
-    yaku: tuple[Score, ...]
-    lucky_hands: tuple[Score, ...]
+    yaku: tuple[Line, ...]
+    lucky_hands: tuple[Line, ...]
     fuke_count: int
     raw_score: int
     round_score: int
@@ -178,8 +182,8 @@ class RoundResult:
             "players": {
                 p.player: {
                     "card_points": p.card_points,
-                    "yaku": [y.to_json() for y in p.yaku],
-                    "lucky_hands": [t.to_json() for t in p.lucky_hands],
+                    "yaku": [score_json(y) for y in p.yaku],
+                    "lucky_hands": [score_json(t) for t in p.lucky_hands],
                     "fuke_count": p.fuke_count,
                     "raw_score": p.raw_score,
                     "round_score": p.round_score,
@@ -196,6 +200,11 @@ class RoundResult:
         }
 
 
+def pile_points(m: int) -> int:
+    """Roppyakken card points (RULES.md "Card points") of a 48-bit mask."""
+    return 50 * (m & _M50).bit_count() + 10 * (m & _M10).bit_count()
+
+
 def _card_lines(player: str, pile: int) -> tuple[list[Line], int]:
     lines = []
     total = 0
@@ -204,7 +213,7 @@ def _card_lines(player: str, pile: int) -> tuple[list[Line], int]:
         if not m:
             continue
         ids = mask_ids(m)
-        pts = sum(_POINTS[BY_ID[c].index] for c in ids)
+        pts = pile_points(m)
         total += pts
         lines.append(Line(player, code, f"{en} ×{len(ids)}", ja, pts, ids))
     return lines, total
@@ -251,20 +260,20 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
         ids = rnd.piles.get(p, ())
         if len(ids) % 2:
             warnings.append(f"pile {p} has {len(ids)} cards; captured piles are even (pairs or fours)")
-        pile = mask(ids)
+        pile = rnd.masks[p]
         lines, card_points = _card_lines(p, pile)
         hits, notes = find_yaku(rules, pile)
         warnings.extend(f"{p}: {n}" for n in notes)
         up_lines, upgraded = _chaff_upgrades(p, pile, hits)
         lines += up_lines
         card_points += sum(upgraded.values())
-        yaku = tuple(Score(h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
-        lines += [Line(p, y.id, y.en, y.ja, y.points, y.cards) for y in yaku]
-        lucky = tuple(Score(t.teyaku.id, t.teyaku.en, t.teyaku.ja, t.points, t.cards)
-                      for t in find_teyaku(rules, rnd.hands.get(p, ())))
-        lines += [Line(p, t.id, f"{t.en} (lucky hand)", t.ja, t.points, t.cards) for t in lucky]
-        yaku_points = sum(y.points for y in yaku)
-        outside = sum(_POINTS[BY_ID[c].index] for c in mask_ids(pile & ~excluded))
+        yaku = tuple(Line(p, h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
+        lines += yaku
+        lucky = tuple(Line(p, t.teyaku.id, t.teyaku.en, t.teyaku.ja, t.points, t.cards)
+                      for t in find_teyaku(rules, rnd.hands.get(p, ()), rnd.hand_masks[p]))
+        lines += lucky
+        yaku_points = sum(h.points for h in hits)
+        outside = pile_points(pile & ~excluded)
         outside += sum(v for b, v in upgraded.items() if not b & excluded)
         counts[p] = fuke_count(o.fuke, outside, yaku_points)
         for h in hits:

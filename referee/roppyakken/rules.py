@@ -10,7 +10,6 @@ that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -256,6 +255,26 @@ def _compile_teyaku(tid: str, t: TeyakuTable, o: Options, source: str) -> Teyaku
     return Teyaku(tid, t.en, t.ja, points, t.rule, t.size, t.sets, t.replaces, MappingProxyType(month_points))
 
 
+def _compile_all(table: dict, key: str, cls: type, compile_one, options: Options, source: str) -> tuple:
+    """Build and compile every ``[key.<id>]`` table; check that ``replaces`` names known ids."""
+    entries = table.get(key, {})
+    if not isinstance(entries, dict):
+        raise RefereeError("bad-ruleset", f"{source}: field {key!r} is {entries!r}; expected a table of tables")
+    out = []
+    for eid, raw in entries.items():
+        if not isinstance(raw, dict):
+            raise RefereeError("bad-ruleset", f"{source}: field '{key}.{eid}' is {raw!r}; expected a table")
+        compiled = compile_one(eid, build(cls, raw, source, f"{key}.{eid}"), options, source)
+        if compiled:
+            out.append(compiled)
+    for c in out:
+        for r in c.replaces:
+            if r not in entries:
+                raise RefereeError("bad-ruleset", f"{source}: field '{key}.{c.id}.replaces' names {r!r}; "
+                                   f"expected one of {', '.join(entries)}")
+    return tuple(out)
+
+
 def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     """Validate a merged ruleset table and compile it.
 
@@ -273,32 +292,13 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     if options.match_games % 2 == 0:
         raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
                            "expected an odd number")
-    yaku: list[Yaku] = []
-    for yid, raw in table.get("yaku", {}).items():
-        if not isinstance(raw, dict):
-            raise RefereeError("bad-ruleset", f"{source}: field 'yaku.{yid}' is {raw!r}; expected a table")
-        compiled = _compile_yaku(yid, build(YakuTable, raw, source, f"yaku.{yid}"), options, source)
-        if compiled:
-            yaku.append(compiled)
-    ids = {y.id for y in yaku}
-    all_ids = set(table.get("yaku", {}))
-    for y in yaku:
-        for r in y.replaces:
-            if r not in all_ids:
-                raise RefereeError("bad-ruleset", f"{source}: field 'yaku.{y.id}.replaces' names {r!r}; "
-                                   f"expected a yaku id ({', '.join(sorted(ids))})")
-    teyaku = []
-    for tid, raw in table.get("teyaku", {}).items():
-        if not isinstance(raw, dict):
-            raise RefereeError("bad-ruleset", f"{source}: field 'teyaku.{tid}' is {raw!r}; expected a table")
-        compiled = _compile_teyaku(tid, build(TeyakuTable, raw, source, f"teyaku.{tid}"), options, source)
-        if compiled:
-            teyaku.append(compiled)
+    yaku = _compile_all(table, "yaku", YakuTable, _compile_yaku, options, source)
+    teyaku = _compile_all(table, "teyaku", TeyakuTable, _compile_teyaku, options, source)
     meta = {k: table.get(k, "") for k in ("name", "title", "description")}
     for k, v in meta.items():
         if not isinstance(v, str):
             raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
-    return RoppyakkenRules(options=options, yaku=tuple(yaku), teyaku=tuple(teyaku), **meta)
+    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
 
 
-__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "dataclasses", "from_table", "select"]
+__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table", "select"]

@@ -1,0 +1,121 @@
+"""The CLI contract (issue 2, section 6): JSON out, text out, errors as one line with status 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+
+EXAMPLE = Path(__file__).parent.parent / "referee" / "examples" / "roppyakken-round.json"
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_example_json(capsys):
+    code, out, _ = run(["score", str(EXAMPLE)], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert set(data["players"]) == {"Aki", "Ben", "Chiyo"}
+    for name, p in data["players"].items():
+        lines = [x["points"] for x in data["explanation"] if x["player"] == name]
+        assert sum(lines) == p["round_score"]
+    assert data["void"] is False
+    assert data["instant_win"] is None
+
+
+def test_score_text(capsys):
+    code, out, _ = run(["score", str(EXAMPLE), "--format", "text"], capsys)
+    assert code == 0
+    assert "Gun (鉄砲)" in out
+    assert "Next dealer (oya):" in out
+
+
+def test_option_flag_overrides(capsys):
+    code, out, _ = run(["score", str(EXAMPLE), "--option", "teppo_replaces_viewing=false"], capsys)
+    assert code == 0
+    aki = json.loads(out)["players"]["Aki"]
+    assert {y["id"] for y in aki["yaku"]} >= {"teppo", "hanami", "tsukimi"}
+
+
+def test_stdin(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(
+        {"ruleset": "yukbaek", "players": ["A", "B", "C"],
+         "piles": {"A": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"]}})))
+    code, out, _ = run(["score", "-"], capsys)
+    assert code == 0
+    assert json.loads(out)["players"]["A"]["round_score"] == 350
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ('{"players": ["A", "B"], "piles": {"A": ["pine-crain"]}}', "unknown card 'pine-crain'"),
+        ('{"players": ["A", "B"], "piles": {"A": ["maple-deer"], "B": ["maple-deer"]}}', "in both pile A and pile B"),
+        ('{"players": ["A", "B", "C", "D"], "piles": {}}', "for 2 or 3 players"),
+        ('{"players": ["A", "B"], "pile": {}}', "unknown key(s) in the round: pile"),
+        ('{"players": "A"}', "\"players\" must be a list"),
+        ("[1, 2]", "expected a JSON object"),
+        ("{not json", "not valid JSON"),
+        ('{"ruleset": "bogus", "players": ["A", "B"]}', "unknown ruleset 'bogus'"),
+    ],
+    ids=["unknown card", "duplicate", "player count", "unknown key", "bad players", "not an object", "bad JSON",
+         "bad ruleset"],
+)
+def test_errors_are_one_line_with_status_2(tmp_path, capsys, payload, message):
+    f = tmp_path / "round.json"
+    f.write_text(payload, encoding="utf-8")
+    code, out, err = run(["score", str(f)], capsys)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_missing_file(capsys):
+    code, _, err = run(["score", "/nonexistent/round.json"], capsys)
+    assert code == 2
+    assert "cannot read" in err
+
+
+def test_bad_option_syntax(capsys):
+    code, _, err = run(["score", str(EXAMPLE), "--option", "fuke.threshold"], capsys)
+    assert code == 2
+    assert "expected KEY=VALUE" in err
+
+
+def test_game_command(tmp_path, capsys):
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps({"ruleset": "roppyakken", "players": ["A", "B"], "dealer": "B", "rounds": [
+        {"piles": {"A": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"],
+                   "B": ["maple-deer", "iris-ribbon", "iris-bridge", "wisteria-ribbon"]}}]}), encoding="utf-8")
+    code, out, _ = run(["game", str(f)], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["winner"] == "A"
+    assert data["rounds"][0]["dealer"] == "B"
+    code, out, _ = run(["game", str(f), "--format", "text"], capsys)
+    assert "winner: A" in out
+
+
+def test_rulesets_command(capsys):
+    code, out, _ = run(["rulesets"], capsys)
+    assert code == 0
+    assert "yukbaek" in out
+    code, out, _ = run(["rulesets", "sambong"], capsys)
+    assert json.loads(out)["name"] == "sambong"
+
+
+def test_console_script_runs_as_a_module():
+    proc = subprocess.run([sys.executable, "-m", "referee.cli", "score", str(EXAMPLE), "--format", "text"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "Aki:" in proc.stdout

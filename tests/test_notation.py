@@ -1,0 +1,67 @@
+"""Card notation: ids, English and Japanese names, interchangeable chaff (issue 2, section 2)."""
+
+import pytest
+
+from referee.errors import RefereeError
+from referee.notation import parse_cards, parse_groups
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("pine-crane", "pine-crane"),
+        ("PINE CRANE", "pine-crane"),
+        ("pine_crane", "pine-crane"),
+        ("Pine with Crane (and Sun)", "pine-crane"),
+        ("松に鶴", "pine-crane"),
+        ("柳に小野道風", "willow-rain-man"),
+        ("桐のカス（黄）", "paulownia-chaff-yellow"),
+        ("Willow lightning (gate)", "willow-lightning"),
+    ],
+)
+def test_one_token(token, expected):
+    assert parse_cards([token]) == (expected,)
+
+
+def test_generic_chaff_takes_the_next_free_one():
+    assert parse_cards(["pine-chaff", "Pine chaff"]) == ("pine-chaff-1", "pine-chaff-2")
+    assert parse_cards(["pine-chaff-1", "pine-chaff"]) == ("pine-chaff-1", "pine-chaff-2")
+    assert parse_cards(["pine-chaff", "pine-chaff-1"]) == ("pine-chaff-2", "pine-chaff-1")
+
+
+def test_generic_paulownia_chaff_never_takes_the_yellow_one():
+    assert parse_cards(["paulownia chaff", "桐のカス"]) == ("paulownia-chaff-1", "paulownia-chaff-2")
+
+
+def test_generic_chaff_is_shared_across_piles():
+    assert parse_groups({"A": ["maple-chaff"], "B": ["maple-chaff"]}) == {
+        "A": ("maple-chaff-1",), "B": ("maple-chaff-2",)}
+
+
+def test_unknown_card_names_token_and_suggests():
+    with pytest.raises(RefereeError, match=r"'pine-crain'.*pine-crane") as e:
+        parse_cards(["pine-crain"])
+    assert e.value.code == "unknown-card"
+
+
+def test_non_string_card_is_unknown():
+    with pytest.raises(RefereeError) as e:
+        parse_cards([42])
+    assert e.value.code == "unknown-card"
+
+
+def test_duplicate_across_piles_names_card_and_both_players():
+    with pytest.raises(RefereeError, match="pine-crane is in both pile A and pile B") as e:
+        parse_groups({"A": ["pine-crane"], "B": ["松に鶴"]})
+    assert e.value.code == "duplicate-card"
+
+
+def test_duplicate_in_one_pile():
+    with pytest.raises(RefereeError, match="twice"):
+        parse_cards(["maple-deer", "maple deer"])
+
+
+def test_more_chaff_than_the_deck_holds():
+    with pytest.raises(RefereeError) as e:
+        parse_cards(["pine-chaff"] * 3)
+    assert e.value.code == "too-many-cards"
