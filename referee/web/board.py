@@ -27,6 +27,10 @@ from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
 
 
+#: Families scored in points by ``referee.roppyakken.game``, whose rounds are entered with the card picker.
+PICKER_FAMILIES = ("roppyakken",)
+
+
 def format_mon_fallback(mon: int) -> str:
     """``-17 mon``: used when ``referee.hachihachi.money.format_mon`` is not installed."""
     return f"{mon} mon"
@@ -116,7 +120,7 @@ def session_rules(session: Session):
 
 def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
     """Replay the session's rounds and return its standings."""
-    if session.family == "roppyakken":
+    if session.family in PICKER_FAMILIES:
         return _roppyakken(session, rounds)
     return _money(session, rounds)
 

@@ -14,11 +14,10 @@ from typing import Any, Protocol
 from referee import api
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
+from referee.web.board import PICKER_FAMILIES
 from referee.ruleset import load_ruleset
 
 MAX_PLAYERS = 6
-#: Families whose rounds are entered by the card picker.
-PICKER_FAMILIES = ("roppyakken",)
 
 
 class FormData(Protocol):
@@ -130,7 +129,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         return sf, None
     try:
         rules = load_ruleset(sf.ruleset, options)
-        if info["game"] == "roppyakken":
+        if info["game"] in PICKER_FAMILIES:
             from referee.roppyakken.game import new_game
 
             new_game(rules, names, dealer)
@@ -143,7 +142,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         else:
             sf.errors["ruleset"] = e.message
         return sf, None
-    if info["game"] != "roppyakken" and not 2 <= len(names) <= MAX_PLAYERS:
+    if info["game"] not in PICKER_FAMILIES and not 2 <= len(names) <= MAX_PLAYERS:
         sf.errors["players"] = f"{info['title']} is for 2 to {MAX_PLAYERS} players."
         return sf, None
     return sf, {

@@ -182,7 +182,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
     info = api.ruleset_json(ruleset, options)
     players = [str(p) for p in game["players"]]
     dealer = game.get("dealer") or (players[0] if players else "")
-    if info["game"] == "roppyakken":
+    if info["game"] in PICKER_FAMILIES:
         api.game_json(
             {
                 "ruleset": ruleset,
@@ -192,7 +192,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
                 "rounds": [],
             }
         )
-    keep = ("piles", "hands", "field") if info["game"] == "roppyakken" else None
+    keep = ("piles", "hands", "field") if info["game"] in PICKER_FAMILIES else None
     cleaned = [
         {
             k: v
