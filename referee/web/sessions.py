@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import segno
+from markupsafe import Markup
 from flask import (
     Blueprint,
     Response,
@@ -47,8 +48,10 @@ from referee.web.forms import (
 )
 
 bp = Blueprint("sessions", __name__)
-#: Boards by (database, session id, rev): a poll that finds no change costs one query.
-_BOARDS: OrderedDict[tuple[str, int, int], Board] = OrderedDict()
+#: Boards by (viewer token, rev), and their rendered fragments by (..., role):
+#: every phone polls, but a change is computed and rendered once.
+_BOARDS: OrderedDict[tuple[str, int], Board] = OrderedDict()
+_FRAGMENTS: OrderedDict[tuple[str, int, str], Markup] = OrderedDict()
 EXPORT_FORMAT = "hanafuda-referee/session-v1"
 
 
@@ -57,7 +60,7 @@ EXPORT_FORMAT = "hanafuda-referee/session-v1"
 
 def board_of(sess: store.Session) -> Board:
     """The session's standings, recomputed once per change."""
-    key = (current_app.config["DATABASE"], sess.id, sess.rev)
+    key = (sess.view_token, sess.rev)
     board = _BOARDS.get(key)
     if board is None:
         board = build_board(sess, store.rounds_of(get_db(), sess.id))
@@ -65,6 +68,18 @@ def board_of(sess: store.Session) -> Board:
         while len(_BOARDS) > 256:
             _BOARDS.popitem(last=False)
     return board
+
+
+def board_html(sess: store.Session, role: str) -> Markup:
+    """The rendered board fragment (``partials/board.html``) for this rev and role."""
+    key = (sess.view_token, sess.rev, role)
+    html = _FRAGMENTS.get(key)
+    if html is None:
+        html = Markup(render_template("partials/board.html", **_board_context(sess, role)))
+        _FRAGMENTS[key] = html
+        while len(_FRAGMENTS) > 256:
+            _FRAGMENTS.popitem(last=False)
+    return html
 
 
 def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
@@ -76,12 +91,6 @@ def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
     if edit and role != "edit":
         abort(403)
     return sess, role
-
-
-def page(full: str, fragment: str, status: int = 200, **ctx: Any):
-    """The fragment for an htmx request, the full page otherwise."""
-    template = fragment if request.headers.get("HX-Request") == "true" else full
-    return render_template(template, **ctx), status
 
 
 def remember_keeper(token: str) -> None:
@@ -266,10 +275,11 @@ def scoreboard(token: str):
     sess, role = load(token)
     if role == "edit":
         remember_keeper(token)
+    if request.headers.get("HX-Request") == "true":
+        return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
-    return page(
-        "scoreboard.html", "partials/board.html", view_url=view_url, **_board_context(sess, role)
-    )
+    return render_template("scoreboard.html", s=sess, role=role, board_html=board_html(sess, role),
+                           view_url=view_url)
 
 
 @bp.get("/s/<token>/poll")
@@ -278,7 +288,7 @@ def poll(token: str):
     sess, role = load(token)
     if request.args.get("rev") == str(sess.rev):
         return "", 204
-    return render_template("partials/board.html", **_board_context(sess, role))
+    return board_html(sess, role)
 
 
 @bp.get("/s/<token>/qr.svg")
