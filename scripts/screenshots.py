@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             page.locator(f'#panel-0 input[value="{cid}"] + .face').click()
         page.locator('label[for="tab-1"]').click()
         page.wait_for_timeout(600)
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(out / "round-entry.png"))
         page.goto(f"{base}/new")
         page.screenshot(path=str(out / "new-session.png"), full_page=True)
