@@ -17,7 +17,7 @@
         var tile = box.closest(".tile");
         box.disabled = taken;
         tile.classList.toggle("taken", taken);
-        tile.querySelector(".taken-by").textContent = taken ? players[Number(o)] : "";
+        tile.querySelector(".taken-by").textContent = taken ? (o === "f" ? "field" : players[Number(o)]) : "";
       });
     });
     form.querySelectorAll("[data-count]").forEach(function (span) {

@@ -29,6 +29,8 @@ from referee.store import RoundRow, Session
 
 #: Families scored in points by ``referee.roppyakken.game``, whose rounds are entered with the card picker.
 PICKER_FAMILIES = ("roppyakken",)
+#: Families settled in money (kan and mon) by their own module, through ``referee.api``.
+MONEY_FAMILIES = ("hachihachi",)
 
 
 def format_mon_fallback(mon: int) -> str:
@@ -76,6 +78,7 @@ class RoundView:
     warnings: list[str] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
     payments: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -102,6 +105,10 @@ class Board:
     rounds: list[RoundView]
     match_games: int = 1
     error: str | None = None
+    rounds_planned: int = 0
+    rounds_played: int = 0
+    carry: list[int] = field(default_factory=list)
+    jackpot: str = ""
 
     @property
     def leader(self) -> str | None:
@@ -194,51 +201,68 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
     )
 
 
+def _strip_round(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("ruleset", "options", "players")}
+
+
+def _without_round_number(message: str) -> str:
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
+
+
 def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
-    """Hachi-hachi: each round settled alone; totals are the sum of the nets (mon)."""
+    """Hachi-hachi: the game ledger of ``api.game_json`` (antes, carry-over, jackpot), in mon.
+
+    A round the core rejects is left out of the game and shown with its message;
+    the rounds after it are settled without it.
+    """
     try:
-        rules = session_rules(session)
+        info = api.ruleset_json(session.ruleset, session.options)
     except (RefereeError, ImportError) as e:
         return _empty(session, session.ruleset, "mon", str(e))
-    options = getattr(rules, "options", None)
-    fmt = mon_formatter(getattr(options, "mon_per_kan", 12))
-    totals = dict.fromkeys(session.players, 0)
-    dealer = session.dealer
+    per_kan = next((int(o["default"]) for o in info["options"] if o["key"] == "mon_per_kan"), 12)
+    fmt = mon_formatter(per_kan)
+    game = {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
+            "dealer": session.dealer}
+    try:
+        last = api.game_json({**game, "rounds": []})
+    except (RefereeError, ImportError) as e:
+        return _empty(session, info["title"], "mon", str(e))
+    valid: list[dict[str, Any]] = []
     views = []
     for row in rounds:
-        view = RoundView(
-            row.id, row.position, row.version, row.data.get("dealer") or dealer, row.data
-        )
+        view = RoundView(row.id, row.position, row.version, last.get("next_dealer", session.dealer), row.data)
         try:
-            result = api.score_json(money_round(session, row.data, view.dealer))
-        except (RefereeError, ImportError) as e:
-            view.error = str(e)
+            out = api.game_json({**game, "rounds": [*valid, _strip_round(row.data)]})
+        except RefereeError as e:
+            view.error = _without_round_number(e.message)
         else:
-            net = {p: int(result.get("net", {}).get(p, 0)) for p in session.players}
-            for p, m in net.items():
-                totals[p] += m
-            view.scores = net
-            view.shown = {p: fmt(m) for p, m in net.items()}
-            view.totals = dict(totals)
+            valid.append(_strip_round(row.data))
+            last = out
+            entry, result = out["ledger"][-1], out["rounds"][-1]
+            view.dealer = entry["dealer"]
+            view.scores = {p: int(entry["net"].get(p, 0)) for p in session.players}
+            view.shown = {p: fmt(m) for p, m in view.scores.items()}
+            view.totals = dict(entry["totals"])
             view.warnings = list(result.get("warnings", []))
             view.lines = list(result.get("explanation", []))
             view.payments = list(result.get("payments", []))
-            dealer = result.get("next_dealer") or dealer
+            view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
         views.append(view)
-    return Board(
-        session.family,
-        getattr(rules, "title", session.ruleset),
-        session.players,
-        "mon",
-        totals,
-        {p: fmt(m) for p, m in totals.items()},
-        dict.fromkeys(session.players, 0),
-        None,
-        dealer,
-        None,
-        dict.fromkeys(session.players, 0),
-        views,
-    )
+    standings = {s["player"]: s["mon"] for s in last.get("standings", [])}
+    totals = {p: standings.get(p, 0) for p in session.players}
+    complete = bool(last.get("complete"))
+    planned = int(last.get("rounds_planned") or 0)
+    played = int(last.get("rounds_played") or 0)
+    board = Board(session.family, info["title"], session.players, "mon", totals,
+                  {p: fmt(m) for p, m in totals.items()}, dict.fromkeys(session.players, 0), None,
+                  last.get("next_dealer", session.dealer),
+                  ", ".join(last.get("winners", [])) if complete else None,
+                  dict.fromkeys(session.players, 0), views)
+    board.rounds_planned, board.rounds_played = planned, played
+    board.carry = list(last.get("carry", []))
+    board.jackpot = fmt(int(last.get("jackpot", 0)))
+    return board
 
 
 def money_round(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:

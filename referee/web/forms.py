@@ -15,7 +15,7 @@ from referee import api
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
 from referee.web.board import PICKER_FAMILIES
-from referee.ruleset import load_ruleset
+from referee.ruleset import load_ruleset, load_table
 
 MAX_PLAYERS = 6
 
@@ -183,3 +183,66 @@ def _cards(values: Sequence[str]) -> list[str]:
 def cards_entered(data: Mapping[str, Any]) -> int:
     """How many distinct known cards the piles hold."""
     return len({c for cards in (data.get("piles") or {}).values() for c in cards if c in BY_ID})
+
+
+def dekiyaku_ids(ruleset: str) -> list[str]:
+    """The dekiyaku a ruleset table names (``[dekiyaku.<id>]``), for the Hachi-hachi form."""
+    try:
+        table, _ = load_table(ruleset)
+    except RefereeError:
+        return []
+    return list(table.get("dekiyaku", {}))
+
+
+def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A Hachi-hachi round from its entry form (docs/HACHIHACHI.md "Round input", without the
+    session's keys).
+
+    Fields: ``hand-f`` (the six field cards) or ``multiplier``; per seat i: ``status-i``
+    (``play``, ``drop``, ``forced``), ``order-i`` (drop-out call order), ``hand-i`` and
+    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k`` (k = 0..2,
+    the dekiyaku in the order they were made); ``hatto`` (player names).
+    """
+    data: dict[str, Any] = {}
+    field_cards = _cards(form.getlist("hand-f"))
+    multiplier = (form.get("multiplier") or "").strip()
+    if field_cards:
+        data["field"] = field_cards
+    elif multiplier.isdigit():
+        data["multiplier"] = int(multiplier)
+    hands: dict[str, list[str]] = {}
+    dropped: dict[str, dict[str, Any]] = {}
+    piles: dict[str, list[str]] = {}
+    for i, p in enumerate(players):
+        status = form.get(f"status-{i}") or "play"
+        hand = _cards(form.getlist(f"hand-{i}"))
+        if status in ("drop", "forced"):
+            entry: dict[str, Any] = {"forced": status == "forced"}
+            order = (form.get(f"order-{i}") or "").strip()
+            if order.isdigit():
+                entry["order"] = int(order)
+            if hand:
+                entry["hand"] = hand
+            dropped[p] = entry
+            continue
+        if hand:
+            hands[p] = hand
+        piles[p] = _cards(form.getlist(f"pile-{i}"))
+    if hands:
+        data["hands"] = hands
+    if dropped:
+        data["dropped"] = dropped
+    if form.get("mizuten") == "true":
+        data["mizuten"] = True
+    calls = []
+    for k in range(3):
+        player, yaku = form.get(f"dk-player-{k}"), form.get(f"dk-yaku-{k}")
+        if player and yaku:
+            calls.append({"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"})
+    if calls:
+        data["dekiyaku"] = calls
+    hatto = [p for p in form.getlist("hatto") if p in players]
+    if hatto:
+        data["hatto"] = hatto
+    data["piles"] = piles
+    return data

@@ -10,10 +10,12 @@ with 303; an ``HX-Request`` gets the screen's fragment.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import secrets
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,12 +37,14 @@ from flask import (
 from referee import api, store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import Board, build_board, money_round, round_input
+from referee.web.board import MONEY_FAMILIES, Board, build_board, money_round, mon_formatter, round_input
 from referee.web.forms import (
     MAX_PLAYERS,
     PICKER_FAMILIES,
     SessionForm,
     cards_entered,
+    dekiyaku_ids,
+    parse_money_round_form,
     option_fields,
     parse_round_form,
     parse_session_form,
@@ -266,6 +270,7 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
         "board": board_of(sess),
         "undo": store.last_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
+        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
     }
 
 
@@ -305,22 +310,37 @@ def qr(token: str):
 # ---- round entry ------------------------------------------------------------
 
 
-def score_input(sess: store.Session, data: dict[str, Any], dealer: str) -> dict[str, Any]:
+def score_input(
+    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
+) -> dict[str, Any]:
     """Score a stored-shape round input in its session.  Raises ``RefereeError``, ``ImportError``."""
     if sess.family in PICKER_FAMILIES:
         return api.score_json(round_input(sess, data, dealer))
-    return api.score_json(money_round(sess, data, dealer))
+    return api.score_json(money_round(sess, data, dealer, carry))
 
 
 def _preview(
-    sess: store.Session, data: dict[str, Any], dealer: str
+    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
 ) -> tuple[dict | None, str | None]:
     try:
-        return score_input(sess, data, dealer), None
+        return score_input(sess, data, dealer, carry), None
     except RefereeError as e:
         return None, e.message
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name})."
+
+
+def _suggestions(
+    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
+) -> dict | None:
+    """What the cards show in a money-family round (dekiyaku, hatto candidates, teyaku), if it can tell."""
+    if sess.family not in MONEY_FAMILIES:
+        return None
+    try:
+        module = importlib.import_module(f"referee.{sess.family}")
+        return module.suggest_json(money_round(sess, data, dealer, carry))
+    except (ImportError, AttributeError, RefereeError):
+        return None
 
 
 def _entry(
@@ -337,55 +357,52 @@ def _entry(
     nonce: str | None = None,
     version: int | None = None,
     tab: str = "0",
+    carry: Sequence[int] = (),
 ):
-    owner = {}
+    owner: dict[str, int] = {}
     for i, p in enumerate(sess.players):
         for c in data.get("piles", {}).get(p, []):
             owner.setdefault(c, i)
-    hand_owner = {}
+    dropped = data.get("dropped") or {}
+    hands = {p: (data.get("hands") or {}).get(p) or (dropped.get(p) or {}).get("hand") or []
+             for p in sess.players}
+    hand_owner: dict[str, int | str] = {c: "f" for c in data.get("field") or []}
     for i, p in enumerate(sess.players):
-        for c in (data.get("hands") or {}).get(p, []):
+        for c in hands[p]:
             hand_owner.setdefault(c, i)
-    template = "round.html" if sess.family in PICKER_FAMILIES else "round_json.html"
+    if sess.family in PICKER_FAMILIES:
+        template = "round.html"
+    elif sess.family in MONEY_FAMILIES:
+        template = "round_money.html"
+    else:
+        template = "round_json.html"
     ctx = {
-        "s": sess,
-        "data": data,
-        "dealer": dealer,
-        "number": number,
-        "rnd": rnd,
-        "result": result,
-        "error": error,
-        "scored": scored,
-        "nonce": nonce or secrets.token_urlsafe(16),
-        "version": version,
-        "owner": owner,
-        "hand_owner": hand_owner,
-        "count": cards_entered(data),
-        "tab": tab,
-        "data_json": json.dumps(
-            {k: v for k, v in data.items() if k != "piles"} | {"piles": data.get("piles", {})},
-            ensure_ascii=False,
-            indent=1,
-        ),
+        "s": sess, "data": data, "dealer": dealer, "number": number, "rnd": rnd, "result": result,
+        "error": error, "scored": scored, "nonce": nonce or secrets.token_urlsafe(16), "version": version,
+        "owner": owner, "hand_owner": hand_owner, "hands": hands, "dropped": dropped,
+        "count": cards_entered(data), "tab": tab, "carry": list(carry),
+        "suggest": _suggestions(sess, data, dealer, carry) if data.get("piles") else None,
+        "dekiyaku_ids": dekiyaku_ids(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
+        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
+        "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
     }
     return render_template(template, **ctx), status
 
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
-    """The round input from the submitted form; the JSON box for families without a picker."""
+    """The round input from the submitted form: the card picker, the money form or its JSON box."""
     if sess.family in PICKER_FAMILIES:
         return parse_round_form(request.form, sess.players), None
-    text = request.form.get("round_json", "")
+    text = request.form.get("round_json", "").strip()
+    if sess.family in MONEY_FAMILIES and not text:
+        return parse_money_round_form(request.form, sess.players), None
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
-        return {
-            "piles": {},
-            "_text": text,
-        }, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
+        return {"piles": {}, "_text": text}, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
     if not isinstance(data, dict):
         return {"piles": {}, "_text": text}, "The round must be a JSON object."
-    return data, None
+    return {k: v for k, v in data.items() if k not in ("ruleset", "options", "players")}, None
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])
@@ -395,12 +412,12 @@ def new_round(token: str):
     board = board_of(sess)
     number = len(board.rounds) + 1
     if request.method == "GET":
-        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number)
+        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, carry=board.carry)
     data, error = _round_data(sess)
     tab = request.form.get("tab", "0")
     result = None
     if error is None:
-        result, error = _preview(sess, data, board.dealer)
+        result, error = _preview(sess, data, board.dealer, board.carry)
     if error is None and board.winner:
         error = f"The game is over: {board.winner} won. Start a new session for the next game."
     if request.form.get("action") != "save" or error:
@@ -416,6 +433,7 @@ def new_round(token: str):
             nonce=request.form.get("nonce"),
             tab=tab,
             status=status,
+            carry=board.carry,
         )
     try:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
@@ -431,6 +449,7 @@ def new_round(token: str):
             nonce=request.form.get("nonce"),
             tab=tab,
             status=503,
+            carry=board.carry,
         )
     flash(f"Round {row.position} saved." if created else f"Round {row.position} was already saved.")
     return see_other("sessions.scoreboard", token=token)
@@ -444,14 +463,17 @@ def preview(token: str):
     dealer = request.form.get("dealer") or sess.dealer
     if dealer not in sess.players:
         dealer = sess.dealer
+    carry = board_of(sess).carry
     result = None
     if error is None:
-        result, error = _preview(sess, data, dealer)
+        result, error = _preview(sess, data, dealer, carry)
     return render_template(
         "partials/preview.html",
         s=sess,
         result=result,
         error=error,
+        suggest=_suggestions(sess, data, dealer, carry) if error is None else None,
+        money=mon_formatter(int(sess.options.get("mon_per_kan", 12))),
         count=cards_entered(data),
         data=data,
         scored=False,
