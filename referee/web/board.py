@@ -265,15 +265,15 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     return board
 
 
-def money_round(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:
-    """A stored Hachi-hachi round input completed with the session's keys."""
-    return {
-        **data,
-        "ruleset": session.ruleset,
-        "options": session.options,
-        "players": list(session.players),
-        "dealer": data.get("dealer") or dealer,
-    }
+def money_round(
+    session: Session, data: Mapping[str, Any], dealer: str, carry: Sequence[int] = ()
+) -> dict[str, Any]:
+    """A stored Hachi-hachi round completed with the session's keys, the dealer and the carry queue."""
+    out = {**data, "ruleset": session.ruleset, "options": session.options,
+           "players": list(session.players), "dealer": data.get("dealer") or dealer}
+    if "carry" not in data and carry:
+        out["carry"] = list(carry)
+    return out
 
 
 def round_input(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:
