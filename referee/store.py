@@ -204,18 +204,14 @@ def m001_initial(db: Database) -> None:
     )
 
 
-def open_db(
-    path: str | Path | None, timeout: float = 5.0, *, apply_migrations: bool = True
-) -> Database:
+def open_db(path: str | Path | None, timeout: float = 5.0, *, apply_migrations: bool = True) -> Database:
     """A connection to the database file (``None``: in memory).
 
     ``timeout``: seconds a write waits for a lock before ``StoreUnavailableError``;
     ``apply_migrations``: apply pending migrations first.
     """
     try:
-        conn = sqlite3.connect(
-            ":memory:" if path is None else str(path), timeout=timeout, check_same_thread=False
-        )
+        conn = sqlite3.connect(":memory:" if path is None else str(path), timeout=timeout, check_same_thread=False)
     except sqlite3.OperationalError as e:
         raise _unavailable(e) from e
     db = Database(conn)
@@ -298,18 +294,13 @@ def get_session(db: Database, session_id: int) -> Session:
 @guarded
 def rounds_of(db: Database, session_id: int) -> list[RoundRow]:
     """A session's rounds in play order."""
-    return [
-        _round(r)
-        for r in db["rounds"].rows_where("session_id = ?", [session_id], order_by="position")
-    ]
+    return [_round(r) for r in db["rounds"].rows_where("session_id = ?", [session_id], order_by="position")]
 
 
 @guarded
 def get_round(db: Database, session_id: int, round_id: int) -> RoundRow:
     """One round of a session. Raises ``NotFoundError``."""
-    rows = list(
-        db["rounds"].rows_where("session_id = ? and id = ?", [session_id, round_id], limit=1)
-    )
+    rows = list(db["rounds"].rows_where("session_id = ? and id = ?", [session_id, round_id], limit=1))
     if not rows:
         raise NotFoundError(round_id)
     return _round(rows[0])
@@ -318,9 +309,7 @@ def get_round(db: Database, session_id: int, round_id: int) -> RoundRow:
 @guarded
 def last_change(db: Database, session_id: int) -> str | None:
     """The summary of the change that ``undo`` would revert, or None."""
-    rows = list(
-        db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1)
-    )
+    rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
     return rows[0]["summary"] if rows else None
 
 
@@ -333,18 +322,14 @@ def _token() -> str:
 
 def _bump(db: Database, session_id: int) -> int:
     """Take the write lock by bumping the session's rev; returns the new rev."""
-    cur = db.execute(
-        "UPDATE sessions SET rev = rev + 1, updated = ? WHERE id = ?", [_now(), session_id]
-    )
+    cur = db.execute("UPDATE sessions SET rev = rev + 1, updated = ? WHERE id = ?", [_now(), session_id])
     if cur.rowcount != 1:
         raise NotFoundError(session_id)
     return db.execute("SELECT rev FROM sessions WHERE id = ?", [session_id]).fetchone()[0]
 
 
 @contextmanager
-def _change(
-    db: Database, session_id: int, kind: str
-) -> Iterator[tuple[int, Callable[[str], None]]]:
+def _change(db: Database, session_id: int, kind: str) -> Iterator[tuple[int, Callable[[str], None]]]:
     """A transaction that bumps the session's rev and logs the rounds as they were before.
 
     Yields (new rev, a function that sets the change's summary).  Round
@@ -504,9 +489,7 @@ def update_round(
             raise ConflictError(None) from None
         if current.version != expected_version:
             raise ConflictError(current)
-        db["rounds"].update(
-            round_id, {"data": json.dumps(dict(data)), "version": rev, "updated": _now()}
-        )
+        db["rounds"].update(round_id, {"data": json.dumps(dict(data)), "version": rev, "updated": _now()})
         summary(f"edit round {current.position}")
     return get_round(db, session_id, round_id)
 
@@ -529,17 +512,13 @@ def undo(db: Database, session_id: int) -> str | None:
     """Revert the session's last change; returns its summary, or None when there is none."""
     with db.atomic():
         rev = _bump(db, session_id)
-        rows = list(
-            db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1)
-        )
+        rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
         if not rows:
             return None
         change = rows[0]
         db.execute("DELETE FROM rounds WHERE session_id = ?", [session_id])
         for r in json.loads(change["before"]):
             # A new version: a form opened before the undo then conflicts.
-            db["rounds"].insert(
-                {**r, "session_id": session_id, "data": json.dumps(r["data"]), "version": rev}
-            )
+            db["rounds"].insert({**r, "session_id": session_id, "data": json.dumps(r["data"]), "version": rev})
         db["changes"].delete(change["id"])
     return change["summary"]

@@ -57,8 +57,12 @@ def request(port: int, method: str, path: str, body: dict | None = None) -> tupl
 
 def start_server(port: int, data: str) -> subprocess.Popen:
     env = {**os.environ, "HANAFUDA_REFEREE_DATA": data}
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(100):
         try:
             request(port, "GET", "/api/v1/openapi.json")
@@ -73,14 +77,21 @@ def ten_rounds(port: int) -> tuple[str, str, int]:
     """A session of 10 rounds; returns (viewer token, keeper token, rev)."""
     from screenshots import piles  # the same made-up modest rounds as the screenshots
 
-    status, body = request(port, "POST", "/api/v1/sessions", {
-        "name": "Bench", "ruleset": "roppyakken", "players": ["Aki", "Ben", "Chiyo"],
-        "options": {"target": 100000}})
+    status, body = request(
+        port,
+        "POST",
+        "/api/v1/sessions",
+        {"name": "Bench", "ruleset": "roppyakken", "players": ["Aki", "Ben", "Chiyo"], "options": {"target": 100000}},
+    )
     assert status == 201, body
     sess = json.loads(body)
     for i in range(10):
-        status, body = request(port, "POST", f"/api/v1/sessions/{sess['edit_token']}/rounds",
-                               {"piles": piles(i % 3, range(2, 13, 2) if i % 2 else range(1, 13, 2))})
+        status, body = request(
+            port,
+            "POST",
+            f"/api/v1/sessions/{sess['edit_token']}/rounds",
+            {"piles": piles(i % 3, range(2, 13, 2) if i % 2 else range(1, 13, 2))},
+        )
         assert status == 201, body
     status, body = request(port, "GET", f"/api/v1/sessions/{sess['view_token']}")
     info = json.loads(body)
@@ -144,8 +155,13 @@ def phones(port: int, path: str, viewers: int, every: float, duration: float) ->
 
 def summary(latencies: list[float], wall: float, errors: list) -> dict:
     ms = sorted(x * 1000 for x in latencies)
-    return {"requests": len(ms), "rps": len(ms) / wall, "p50": statistics.median(ms),
-            "p99": ms[min(len(ms) - 1, int(len(ms) * 0.99))], "errors": len(errors)}
+    return {
+        "requests": len(ms),
+        "rps": len(ms) / wall,
+        "p50": statistics.median(ms),
+        "p99": ms[min(len(ms) - 1, int(len(ms) * 0.99))],
+        "errors": len(errors),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,36 +179,56 @@ def main(argv: list[str] | None = None) -> int:
             view, _, rev = ten_rounds(port)
             cases = [
                 ("scoreboard page (full HTML)", closed_loop(port, f"/s/{view}", args.viewers, args.requests, 200)),
-                ("poll, nothing changed (204)",
-                 closed_loop(port, f"/s/{view}/poll?rev={rev}", args.viewers, args.requests, 204)),
-                ("poll after a change (board fragment)",
-                 closed_loop(port, f"/s/{view}/poll?rev=-1", args.viewers, args.requests, 200)),
+                (
+                    "poll, nothing changed (204)",
+                    closed_loop(port, f"/s/{view}/poll?rev={rev}", args.viewers, args.requests, 204),
+                ),
+                (
+                    "poll after a change (board fragment)",
+                    closed_loop(port, f"/s/{view}/poll?rev=-1", args.viewers, args.requests, 200),
+                ),
             ]
             real = phones(port, f"/s/{view}/poll?rev={rev}", args.viewers, args.poll_seconds, args.duration)
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    lines = [f"| {name} | {c['requests']} | {c['rps']:,.0f} | {c['p50']:.1f} | {c['p99']:.1f} | {c['errors']} |"
-             for name, c in cases]
-    table = "\n".join(["| case | requests | requests/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|",
-                       *lines])
-    phones_line = (f"{args.viewers} phones each polling every {args.poll_seconds:g} s for {args.duration:g} s: "
-                   f"{real['requests']} polls, p50 {real['p50']:.1f} ms, p99 {real['p99']:.1f} ms, "
-                   f"{real['errors']} errors.")
+    lines = [
+        f"| {name} | {c['requests']} | {c['rps']:,.0f} | {c['p50']:.1f} | {c['p99']:.1f} | {c['errors']} |"
+        for name, c in cases
+    ]
+    table = "\n".join(
+        ["| case | requests | requests/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|", *lines]
+    )
+    phones_line = (
+        f"{args.viewers} phones each polling every {args.poll_seconds:g} s for {args.duration:g} s: "
+        f"{real['requests']} polls, p50 {real['p50']:.1f} ms, p99 {real['p99']:.1f} ms, "
+        f"{real['errors']} errors."
+    )
     print(table)
     print(phones_line)
     if args.write:
-        section = "\n".join([
-            START, "## Web app (`scripts/bench_web.py`)", "",
-            f"`hanafuda-referee serve` (Werkzeug, threaded) on 127.0.0.1, a 3-player session of 10 rounds, "
-            f"{args.viewers} concurrent viewers in a closed loop ({args.requests} requests each, new "
-            f"connection per request), load generator in another process on the same machine "
-            f"({os.cpu_count()} cores, CPython {platform.python_version()}). Measured "
-            f"{time.strftime('%Y-%m-%d', time.gmtime())}.", "", table, "", phones_line, "", END])
+        section = "\n".join(
+            [
+                START,
+                "## Web app (`scripts/bench_web.py`)",
+                "",
+                f"`hanafuda-referee serve` (Werkzeug, threaded) on 127.0.0.1, a 3-player session of 10 rounds, "
+                f"{args.viewers} concurrent viewers in a closed loop ({args.requests} requests each, new "
+                f"connection per request), load generator in another process on the same machine "
+                f"({os.cpu_count()} cores, CPython {platform.python_version()}). Measured "
+                f"{time.strftime('%Y-%m-%d', time.gmtime())}.",
+                "",
+                table,
+                "",
+                phones_line,
+                "",
+                END,
+            ]
+        )
         path = Path(args.write)
         text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
         if START in text and END in text:
-            text = text[:text.index(START)] + section + text[text.index(END) + len(END):]
+            text = text[: text.index(START)] + section + text[text.index(END) + len(END) :]
         else:
             text = text.rstrip("\n") + "\n\n" + section + "\n"
         path.write_text(text, encoding="utf-8")

@@ -51,16 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     ap.add_argument("--width", type=int, default=390)
     ap.add_argument("--height", type=int, default=844)
-    ap.add_argument(
-        "--art", default=None, help="card art folder with MAPPING.tsv (default: text tiles)"
-    )
+    ap.add_argument("--art", default=None, help="card art folder with MAPPING.tsv (default: text tiles)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     data = tempfile.mkdtemp()
-    app = create_app(
-        {"DATA_DIR": data, "HTMX_LOCAL": True, "SECRET_KEY": "shots", "CARD_ART": args.art}
-    )
+    app = create_app({"DATA_DIR": data, "HTMX_LOCAL": True, "SECRET_KEY": "shots", "CARD_ART": args.art})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
@@ -77,18 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     token = r.get_json()["edit_token"]
     for offset in (0, 2):
-        r = client.post(
-            f"/api/v1/sessions/{token}/rounds", json={"piles": piles(offset, range(2, 13, 2))}
-        )
+        r = client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": piles(offset, range(2, 13, 2))})
         assert r.status_code == 201, r.get_json()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(
-            viewport={"width": args.width, "height": args.height}, device_scale_factor=1
-        )
-        page.goto(
-            f"{base}/s/{token}"
-        )  # sets the keeper cookie, so home links to the scorekeeper page
+        page = browser.new_page(viewport={"width": args.width, "height": args.height}, device_scale_factor=1)
+        page.goto(f"{base}/s/{token}")  # sets the keeper cookie, so home links to the scorekeeper page
         page.goto(base + "/")
         page.screenshot(path=str(out / "home.png"))
         page.goto(f"{base}/s/{token}")

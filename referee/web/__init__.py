@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask.cli import with_appcontext
 from flask import Flask, g, request
+from flask.cli import with_appcontext
 
 from referee import store
 
@@ -60,9 +60,7 @@ def asset_dir(name: str) -> Path:
     for c in candidates:
         if (c / ".hanafuda-referee").is_file():
             return c
-    raise RuntimeError(
-        f"cannot find the web app's {name} folder; looked in: {', '.join(map(str, candidates))}"
-    )
+    raise RuntimeError(f"cannot find the web app's {name} folder; looked in: {', '.join(map(str, candidates))}")
 
 
 def _secret_key(data_dir: Path) -> str:
@@ -144,9 +142,7 @@ def get_db():
     from flask import current_app
 
     if "db" not in g:
-        g.db = store.open_db(
-            current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"], apply_migrations=False
-        )
+        g.db = store.open_db(current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"], apply_migrations=False)
     return g.db
 
 

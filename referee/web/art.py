@@ -58,19 +58,13 @@ def load_art(folder: str | Path) -> ArtSet:
     folder = Path(folder).resolve()
     mapping = folder / "MAPPING.tsv"
     try:
-        rows = list(
-            csv.DictReader(mapping.read_text(encoding="utf-8").splitlines(), delimiter="\t")
-        )
+        rows = list(csv.DictReader(mapping.read_text(encoding="utf-8").splitlines(), delimiter="\t"))
     except OSError as e:
-        raise ValueError(
-            f"CARD_ART={folder}: expected a folder with MAPPING.tsv ({e.strerror})"
-        ) from None
+        raise ValueError(f"CARD_ART={folder}: expected a folder with MAPPING.tsv ({e.strerror})") from None
     files = {}
     for row in rows:
         if row.get("id") not in BY_ID or not row.get("file"):
-            raise ValueError(
-                f"{mapping}: expected columns file and id with one of the 48 card ids, got {row!r}"
-            )
+            raise ValueError(f"{mapping}: expected columns file and id with one of the 48 card ids, got {row!r}")
         if (folder / row["file"]).is_file():
             files[row["id"]] = row["file"]
     credits = tuple(

@@ -26,7 +26,6 @@ from referee.roppyakken.game import new_game, play_round
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
 
-
 #: Families scored in points by ``referee.roppyakken.game``, whose rounds are entered with the card picker.
 PICKER_FAMILIES = ("roppyakken",)
 #: Families settled in money (kan and mon) by their own module, through ``referee.api``.
@@ -222,8 +221,12 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
         return _empty(session, session.ruleset, "mon", str(e))
     per_kan = next((int(o["default"]) for o in info["options"] if o["key"] == "mon_per_kan"), 12)
     fmt = mon_formatter(per_kan)
-    game = {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
-            "dealer": session.dealer}
+    game = {
+        "ruleset": session.ruleset,
+        "options": session.options,
+        "players": list(session.players),
+        "dealer": session.dealer,
+    }
     try:
         last = api.game_json({**game, "rounds": []})
     except (RefereeError, ImportError) as e:
@@ -254,23 +257,35 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     complete = bool(last.get("complete"))
     planned = int(last.get("rounds_planned") or 0)
     played = int(last.get("rounds_played") or 0)
-    board = Board(session.family, info["title"], session.players, "mon", totals,
-                  {p: fmt(m) for p, m in totals.items()}, dict.fromkeys(session.players, 0), None,
-                  last.get("next_dealer", session.dealer),
-                  ", ".join(last.get("winners", [])) if complete else None,
-                  dict.fromkeys(session.players, 0), views)
+    board = Board(
+        session.family,
+        info["title"],
+        session.players,
+        "mon",
+        totals,
+        {p: fmt(m) for p, m in totals.items()},
+        dict.fromkeys(session.players, 0),
+        None,
+        last.get("next_dealer", session.dealer),
+        ", ".join(last.get("winners", [])) if complete else None,
+        dict.fromkeys(session.players, 0),
+        views,
+    )
     board.rounds_planned, board.rounds_played = planned, played
     board.carry = list(last.get("carry", []))
     board.jackpot = fmt(int(last.get("jackpot", 0)))
     return board
 
 
-def money_round(
-    session: Session, data: Mapping[str, Any], dealer: str, carry: Sequence[int] = ()
-) -> dict[str, Any]:
+def money_round(session: Session, data: Mapping[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
     """A stored Hachi-hachi round completed with the session's keys, the dealer and the carry queue."""
-    out = {**data, "ruleset": session.ruleset, "options": session.options,
-           "players": list(session.players), "dealer": data.get("dealer") or dealer}
+    out = {
+        **data,
+        "ruleset": session.ruleset,
+        "options": session.options,
+        "players": list(session.players),
+        "dealer": data.get("dealer") or dealer,
+    }
     if "carry" not in data and carry:
         out["carry"] = list(carry)
     return out

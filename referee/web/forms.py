@@ -14,8 +14,8 @@ from typing import Any, Protocol
 from referee import api
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.web.board import PICKER_FAMILIES
 from referee.ruleset import load_ruleset, load_table
+from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
 
@@ -80,9 +80,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     Returns (the form as typed, with errors) and, when it is valid, the session
     to create: ``{name, ruleset, family, options, players, dealer}``.
     """
-    sf = SessionForm(
-        name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken"
-    )
+    sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken")
     sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
     try:
         sf.dealer = int(form.get("dealer") or 0)
@@ -111,9 +109,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         except ValueError as e:
             sf.errors[f"opt.{key}"] = str(e)
             continue
-        if value != (
-            list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]
-        ):
+        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
             options[key] = value
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
@@ -162,9 +158,7 @@ def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     Unknown card ids are kept so the core names them in its error.
     """
     piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
-    hands = {
-        p: cards for i, p in enumerate(players) if (cards := _cards(form.getlist(f"hand-{i}")))
-    }
+    hands = {p: cards for i, p in enumerate(players) if (cards := _cards(form.getlist(f"hand-{i}")))}
     data: dict[str, Any] = {"piles": piles}
     if hands:
         data["hands"] = hands

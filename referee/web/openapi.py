@@ -62,11 +62,7 @@ def document(server: str) -> dict[str, Any]:
                     "summary": "Create a session",
                     "requestBody": {
                         "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {"$ref": "#/components/schemas/NewSession"}
-                            }
-                        },
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewSession"}}},
                     },
                     "responses": {
                         "201": _resp("Created; includes edit_token", sess),
@@ -127,9 +123,7 @@ def document(server: str) -> dict[str, Any]:
                     "responses": {"204": _resp("Deleted"), **_errors(403, 404, 503)},
                 },
             },
-            "/openapi.json": {
-                "get": {"summary": "This document", "responses": {"200": _resp("OpenAPI")}}
-            },
+            "/openapi.json": {"get": {"summary": "This document", "responses": {"200": _resp("OpenAPI")}}},
         },
         "components": {
             "schemas": {

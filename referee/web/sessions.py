@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import segno
-from markupsafe import Markup
 from flask import (
     Blueprint,
     Response,
@@ -33,19 +32,20 @@ from flask import (
     session,
     url_for,
 )
+from markupsafe import Markup
 
 from referee import api, store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import MONEY_FAMILIES, Board, build_board, money_round, mon_formatter, round_input
+from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input
 from referee.web.forms import (
     MAX_PLAYERS,
     PICKER_FAMILIES,
     SessionForm,
     cards_entered,
     dekiyaku_ids,
-    parse_money_round_form,
     option_fields,
+    parse_money_round_form,
     parse_round_form,
     parse_session_form,
     shown_value,
@@ -184,9 +184,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", "expected a JSON object (a session export)")
     game = data.get("game", data)
     if not isinstance(game, dict) or not isinstance(game.get("players"), list):
-        raise RefereeError(
-            "bad-round", 'expected a session export with "game": {"players": [...], ...}'
-        )
+        raise RefereeError("bad-round", 'expected a session export with "game": {"players": [...], ...}')
     rounds = game.get("rounds") or []
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
@@ -210,8 +208,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         {
             k: v
             for k, v in r.items()
-            if (keep is None and k not in ("ruleset", "options", "players"))
-            or (keep is not None and k in keep)
+            if (keep is None and k not in ("ruleset", "options", "players")) or (keep is not None and k in keep)
         }
         for r in rounds
     ]
@@ -283,8 +280,7 @@ def scoreboard(token: str):
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
-    return render_template("scoreboard.html", s=sess, role=role, board_html=board_html(sess, role),
-                           view_url=view_url)
+    return render_template("scoreboard.html", s=sess, role=role, board_html=board_html(sess, role), view_url=view_url)
 
 
 @bp.get("/s/<token>/poll")
@@ -310,9 +306,7 @@ def qr(token: str):
 # ---- round entry ------------------------------------------------------------
 
 
-def score_input(
-    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
-) -> dict[str, Any]:
+def score_input(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
     """Score a stored-shape round input in its session.  Raises ``RefereeError``, ``ImportError``."""
     if sess.family in PICKER_FAMILIES:
         return api.score_json(round_input(sess, data, dealer))
@@ -330,9 +324,7 @@ def _preview(
         return None, f"This game's scoring module is not installed yet ({e.name})."
 
 
-def _suggestions(
-    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
-) -> dict | None:
+def _suggestions(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict | None:
     """What the cards show in a money-family round (dekiyaku, hatto candidates, teyaku), if it can tell."""
     if sess.family not in MONEY_FAMILIES:
         return None
@@ -364,9 +356,8 @@ def _entry(
         for c in data.get("piles", {}).get(p, []):
             owner.setdefault(c, i)
     dropped = data.get("dropped") or {}
-    hands = {p: (data.get("hands") or {}).get(p) or (dropped.get(p) or {}).get("hand") or []
-             for p in sess.players}
-    hand_owner: dict[str, int | str] = {c: "f" for c in data.get("field") or []}
+    hands = {p: (data.get("hands") or {}).get(p) or (dropped.get(p) or {}).get("hand") or [] for p in sess.players}
+    hand_owner: dict[str, int | str] = dict.fromkeys(data.get("field") or [], "f")
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
@@ -377,10 +368,23 @@ def _entry(
     else:
         template = "round_json.html"
     ctx = {
-        "s": sess, "data": data, "dealer": dealer, "number": number, "rnd": rnd, "result": result,
-        "error": error, "scored": scored, "nonce": nonce or secrets.token_urlsafe(16), "version": version,
-        "owner": owner, "hand_owner": hand_owner, "hands": hands, "dropped": dropped,
-        "count": cards_entered(data), "tab": tab, "carry": list(carry),
+        "s": sess,
+        "data": data,
+        "dealer": dealer,
+        "number": number,
+        "rnd": rnd,
+        "result": result,
+        "error": error,
+        "scored": scored,
+        "nonce": nonce or secrets.token_urlsafe(16),
+        "version": version,
+        "owner": owner,
+        "hand_owner": hand_owner,
+        "hands": hands,
+        "dropped": dropped,
+        "count": cards_entered(data),
+        "tab": tab,
+        "carry": list(carry),
         "suggest": _suggestions(sess, data, dealer, carry) if data.get("piles") else None,
         "dekiyaku_ids": dekiyaku_ids(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
         "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
@@ -496,9 +500,7 @@ def edit_round(token: str, round_id: int):
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     if request.method == "GET":
-        return _entry(
-            sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version
-        )
+        return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version)
     data, error = _round_data(sess)
     try:
         version = int(request.form.get("version", ""))
@@ -526,9 +528,7 @@ def edit_round(token: str, round_id: int):
     try:
         store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:
-        return render_template(
-            "conflict.html", s=sess, mine=data, theirs=e.current, number=rnd.position, rnd=rnd
-        ), 409
+        return render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=rnd.position, rnd=rnd), 409
     except store.StoreUnavailableError as e:
         return _entry(
             sess,
@@ -596,10 +596,7 @@ def export_data(sess: store.Session) -> dict[str, Any]:
 
 
 def _filename(sess: store.Session, ext: str) -> str:
-    safe = (
-        "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in sess.name)[:40].strip("-")
-        or "session"
-    )
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in sess.name)[:40].strip("-") or "session"
     return f"{safe}.{ext}"
 
 

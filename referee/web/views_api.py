@@ -27,11 +27,7 @@ SESSION_KEYS = ("ruleset", "options", "players", "dealer")
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(
-            error_response(
-                400, "expected a JSON object body (Content-Type: application/json)", "bad-request"
-            )
-        )
+        abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
     return data
 
 
@@ -117,11 +113,7 @@ def _checked(sess: store.Session, data: dict[str, Any], dealer: str) -> dict[str
     except RefereeError as e:
         abort(error_response(422, e.message, e.code))
     except ImportError as e:
-        abort(
-            error_response(
-                501, f"this game's scoring module is not installed ({e.name})", "unavailable"
-            )
-        )
+        abort(error_response(501, f"this game's scoring module is not installed ({e.name})", "unavailable"))
 
 
 @bp.get("/sessions")
@@ -220,9 +212,7 @@ def edit_round(token: str, round_id: int):
     body = _body()
     version = body.get("version")
     if not isinstance(version, int):
-        return error_response(
-            422, '"version" is required: the round\'s version when you read it', "bad-request"
-        )
+        return error_response(422, '"version" is required: the round\'s version when you read it', "bad-request")
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     data = _round_input(sess, body)
@@ -234,9 +224,7 @@ def edit_round(token: str, round_id: int):
             {
                 "error": "conflict",
                 "message": "this round changed since you opened it",
-                "current": None
-                if e.current is None
-                else {"version": e.current.version, "input": e.current.data},
+                "current": None if e.current is None else {"version": e.current.version, "input": e.current.data},
             }
         )
         return resp, 409

@@ -49,9 +49,7 @@ def made_up_piles(offset: int, months: Iterable[int] = range(2, 13, 2)) -> dict[
     return out
 
 
-def round_form(
-    piles: dict[str, list[str]], action: str = "save", nonce: str = "nonce-1", **extra: str
-) -> MultiDict:
+def round_form(piles: dict[str, list[str]], action: str = "save", nonce: str = "nonce-1", **extra: str) -> MultiDict:
     """The round entry form as a browser without JavaScript submits it."""
     form = MultiDict({"action": action, "nonce": nonce, **extra})
     for i, p in enumerate(PLAYERS):

@@ -7,8 +7,9 @@ import pytest
 
 @pytest.fixture
 def created(client, h):
-    r = client.post("/api/v1/sessions", json={"name": "API game", "ruleset": "roppyakken",
-                                              "players": h.players, "dealer": "Ben"})
+    r = client.post(
+        "/api/v1/sessions", json={"name": "API game", "ruleset": "roppyakken", "players": h.players, "dealer": "Ben"}
+    )
     assert r.status_code == 201
     return r.get_json()
 
@@ -65,21 +66,41 @@ def test_export(client, created, h):
     assert data["game"]["rounds"] == [{"piles": h.piles(0)}]
 
 
-@pytest.mark.parametrize(("method", "path", "body", "status", "code"), [
-    ("get", "/api/v1/sessions/nope", None, 404, "not-found"),
-    ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {"Aki": ["pine-crane"], "Ben": ["pine-crane"]}},
-     422, "duplicate-card"),
-    ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {"Aki": ["not-a-card"]}}, 422, "unknown-card"),
-    ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {"Zed": []}}, 422, "unknown-player"),
-    ("post", "/api/v1/sessions/{view}/rounds", {"piles": {}}, 403, "forbidden"),
-    ("delete", "/api/v1/sessions/{view}/rounds/1", None, 403, "forbidden"),
-    ("put", "/api/v1/sessions/{edit}/rounds/99", {"piles": {}, "version": 1}, 404, "not-found"),
-    ("post", "/api/v1/sessions/{edit}/rounds", "not json", 400, "bad-request"),
-    ("post", "/api/v1/sessions", {"name": "x", "players": ["A"]}, 422, "player-count"),
-    ("post", "/api/v1/sessions", {"players": ["A", "B"]}, 422, "bad-request"),
-    ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {}, "players": ["X", "Y"]}, 422, "bad-round"),
-], ids=["unknown-session", "duplicate", "unknown-card", "unknown-player", "viewer-add", "viewer-delete",
-        "unknown-round", "not-json", "one-player", "no-name", "other-players"])
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "code"),
+    [
+        ("get", "/api/v1/sessions/nope", None, 404, "not-found"),
+        (
+            "post",
+            "/api/v1/sessions/{edit}/rounds",
+            {"piles": {"Aki": ["pine-crane"], "Ben": ["pine-crane"]}},
+            422,
+            "duplicate-card",
+        ),
+        ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {"Aki": ["not-a-card"]}}, 422, "unknown-card"),
+        ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {"Zed": []}}, 422, "unknown-player"),
+        ("post", "/api/v1/sessions/{view}/rounds", {"piles": {}}, 403, "forbidden"),
+        ("delete", "/api/v1/sessions/{view}/rounds/1", None, 403, "forbidden"),
+        ("put", "/api/v1/sessions/{edit}/rounds/99", {"piles": {}, "version": 1}, 404, "not-found"),
+        ("post", "/api/v1/sessions/{edit}/rounds", "not json", 400, "bad-request"),
+        ("post", "/api/v1/sessions", {"name": "x", "players": ["A"]}, 422, "player-count"),
+        ("post", "/api/v1/sessions", {"players": ["A", "B"]}, 422, "bad-request"),
+        ("post", "/api/v1/sessions/{edit}/rounds", {"piles": {}, "players": ["X", "Y"]}, 422, "bad-round"),
+    ],
+    ids=[
+        "unknown-session",
+        "duplicate",
+        "unknown-card",
+        "unknown-player",
+        "viewer-add",
+        "viewer-delete",
+        "unknown-round",
+        "not-json",
+        "one-player",
+        "no-name",
+        "other-players",
+    ],
+)
 def test_errors_are_json_with_code_and_message(client, created, method, path, body, status, code):
     url = path.format(edit=created["edit_token"], view=created["view_token"])
     kwargs = {"data": body, "content_type": "text/plain"} if isinstance(body, str) else {"json": body}
@@ -99,8 +120,9 @@ def test_put_needs_the_version(client, created, h):
 
 
 def test_oversized_json_is_413(client, app):
-    r = client.post("/api/v1/sessions", data="x" * (app.config["MAX_CONTENT_LENGTH"] + 1),
-                    content_type="application/json")
+    r = client.post(
+        "/api/v1/sessions", data="x" * (app.config["MAX_CONTENT_LENGTH"] + 1), content_type="application/json"
+    )
     assert r.status_code == 413
     assert r.get_json()["error"] == "too-large"
 
@@ -111,7 +133,8 @@ def test_openapi_documents_every_api_route(client, app):
     documented = {(path, m.upper()) for path, ops in doc["paths"].items() for m in ops}
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1"):
-            path = rule.rule.removeprefix("/api/v1").replace("<token>", "{token}").replace(
-                "<int:round_id>", "{round_id}")
+            path = (
+                rule.rule.removeprefix("/api/v1").replace("<token>", "{token}").replace("<int:round_id>", "{round_id}")
+            )
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert (path, method) in documented, (path, method)

@@ -17,8 +17,14 @@ from werkzeug.serving import make_server
 
 pytestmark = pytest.mark.slow
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -75,7 +81,7 @@ def test_score_a_round_on_phones(live, browser, h):
     # A card in another player's pile shows as taken and cannot be moved by a tap.
     taken = keeper.locator('input[name="pile-0"][value="pampas-moon"]')
     assert taken.is_disabled()
-    assert keeper.locator('#panel-0 .tile.taken .taken-by').first.inner_text() in h.players
+    assert keeper.locator("#panel-0 .tile.taken .taken-by").first.inner_text() in h.players
     keeper.locator("#preview").get_by_text("24 of 48").wait_for(timeout=5000)
     assert keeper.locator('label[for="tab-2"] .count').inner_text() == "8"
 

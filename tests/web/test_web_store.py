@@ -66,8 +66,7 @@ def test_a_stale_version_is_a_conflict_not_an_overwrite(db, sess):
 
 def test_delete_renumbers_and_undo_restores_each_change(db, sess):
     rows = [
-        store.add_round(db, sess.id, {"piles": {"A": [c]}})[0]
-        for c in ("pine-crane", "plum-chaff-1", "iris-chaff-1")
+        store.add_round(db, sess.id, {"piles": {"A": [c]}})[0] for c in ("pine-crane", "plum-chaff-1", "iris-chaff-1")
     ]
     store.delete_round(db, sess.id, rows[0].id)
     assert [(r.position, r.data["piles"]["A"]) for r in store.rounds_of(db, sess.id)] == [
