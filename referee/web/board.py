@@ -200,8 +200,16 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
     )
 
 
-def _strip_round(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("ruleset", "options", "players")}
+#: Keys of a round object that belong to the session, never stored with a round.
+SESSION_KEYS = ("ruleset", "options", "players")
+
+
+def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a session stores of a round object: its cards (and, for money families, the
+    players' statements), without the session's keys or a request's bookkeeping."""
+    if family in PICKER_FAMILIES:
+        return {k: data[k] for k in ("piles", "hands", "field") if data.get(k)}
+    return {k: v for k, v in data.items() if k not in (*SESSION_KEYS, "version", "form_token")}
 
 
 def _without_round_number(message: str) -> str:
@@ -236,11 +244,11 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     for row in rounds:
         view = RoundView(row.id, row.position, row.version, last.get("next_dealer", session.dealer), row.data)
         try:
-            out = api.game_json({**game, "rounds": [*valid, _strip_round(row.data)]})
+            out = api.game_json({**game, "rounds": [*valid, stored_round(session.family, row.data)]})
         except RefereeError as e:
             view.error = _without_round_number(e.message)
         else:
-            valid.append(_strip_round(row.data))
+            valid.append(stored_round(session.family, row.data))
             last = out
             entry, result = out["ledger"][-1], out["rounds"][-1]
             view.dealer = entry["dealer"]

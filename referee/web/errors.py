@@ -49,10 +49,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
         status = e.code or 500
-        message = _MESSAGES.get(status) or e.description or e.name
-        if status == 404 and e.description and "session" in e.description:
-            message = e.description
-        return error_response(status, message)
+        # A view's own description (abort(404, "No session ...")) wins over the stock one.
+        custom = e.description if e.description != type(e).description else None
+        return error_response(status, custom or _MESSAGES.get(status) or e.description or e.name)
 
     @app.errorhandler(StoreUnavailableError)
     def unavailable(e: StoreUnavailableError):

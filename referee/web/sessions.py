@@ -10,12 +10,13 @@ with 303; an ``HX-Request`` gets the screen's fragment.
 from __future__ import annotations
 
 import csv
+import functools
 import importlib
 import io
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,7 +38,7 @@ from markupsafe import Markup
 from referee import api, store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input
+from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
 from referee.web.forms import (
     MAX_PLAYERS,
     PICKER_FAMILIES,
@@ -193,34 +194,16 @@ def session_from_export(data: Any) -> dict[str, Any]:
     info = api.ruleset_json(ruleset, options)
     players = [str(p) for p in game["players"]]
     dealer = game.get("dealer") or (players[0] if players else "")
-    if info["game"] in PICKER_FAMILIES:
-        api.game_json(
-            {
-                "ruleset": ruleset,
-                "options": options,
-                "players": players,
-                "dealer": dealer,
-                "rounds": [],
-            }
-        )
-    keep = ("piles", "hands", "field") if info["game"] in PICKER_FAMILIES else None
-    cleaned = [
-        {
-            k: v
-            for k, v in r.items()
-            if (keep is None and k not in ("ruleset", "options", "players")) or (keep is not None and k in keep)
-        }
-        for r in rounds
-    ]
-    name = str(data.get("name") or game.get("name") or "Imported session")[:100]
+    # Checks the player count and the dealer before anything is stored.
+    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": []})
     return {
-        "name": name,
+        "name": str(data.get("name") or game.get("name") or "Imported session")[:100],
         "ruleset": ruleset,
         "family": info["game"],
         "options": options,
         "players": players,
         "dealer": dealer,
-        "rounds": cleaned,
+        "rounds": [stored_round(info["game"], r) for r in rounds],
     }
 
 
@@ -236,6 +219,8 @@ def import_session():
         message = f"That is not valid JSON ({e.msg}, line {e.lineno})."
     except RefereeError as e:
         message = e.message
+    except ImportError as e:
+        message = f"This game's scoring module is not installed ({e.name})."
     else:
         sess = store.create_session(get_db(), **created)
         remember_keeper(sess.edit_token)
@@ -406,7 +391,54 @@ def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
         return {"piles": {}, "_text": text}, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
     if not isinstance(data, dict):
         return {"piles": {}, "_text": text}, "The round must be a JSON object."
-    return {k: v for k, v in data.items() if k not in ("ruleset", "options", "players")}, None
+    return stored_round(sess.family, data), None
+
+
+def _submit(
+    sess: store.Session,
+    *,
+    number: int,
+    dealer: str,
+    save: Callable[[dict[str, Any]], str],
+    carry: Sequence[int] = (),
+    rnd: store.RoundRow | None = None,
+    version: int | None = None,
+    closed: str | None = None,
+):
+    """Score a submitted round form, or save it with ``save(data)`` (which returns the flash message).
+
+    An error, a conflict or a locked database gives the form back with every tap kept.
+    """
+    data, error = _round_data(sess)
+    result = None
+    if error is None:
+        result, error = _preview(sess, data, dealer, carry)
+    error = error or closed
+    saving = request.form.get("action") == "save"
+    again = functools.partial(
+        _entry,
+        sess,
+        data,
+        dealer=dealer,
+        number=number,
+        rnd=rnd,
+        result=result,
+        scored=True,
+        nonce=request.form.get("nonce"),
+        version=version,
+        tab=request.form.get("tab", "0"),
+        carry=carry,
+    )
+    if not saving or error:
+        return again(error=error, status=422 if error and saving else 200)
+    try:
+        message = save(data)
+    except store.ConflictError as e:
+        return render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd), 409
+    except store.StoreUnavailableError as e:
+        return again(error=e.message, status=503)
+    flash(message)
+    return see_other("sessions.scoreboard", token=sess.edit_token)
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])
@@ -417,46 +449,13 @@ def new_round(token: str):
     number = len(board.rounds) + 1
     if request.method == "GET":
         return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, carry=board.carry)
-    data, error = _round_data(sess)
-    tab = request.form.get("tab", "0")
-    result = None
-    if error is None:
-        result, error = _preview(sess, data, board.dealer, board.carry)
-    if error is None and board.winner:
-        error = f"The game is over: {board.winner} won. Start a new session for the next game."
-    if request.form.get("action") != "save" or error:
-        status = 422 if error and request.form.get("action") == "save" else 200
-        return _entry(
-            sess,
-            data,
-            dealer=board.dealer,
-            number=number,
-            result=result,
-            error=error,
-            scored=True,
-            nonce=request.form.get("nonce"),
-            tab=tab,
-            status=status,
-            carry=board.carry,
-        )
-    try:
+
+    def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
-    except store.StoreUnavailableError as e:
-        return _entry(
-            sess,
-            data,
-            dealer=board.dealer,
-            number=number,
-            result=result,
-            error=e.message,
-            scored=True,
-            nonce=request.form.get("nonce"),
-            tab=tab,
-            status=503,
-            carry=board.carry,
-        )
-    flash(f"Round {row.position} saved." if created else f"Round {row.position} was already saved.")
-    return see_other("sessions.scoreboard", token=token)
+        return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
+
+    closed = f"The game is over: {board.winner} won. Start a new session for the next game." if board.winner else None
+    return _submit(sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed)
 
 
 @bp.post("/s/<token>/round/preview")
@@ -501,50 +500,13 @@ def edit_round(token: str, round_id: int):
     dealer = view.dealer if view else board.dealer
     if request.method == "GET":
         return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version)
-    data, error = _round_data(sess)
-    try:
-        version = int(request.form.get("version", ""))
-    except ValueError:
-        version = -1
-    result = None
-    if error is None:
-        result, error = _preview(sess, data, dealer)
-    tab = request.form.get("tab", "0")
-    if request.form.get("action") != "save" or error:
-        status = 422 if error and request.form.get("action") == "save" else 200
-        return _entry(
-            sess,
-            data,
-            dealer=dealer,
-            number=rnd.position,
-            rnd=rnd,
-            result=result,
-            error=error,
-            scored=True,
-            version=version,
-            tab=tab,
-            status=status,
-        )
-    try:
+    version = int(request.form["version"]) if request.form.get("version", "").isdigit() else -1
+
+    def save(data: dict[str, Any]) -> str:
         store.update_round(get_db(), sess.id, round_id, data, version)
-    except store.ConflictError as e:
-        return render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=rnd.position, rnd=rnd), 409
-    except store.StoreUnavailableError as e:
-        return _entry(
-            sess,
-            data,
-            dealer=dealer,
-            number=rnd.position,
-            rnd=rnd,
-            result=result,
-            error=e.message,
-            scored=True,
-            version=version,
-            tab=tab,
-            status=503,
-        )
-    flash(f"Round {rnd.position} updated; totals and later dealers recomputed.")
-    return see_other("sessions.scoreboard", token=token)
+        return f"Round {rnd.position} updated; totals and later dealers recomputed."
+
+    return _submit(sess, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version)
 
 
 @bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])

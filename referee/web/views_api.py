@@ -15,13 +15,11 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from referee import store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import RoundView
+from referee.web.board import RoundView, stored_round
 from referee.web.errors import error_response
-from referee.web.forms import PICKER_FAMILIES
-from referee.web.sessions import board_of, export_data, score_input, session_from_export
+from referee.web.sessions import _round_or_404, board_of, export_data, load, score_input, session_from_export
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-SESSION_KEYS = ("ruleset", "options", "players", "dealer")
 
 
 def _body() -> dict[str, Any]:
@@ -29,22 +27,6 @@ def _body() -> dict[str, Any]:
     if not isinstance(data, dict):
         abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
     return data
-
-
-def _load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
-    try:
-        sess, role = store.find_session(get_db(), token)
-    except store.NotFoundError:
-        abort(error_response(404, "no session has this token", "not-found"))
-    if edit and role != "edit":
-        abort(
-            error_response(
-                403,
-                "this is a viewer token; use the scorekeeper token to change rounds",
-                "forbidden",
-            )
-        )
-    return sess, role
 
 
 def _round_json(v: RoundView) -> dict[str, Any]:
@@ -94,17 +76,12 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
 
 
 def _round_input(sess: store.Session, body: dict[str, Any]) -> dict[str, Any]:
-    for key in SESSION_KEYS:
-        if (
-            key in body
-            and key != "dealer"
-            and body[key] != getattr(sess, key, body[key])
-            and not (key == "players" and list(body[key]) == list(sess.players))
-        ):
+    """The round to store from a request body; session keys may be repeated but must match."""
+    session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
+    for key, value in session_values.items():
+        if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
-    if sess.family in PICKER_FAMILIES:
-        return {k: body[k] for k in ("piles", "hands", "field") if body.get(k)}
-    return {k: v for k, v in body.items() if k not in ("ruleset", "options", "players", "version")}
+    return stored_round(sess.family, body)
 
 
 def _checked(sess: store.Session, data: dict[str, Any], dealer: str) -> dict[str, Any]:
@@ -154,21 +131,21 @@ def create_session():
 @bp.get("/sessions/<token>")
 def get_session(token: str):
     """One session with its standings and rounds."""
-    sess, role = _load(token)
+    sess, role = load(token)
     return jsonify(session_json(sess, role))
 
 
 @bp.get("/sessions/<token>/export")
 def export(token: str):
     """The session export (as the Export JSON button)."""
-    sess, _ = _load(token)
+    sess, _ = load(token)
     return jsonify(export_data(sess))
 
 
 @bp.post("/sessions/<token>/preview")
 def preview(token: str):
     """Score a round as the next round, without saving it."""
-    sess, _ = _load(token)
+    sess, _ = load(token)
     board = board_of(sess)
     data = _round_input(sess, _body())
     return jsonify(_checked(sess, data, board.dealer))
@@ -177,7 +154,7 @@ def preview(token: str):
 @bp.post("/sessions/<token>/rounds")
 def add_round(token: str):
     """Append a round; ``form_token`` (optional) makes a retried request save it once."""
-    sess, _ = _load(token, edit=True)
+    sess, _ = load(token, edit=True)
     body = _body()
     board = board_of(sess)
     if board.winner:
@@ -197,18 +174,11 @@ def add_round(token: str):
     ), 201 if created else 200
 
 
-def _find(sess: store.Session, round_id: int) -> store.RoundRow:
-    try:
-        return store.get_round(get_db(), sess.id, round_id)
-    except store.NotFoundError:
-        abort(error_response(404, f"no round with id {round_id} in this session", "not-found"))
-
-
 @bp.put("/sessions/<token>/rounds/<int:round_id>")
 def edit_round(token: str, round_id: int):
     """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
-    sess, _ = _load(token, edit=True)
-    _find(sess, round_id)
+    sess, _ = load(token, edit=True)
+    _round_or_404(sess, round_id)
     body = _body()
     version = body.get("version")
     if not isinstance(version, int):
@@ -242,8 +212,8 @@ def edit_round(token: str, round_id: int):
 @bp.delete("/sessions/<token>/rounds/<int:round_id>")
 def delete_round(token: str, round_id: int):
     """Delete a round."""
-    sess, _ = _load(token, edit=True)
-    _find(sess, round_id)
+    sess, _ = load(token, edit=True)
+    _round_or_404(sess, round_id)
     store.delete_round(get_db(), sess.id, round_id)
     return "", 204
 
