@@ -39,8 +39,18 @@ class SessionForm:
     errors: dict[str, str] = field(default_factory=dict)
 
 
+def check_preset(ruleset: str) -> None:
+    """Web users pick a bundled preset; ``load_ruleset`` would also open a server file path.
+
+    Raises ``RefereeError('bad-ruleset')``.
+    """
+    if ruleset not in api.preset_names():
+        raise RefereeError("bad-ruleset", f"unknown ruleset {ruleset!r}; choose one of {', '.join(api.preset_names())}")
+
+
 def option_fields(ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(ruleset info, option specs) for the form.  Raises ``RefereeError('bad-ruleset')``."""
+    check_preset(ruleset)
     info = api.ruleset_json(ruleset)
     return info, info["options"]
 

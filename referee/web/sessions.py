@@ -44,6 +44,7 @@ from referee.web.forms import (
     PICKER_FAMILIES,
     SessionForm,
     cards_entered,
+    check_preset,
     dekiyaku_ids,
     option_fields,
     parse_money_round_form,
@@ -191,11 +192,13 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
     ruleset = game.get("ruleset") or "roppyakken"
     options = game.get("options") or {}
+    check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
     players = [str(p) for p in game["players"]]
     dealer = game.get("dealer") or (players[0] if players else "")
-    # Checks the player count and the dealer before anything is stored.
-    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": []})
+    stored = [stored_round(info["game"], r) for r in rounds]
+    # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
+    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
     return {
         "name": str(data.get("name") or game.get("name") or "Imported session")[:100],
         "ruleset": ruleset,
@@ -203,7 +206,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         "options": options,
         "players": players,
         "dealer": dealer,
-        "rounds": [stored_round(info["game"], r) for r in rounds],
+        "rounds": stored,
     }
 
 

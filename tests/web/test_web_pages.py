@@ -499,3 +499,25 @@ def test_init_db_command(runner, app):
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0
     assert app.config["DATABASE"] in result.output
+
+
+def test_a_ruleset_must_be_a_bundled_preset_not_a_server_path(client, tmp_path):
+    toml = tmp_path / "mine.toml"
+    toml.write_text('extends = "roppyakken"\n', encoding="utf-8")
+    for ruleset in (str(toml), "../../etc/passwd"):
+        r = client.post("/new", data={"name": "x", "ruleset": ruleset, "player-0": "A", "player-1": "B"})
+        assert r.status_code == 422
+        assert "choose one of" in text(r)
+        imported = client.post(
+            "/import", data={"text": json.dumps({"game": {"ruleset": ruleset, "players": ["A", "B"]}})}
+        )
+        assert imported.status_code == 422
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def test_import_checks_every_round(client):
+    bad = {"game": {"players": ["A", "B"], "rounds": [{"piles": {"A": ["pine-crane"]}}, {"piles": {"A": ["nope"]}}]}}
+    r = client.post("/import", data={"text": json.dumps(bad)})
+    assert r.status_code == 422
+    assert "round 2" in text(r)
+    assert "nope" in text(r)
