@@ -109,7 +109,7 @@ class TeyakuTable:
     korean_month_points: dict[str, int] = opt({}, "Korean values for a month (month -> points).")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Yaku:
     """A compiled yaku: options applied, card sets as 48-bit masks (see ``referee.cards``)."""
 
@@ -132,7 +132,7 @@ class Yaku:
     chaff_upgrade: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Teyaku:
     """A compiled lucky hand (teyaku)."""
 
