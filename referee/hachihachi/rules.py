@@ -75,7 +75,6 @@ class Options:
     willow_is_chaff: bool = opt(
         True, "Willow cards count as chaff for teyaku, dekiyaku and special yaku."
     )
-    par: int = opt(88, "Card points each player is settled against.", min=0)
     dropout_fee_half_kan: int = opt(
         2, "First drop-out fee (逃げ料) in half kan (2 = 1 kan).", min=0
     )
