@@ -70,7 +70,7 @@ def _card_lists(data: Mapping[str, Any], key: str) -> dict[str, list[str]]:
 
 
 def round_kwargs(data: Mapping[str, Any], *, allow: tuple[str, ...] = ROUND_KEYS) -> dict[str, Any]:
-    """The keyword arguments of ``make_round`` from a round object (``RefereeError('bad-round')``)."""
+    """``make_round`` keyword arguments from a round object; ``RefereeError("bad-round")``."""
     if not isinstance(data, Mapping):
         raise RefereeError("bad-round", f"a round must be a JSON object, got {type(data).__name__}")
     unknown = [k for k in data if k not in allow]
@@ -85,7 +85,7 @@ def round_kwargs(data: Mapping[str, Any], *, allow: tuple[str, ...] = ROUND_KEYS
     if dekiyaku is not None and not all(isinstance(c, dict) for c in dekiyaku):
         raise RefereeError(
             "bad-decision",
-            f"dekiyaku is {dekiyaku!r}; expected a list of {{player, yaku, decision}}",
+            f"dekiyaku is {dekiyaku!r}; expected a list of objects",
         )
     return {
         "players": players,
