@@ -135,6 +135,22 @@ def _active_and_dropped(
             f"{', '.join(forced)} cannot be forced out: only {len(active)} "
             "players joined (a player is forced out once three have joined)",
         )
+    # Calls go round from the dealer: once three have joined, everyone after is forced out.
+    third = seating.index(active[2]) if len(active) == 3 else len(seating)
+    late = [p for p in voluntary if seating.index(p) > third]
+    early = [p for p in forced if seating.index(p) < third]
+    if late:
+        raise RefereeError(
+            "bad-round",
+            f"{', '.join(late)} came after three players had joined, so "
+            "was forced out (set forced: true)",
+        )
+    if early:
+        raise RefereeError(
+            "bad-round",
+            f"{', '.join(early)} chose before three players had joined, so "
+            "was not forced out (set forced: false)",
+        )
     orders = [raw[p][0] for p in voluntary]
     if any(orders):
         if sorted(orders) != list(range(1, len(voluntary) + 1)):
@@ -143,7 +159,13 @@ def _active_and_dropped(
                 f"drop-out orders are {orders}; expected each of "
                 f"1..{len(voluntary)} once for {', '.join(voluntary)}",
             )
-        voluntary.sort(key=lambda p: raw[p][0])
+        by_order = sorted(voluntary, key=lambda p: raw[p][0])
+        if by_order != voluntary:
+            raise RefereeError(
+                "bad-round",
+                f"drop-out orders {orders} do not follow the seating from "
+                f"the dealer ({', '.join(seating)}), in which the calls are made",
+            )
     out = [(p, k, False, raw[p][2]) for k, p in enumerate(voluntary, 1)]
     out += [(p, 0, True, raw[p][2]) for p in forced]
     return active, out
