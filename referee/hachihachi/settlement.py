@@ -191,16 +191,21 @@ def _resolve(
             pool |= rules.dekiyaku_by_id(i).pool
         return mask_ids(mask(rnd.piles[p]) & pool)
 
-    def payers_for(w: str, use_hatto: bool) -> tuple[tuple[str, ...], int]:
+    def payers_for(w: str, use_hatto: bool) -> tuple[tuple[str, ...], int, str]:
         opponents = tuple(p for p in rnd.active if p != w)
         debtors = tuple(p for p in nullified if p != w)
         if debtors:
-            return debtors, len(opponents)
+            return debtors, len(opponents), f"; {', '.join(debtors)} continued and pays alone"
         if use_hatto:
             not_hatto = tuple(p for p in opponents if p not in rnd.hatto)
             if 0 < len(not_hatto) < len(opponents):
-                return not_hatto, len(opponents)
-        return opponents, len(opponents)
+                hatto = ", ".join(p for p in opponents if p in rnd.hatto)
+                return (
+                    not_hatto,
+                    len(opponents),
+                    f"; {hatto} hatto, {', '.join(not_hatto)} pays alone",
+                )
+        return opponents, len(opponents), ""
 
     if last.decision == "stop":
         w = last.player
@@ -208,14 +213,14 @@ def _resolve(
             raise RefereeError(
                 "bad-decision", f"{w} made the dekiyaku and stopped, so cannot be hatto"
             )
-        payers, covers = payers_for(w, True)
+        payers, covers, why = payers_for(w, True)
         en, ja = _label(rules, made[w])
         gain = _Gain(
             w,
             kan(dekiyaku_kan(rules, made[w]), mpk),
             payers,
             covers,
-            f"Dekiyaku {en}, stop",
+            f"Dekiyaku {en}, stop{why}",
             f"出来役 {ja} 勝負",
             cards_of(w, made[w]),
         )
@@ -243,14 +248,14 @@ def _resolve(
                 )
         return _Dekiyaku(calls[0].player, tuple(gains), False)
     w = last.player
-    payers, covers = payers_for(w, False)
+    payers, covers, why = payers_for(w, False)
     en, ja = _label(rules, made[w])
     gain = _Gain(
         w,
         kan(dekiyaku_kan(rules, made[w]), mpk) // 2,
         payers,
         covers,
-        f"Dekiyaku {en}, half (continued, hands exhausted)",
+        f"Dekiyaku {en}, half (continued, hands exhausted){why}",
         f"出来役 {ja} 半額",
         cards_of(w, made[w]),
     )
