@@ -401,7 +401,7 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
                         ja="不見転 成功",
                     )
         else:
-            for p in active[1:] if active[0] == dealer else [q for q in active if q != dealer]:
+            for p in (q for q in active if q != dealer):
                 book.pay(
                     dealer,
                     p,
