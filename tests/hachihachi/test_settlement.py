@@ -463,3 +463,29 @@ def test_decimal_kan_rounding_half_away_from_zero():
     )
     check_books(r)
     assert by_reason(r, "dropout-hand") == {"D": 21, "A": -7, "B": -7, "C": -7}
+
+
+@pytest.mark.parametrize(
+    ("players", "dropped", "active"),
+    [
+        # 4 players: A, B, C join, so D never chooses.
+        (["A", "B", "C", "D"], {"D": {"forced": True, "hand": SHIKO_HAND}}, ("A", "B", "C")),
+        # 5 players: A joins, B drops, C and D join, so E never chooses.
+        (
+            ["A", "B", "C", "D", "E"],
+            {"B": {"order": 1}, "E": {"forced": True, "hand": SHIKO_HAND}},
+            ("A", "C", "D"),
+        ),
+    ],
+    ids=["four-players", "five-players"],
+)
+def test_forced_out_with_four_and_five_players(players, dropped, active):
+    r = settle(
+        players=players,
+        dropped=dropped,
+        piles=dict(zip(active, [PILE_A, PILE_B, PILE_C], strict=True)),
+    )
+    check_books(r)
+    forced = next(p for p, d in dropped.items() if d.get("forced"))
+    # Half of shiko (60 mon) + 2 uncounted ribbons × 3 mon, paid by the two non-dealer players.
+    assert by_reason(r, "forced-out") == {forced: 66, active[1]: -33, active[2]: -33}
