@@ -22,15 +22,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from referee.cards import BY_ID, CARD_IDS, mask
+from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.explain import Line, mask_ids
-from referee.hachihachi.dekiyaku import DekiyakuHit, dekiyaku_kan, find_dekiyaku, near_misses
+from referee.explain import Line
+from referee.hachihachi.decisions import decide
+from referee.hachihachi.dekiyaku import DekiyakuHit, find_dekiyaku
 from referee.hachihachi.dropout import dropout_fee, hand_value
 from referee.hachihachi.field import Multiplier
 from referee.hachihachi.ledger import Book, Payment
 from referee.hachihachi.money import format_mon, kan
-from referee.hachihachi.round import DekiyakuCall, RoundInput
+from referee.hachihachi.round import RoundInput
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.special import DECK_POINTS, PAR, SpecialHit, find_special
 from referee.hachihachi.teyaku import TeyakuHit, bonus_met, find_teyaku
@@ -111,155 +112,9 @@ class RoundResult:
         }
 
 
-@dataclass(frozen=True)
-class _Gain:
-    receiver: str
-    mon: int
-    payers: tuple[str, ...]
-    covers: int
-    en: str
-    ja: str
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Dekiyaku:
-    winner: str
-    gains: tuple[_Gain, ...]
-    by_stop: bool
-
-
 def pile_points(ids) -> int:
     """Hachi-hachi card points of a pile (20, 10, 5, 1; RULES.md)."""
     return sum(BY_ID[c].hachihachi_points for c in ids)
-
-
-def _label(rules: HachihachiRules, ids) -> tuple[str, str]:
-    made = [rules.dekiyaku_by_id(i) for i in ids]
-    return (" + ".join(f"{d.en} ({d.id})" for d in made), "・".join(d.ja for d in made))
-
-
-def _check_calls(rules: HachihachiRules, rnd: RoundInput, calls: tuple[DekiyakuCall, ...]) -> None:
-    seen: set[tuple[str, str]] = set()
-    for i, c in enumerate(calls):
-        if i and calls[i - 1].decision == "stop":
-            raise RefereeError(
-                "bad-decision",
-                f"{calls[i - 1].player} stopped, so the round ended; "
-                f"{c.player}'s {c.yaku} cannot come after",
-            )
-        if (c.player, c.yaku) in seen:
-            raise RefereeError("bad-decision", f"{c.player} completes {c.yaku} twice")
-        seen.add((c.player, c.yaku))
-        d = rules.dekiyaku_by_id(c.yaku)
-        have = mask(rnd.piles[c.player]) & d.pool
-        if have.bit_count() < d.need:
-            lacking = mask_ids(d.pool & ~have)
-            raise RefereeError(
-                "bad-decision",
-                f"{c.player} claims {c.yaku}, but their pile has "
-                f"{have.bit_count()} of the {d.need} cards needed (missing from: "
-                f"{', '.join(lacking)})",
-            )
-
-
-def _resolve(
-    rules: HachihachiRules, rnd: RoundInput, calls: tuple[DekiyakuCall, ...], warnings: list[str]
-) -> _Dekiyaku:
-    """Seed 003 "Rule of Continue playing" and "Rule of Hatto"; FudaWiki "Scoring When Dekiyaku"."""
-    mpk = rules.mon_per_kan
-    made: dict[str, list[str]] = {p: [] for p in rnd.active}
-    made_all: dict[str, list[str]] = {p: [] for p in rnd.active}
-    nullified: list[str] = []
-    open_continue: str | None = None
-    for c in calls:
-        if open_continue is not None and open_continue != c.player:
-            # Another player completed first: the continuer's yaku are void and they owe alone.
-            if open_continue not in nullified:
-                nullified.append(open_continue)
-            made[open_continue] = []
-            open_continue = None
-        made[c.player].append(c.yaku)
-        made_all[c.player].append(c.yaku)
-        if c.decision == "continue":
-            open_continue = c.player
-    last = calls[-1]
-
-    def cards_of(p: str, ids) -> tuple[str, ...]:
-        pool = 0
-        for i in ids:
-            pool |= rules.dekiyaku_by_id(i).pool
-        return mask_ids(mask(rnd.piles[p]) & pool)
-
-    def payers_for(w: str, use_hatto: bool) -> tuple[tuple[str, ...], int, str]:
-        opponents = tuple(p for p in rnd.active if p != w)
-        debtors = tuple(p for p in nullified if p != w)
-        if debtors:
-            return debtors, len(opponents), f"; {', '.join(debtors)} continued and pays alone"
-        if use_hatto:
-            not_hatto = tuple(p for p in opponents if p not in rnd.hatto)
-            if 0 < len(not_hatto) < len(opponents):
-                hatto = ", ".join(p for p in opponents if p in rnd.hatto)
-                return (
-                    not_hatto,
-                    len(opponents),
-                    f"; {hatto} hatto, {', '.join(not_hatto)} pays alone",
-                )
-        return opponents, len(opponents), ""
-
-    if last.decision == "stop":
-        w = last.player
-        if w in rnd.hatto:
-            raise RefereeError(
-                "bad-decision", f"{w} made the dekiyaku and stopped, so cannot be hatto"
-            )
-        payers, covers, why = payers_for(w, True)
-        en, ja = _label(rules, made[w])
-        gain = _Gain(
-            w,
-            kan(dekiyaku_kan(rules, made[w]), mpk),
-            payers,
-            covers,
-            f"Dekiyaku {en}, stop{why}",
-            f"出来役 {ja} 勝負",
-            cards_of(w, made[w]),
-        )
-        return _Dekiyaku(w, (gain,), True)
-    if rnd.hatto:
-        warnings.append(
-            "hatto only counts when a player stops; the round ran out of cards, so it is ignored"
-        )
-    if rules.options.exhausted_dekiyaku == "everyone-half":
-        gains = []
-        for p in rnd.active:
-            if made_all[p]:
-                en, ja = _label(rules, made_all[p])
-                opponents = tuple(q for q in rnd.active if q != p)
-                gains.append(
-                    _Gain(
-                        p,
-                        kan(dekiyaku_kan(rules, made_all[p]), mpk) // 2,
-                        opponents,
-                        len(opponents),
-                        f"Dekiyaku {en}, half (hands exhausted)",
-                        f"出来役 {ja} 半額",
-                        cards_of(p, made_all[p]),
-                    )
-                )
-        return _Dekiyaku(calls[0].player, tuple(gains), False)
-    w = last.player
-    payers, covers, why = payers_for(w, False)
-    en, ja = _label(rules, made[w])
-    gain = _Gain(
-        w,
-        kan(dekiyaku_kan(rules, made[w]), mpk) // 2,
-        payers,
-        covers,
-        f"Dekiyaku {en}, half (continued, hands exhausted){why}",
-        f"出来役 {ja} 半額",
-        cards_of(w, made[w]),
-    )
-    return _Dekiyaku(w, (gain,), False)
 
 
 def _check_full_deck(rnd: RoundInput, points: Mapping[str, int]) -> None:
@@ -279,80 +134,9 @@ def _check_full_deck(rnd: RoundInput, points: Mapping[str, int]) -> None:
         )
 
 
-def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
-    """Settle a validated round (see ``referee.hachihachi.round.make_round``).
-
-    Raises ``RefereeError``: ``missing-decision`` (two piles hold dekiyaku and
-    no order is stated), ``bad-decision`` (a claimed dekiyaku is not in the
-    pile, a call after a stop, the stopper named hatto) and ``pile-points``
-    (a round settled on card points whose piles do not hold all 48 cards).
-    """
+def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings: list[str]) -> None:
+    """Step 2: half the hand yaku to voluntary drop-outs; compensation to forced ones."""
     o = rules.options
-    mpk = o.mon_per_kan
-    warnings = list(rnd.warnings)
-    active = rnd.active
-    two = len(active) == 2
-    mult = rnd.multiplier.value
-    points = {p: pile_points(rnd.piles[p]) for p in active}
-    pile_hits = {p: find_dekiyaku(rules, rnd.piles[p]) for p in active}
-
-    calls = rnd.dekiyaku
-    if calls is None:
-        holders = [p for p in active if pile_hits[p]]
-        if len(holders) >= 2:
-            held = "; ".join(
-                f"{p}: {', '.join(h.dekiyaku.id for h in pile_hits[p])}" for p in holders
-            )
-            raise RefereeError(
-                "missing-decision",
-                f"the piles hold dekiyaku for {len(holders)} players "
-                f"({held}); say who completed which first, and stop or continue",
-            )
-        if holders:
-            p = holders[0]
-            ids = [h.dekiyaku.id for h in pile_hits[p]]
-            calls = tuple(
-                DekiyakuCall(p, y, "continue" if i < len(ids) - 1 else "stop")
-                for i, y in enumerate(ids)
-            )
-            warnings.append(
-                f"{p}'s pile holds {', '.join(ids)} and no decision was stated: "
-                f"taken as completed by {p}, who stopped"
-            )
-    deki = None
-    if calls:
-        _check_calls(rules, rnd, calls)
-        deki = _resolve(rules, rnd, calls, warnings)
-        claimed = {(c.player, c.yaku) for c in calls}
-        for p in active:
-            for h in pile_hits[p]:
-                if (p, h.dekiyaku.id) not in claimed:
-                    warnings.append(f"{p}'s pile holds {h.dekiyaku.id}, which no decision mentions")
-        if deki.by_stop:
-            taken = {p: [c for q in active if q != p for c in rnd.piles[q]] for p in active}
-            for h in rnd.hatto:
-                if not near_misses(rules, rnd.piles[h], taken[h]):
-                    warnings.append(
-                        f"{h} is stated hatto, but their pile is not one card short of a dekiyaku"
-                    )
-    elif rnd.hatto:
-        warnings.append("hatto is stated but no dekiyaku ended the round; it is ignored")
-
-    special = None
-    if deki is None:
-        _check_full_deck(rnd, points)
-        special = None if two else find_special(rules, active, rnd.piles, points)
-    if deki is not None:
-        outcome, winner = "dekiyaku", deki.winner
-    elif special is not None:
-        outcome, winner = "special", special.player
-    else:
-        outcome = "cards"
-        winner = max(active, key=lambda p: (points[p], -active.index(p)))
-
-    book = Book(o.payment_basis, mult)
-    # 2. Drop-out phase: payments to players who sat out.
-    non_dealers = active[1:]
     for d in rnd.dropped:
         if not d.hand:
             warnings.append(
@@ -361,66 +145,80 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
             continue
         v = hand_value(rules, d.hand, d.forced)
         parts = [h.teyaku.id for h in v.teyaku] + [h.dekiyaku.id for h in v.dekiyaku]
+        shown = tuple(c for h in v.teyaku for c in h.cards)
         if d.forced:
-            parts += (
-                [f"{len(v.extra_cards)} card(s) × {o.forced_out_card_mon} mon"]
-                if v.extra_cards
-                else []
-            )
+            if v.extra_cards:
+                parts.append(f"{len(v.extra_cards)} card(s) × {o.forced_out_card_mon} mon")
             book.gain(
                 d.player,
                 v.mon,
-                non_dealers,
+                rnd.active[1:],
                 code="forced-out",
                 en=f"Forced out: hand compensation ({', '.join(parts) or 'nothing'})",
                 ja="追い込み 手当",
-                cards=v.extra_cards + tuple(c for h in v.teyaku for c in h.cards),
+                cards=v.extra_cards + shown,
             )
         elif v.mon:
             book.gain(
                 d.player,
                 v.mon,
-                active,
+                rnd.active,
                 code="dropout-hand",
                 en=f"Dropped out: half of hand yaku ({', '.join(parts)})",
                 ja="降り 手役半額",
-                cards=tuple(c for h in v.teyaku for c in h.cards),
+                cards=shown,
             )
-    # 3. Mizuten (not with two players; cancelled by a special yaku).
-    if rnd.mizuten and not two and special is None:
-        dealer = rnd.dealer
-        if points[dealer] >= o.mizuten_points:
-            for p in rnd.players:
-                if p != dealer:
-                    book.pay(
-                        p,
-                        dealer,
-                        kan(o.mizuten_kan, mpk),
-                        code="mizuten",
-                        en=f"Mizuten made ({points[dealer]} points)",
-                        ja="不見転 成功",
-                    )
-        else:
-            for p in (q for q in active if q != dealer):
+
+
+def _pay_mizuten(
+    rules: HachihachiRules, rnd: RoundInput, book: Book, points: Mapping[str, int]
+) -> None:
+    """Step 3: at 89+ the dealer takes 1 kan from everyone seated, else pays each active player."""
+    o = rules.options
+    dealer = rnd.dealer
+    stake = kan(o.mizuten_kan, o.mon_per_kan)
+    if points[dealer] >= o.mizuten_points:
+        for p in rnd.players:
+            if p != dealer:
+                book.pay(
+                    p,
+                    dealer,
+                    stake,
+                    code="mizuten",
+                    en=f"Mizuten made ({points[dealer]} points)",
+                    ja="不見転 成功",
+                )
+    else:
+        for p in rnd.active:
+            if p != dealer:
                 book.pay(
                     dealer,
                     p,
-                    kan(o.mizuten_kan, mpk),
+                    stake,
                     code="mizuten",
                     en=f"Mizuten failed ({points[dealer]} points)",
                     ja="不見転 失敗",
                 )
-    # 4. Teyaku and their "+1 kan" bonuses.
+
+
+def _pay_teyaku(
+    rules: HachihachiRules, rnd: RoundInput, book: Book, points: Mapping[str, int], bonuses: bool
+) -> tuple[dict[str, tuple[TeyakuHit, ...]], list[tuple[str, dict[str, int], str]]]:
+    """Step 4: each active player's teyaku, then their "+1 kan" bonuses when ``bonuses``.
+
+    Returns the teyaku per player and what each teyaku payment took from whom (for refunds).
+    """
+    mpk = rules.mon_per_kan
     teyaku: dict[str, tuple[TeyakuHit, ...]] = {}
-    refunds: list[tuple[str, dict[str, int], str]] = []
-    for p in active:
+    paid: list[tuple[str, dict[str, int], str]] = []
+    for p in rnd.active:
         if p not in rnd.hands:
             continue
         hits = find_teyaku(rules, rnd.hands[p])
         teyaku[p] = hits
-        others = [q for q in active if q != p]
+        others = [q for q in rnd.active if q != p]
         for h in hits:
-            paid = book.gain(
+            taken = book.gain(
                 p,
                 kan(h.kan, mpk),
                 others,
@@ -429,10 +227,8 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
                 ja=f"手役 {h.teyaku.ja}",
                 cards=h.cards,
             )
-            refunds.append((p, paid, h.teyaku.id))
-        if two or special is not None:
-            continue
-        for h in hits:
+            paid.append((p, taken, h.teyaku.id))
+        for h in hits if bonuses else ():
             if bonus_met(rules, h, rnd.piles[p], points[p]):
                 why = (
                     "captured the whole month"
@@ -441,76 +237,76 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
                 )
                 book.gain(
                     p,
-                    kan(o.bonus_kan, mpk),
+                    kan(rules.options.bonus_kan, mpk),
                     others,
                     code="teyaku-bonus",
                     en=f"Teyaku bonus for {h.teyaku.id}: {why}",
                     ja=f"{h.teyaku.ja} 加算",
                     cards=h.cards,
                 )
-    # 5. Dekiyaku.
-    if deki is not None:
-        for g in deki.gains:
-            book.gain(
-                g.receiver,
-                g.mon,
-                g.payers,
-                covers=g.covers,
-                code="dekiyaku",
-                en=g.en,
-                ja=g.ja,
-                cards=g.cards,
+    return teyaku, paid
+
+
+def _pay_special(
+    rules: HachihachiRules,
+    rnd: RoundInput,
+    book: Book,
+    special: SpecialHit,
+    teyaku_paid: list[tuple[str, dict[str, int], str]],
+) -> None:
+    """Step 6: the special yaku, then every teyaku payment reversed exactly (the refund)."""
+    book.gain(
+        special.player,
+        kan(special.kan, rules.mon_per_kan),
+        [q for q in rnd.active if q != special.player],
+        code=f"special:{special.id}",
+        en=f"{special.en} ({special.detail}) {special.kan} kan",
+        ja=special.ja,
+    )
+    for receiver, taken, tid in teyaku_paid:
+        for payer, amount in taken.items():
+            book.pay(
+                receiver,
+                payer,
+                amount,
+                scaled=False,
+                code="teyaku-refund",
+                en=f"Teyaku {tid} refunded ({special.en})",
+                ja="手役 返済",
             )
-    # 6. Special yaku, and the teyaku refunds they cause.
-    if special is not None:
-        book.gain(
-            special.player,
-            kan(special.kan, mpk),
-            [q for q in active if q != special.player],
-            code=f"special:{special.id}",
-            en=f"{special.en} ({special.detail}) {special.kan} kan",
-            ja=special.ja,
+
+
+def _pay_cards(rnd: RoundInput, book: Book, points: Mapping[str, int]) -> None:
+    """Step 7: (points - 88) × multiplier each; with two players the loser pays the difference."""
+    active, mult = rnd.active, book.multiplier
+    if len(active) == 2:
+        a, b = sorted(active, key=lambda p: (-points[p], active.index(p)))
+        book.pay(
+            b,
+            a,
+            (points[a] - points[b]) * mult,
+            scaled=False,
+            code="cards",
+            en=f"Card points {points[a]} against {points[b]}, ×{mult}",
+            ja="札の点",
         )
-        for receiver, paid, tid in refunds:
-            for payer, amount in paid.items():
-                book.pay(
-                    receiver,
-                    payer,
-                    amount,
-                    scaled=False,
-                    code="teyaku-refund",
-                    en=f"Teyaku {tid} refunded ({special.en})",
-                    ja="手役 返済",
-                )
-    # 7. Card settlement.
-    if outcome == "cards":
-        if two:
-            a, b = sorted(active, key=lambda p: (-points[p], active.index(p)))
-            diff = (points[a] - points[b]) * mult
-            if diff:
-                book.pay(
-                    b,
-                    a,
-                    diff,
-                    scaled=False,
-                    code="cards",
-                    en=f"Card points {points[a]} against {points[b]}, ×{mult}",
-                    ja="札の点",
-                )
-        else:
-            nets = {p: (points[p] - PAR) * mult for p in active}
-            book.settle_nets(nets, active, code="cards", label="Card points over 88")
-            for p in active:
-                book.line(
-                    Line(
-                        p,
-                        "cards",
-                        f"Card points {points[p]} − {PAR} = {points[p] - PAR:+d}, ×{mult}",
-                        "札の点",
-                        nets[p],
-                    )
-                )
-    # 8. The winner takes the pot of drop-out fees.
+        return
+    nets = {p: (points[p] - PAR) * mult for p in active}
+    book.settle_nets(nets, active, code="cards", label="Card points over 88")
+    for p in active:
+        book.line(
+            Line(
+                p,
+                "cards",
+                f"Card points {points[p]} − {PAR} = {points[p] - PAR:+d}, ×{mult}",
+                "札の点",
+                nets[p],
+            )
+        )
+
+
+def _pay_pot(rules: HachihachiRules, rnd: RoundInput, book: Book, winner: str) -> None:
+    """Step 8: each voluntary drop-out's fee goes to the round's winner."""
     for d in rnd.dropped:
         if not d.forced:
             book.pay(
@@ -521,10 +317,58 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
                 en=f"Drop-out fee #{d.order} into the pot",
                 ja="逃げ料",
             )
-    net = book.net(rnd.players)
+
+
+def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
+    """Settle a validated round (see ``referee.hachihachi.round.make_round``).
+
+    Raises ``RefereeError``: ``missing-decision`` (two piles hold dekiyaku and
+    no order is stated), ``bad-decision`` (a claimed dekiyaku is not in the
+    pile, a call after a stop, the stopper named hatto) and ``pile-points``
+    (a round settled on card points whose piles do not hold all 48 cards).
+    """
+    warnings = list(rnd.warnings)
+    active = rnd.active
+    two = len(active) == 2
+    points = {p: pile_points(rnd.piles[p]) for p in active}
+    pile_hits = {p: find_dekiyaku(rules, rnd.piles[p]) for p in active}
+    # The outcome decides the winner (and the pot) before anything is paid.
+    deki = decide(rules, rnd, pile_hits, warnings)
+    special = None
+    if deki is None:
+        _check_full_deck(rnd, points)
+        special = None if two else find_special(rules, active, rnd.piles, points)
+    if deki is not None:
+        outcome, winner = "dekiyaku", deki.winner
+    elif special is not None:
+        outcome, winner = "special", special.player
+    else:
+        outcome, winner = "cards", max(active, key=lambda p: (points[p], -active.index(p)))
+
+    book = Book(rules.options.payment_basis, rnd.multiplier.value)
+    _pay_dropouts(rules, rnd, book, warnings)
+    if rnd.mizuten and not two and special is None:
+        _pay_mizuten(rules, rnd, book, points)
+    teyaku, teyaku_paid = _pay_teyaku(rules, rnd, book, points, bonuses=not two and special is None)
+    for g in deki.gains if deki else ():
+        book.gain(
+            g.receiver,
+            g.mon,
+            g.payers,
+            covers=g.covers,
+            code="dekiyaku",
+            en=g.en,
+            ja=g.ja,
+            cards=g.cards,
+        )
+    if special is not None:
+        _pay_special(rules, rnd, book, special, teyaku_paid)
+    if outcome == "cards":
+        _pay_cards(rnd, book, points)
+    _pay_pot(rules, rnd, book, winner)
     return RoundResult(
         ruleset=rules.name,
-        mon_per_kan=mpk,
+        mon_per_kan=rules.mon_per_kan,
         players=rnd.players,
         dealer=rnd.dealer,
         active=active,
@@ -532,11 +376,11 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
         outcome=outcome,
         card_points=points,
         teyaku=teyaku,
-        dekiyaku={p: pile_hits[p] for p in active},
+        dekiyaku=pile_hits,
         special=special,
         payments=tuple(book.payments),
         lines=tuple(book.lines),
-        net=net,
+        net=book.net(rnd.players),
         winner=winner,
         next_dealer=winner,
         warnings=tuple(warnings),
