@@ -81,6 +81,7 @@ class GameResult:
                     "net": dict(r.net),
                     "totals": dict(running),
                     "totals_text": {p: format_mon(v, m) for p, v in running.items()},
+                    "result": r.to_json(),
                 }
             )
         return {
@@ -92,14 +93,14 @@ class GameResult:
             "complete": self.complete,
             "ante": self.ante,
             "jackpot": self.jackpot,
+            "winner": ", ".join(self.winners) or None,
             "winners": list(self.winners),
             "jackpot_shares": dict(self.jackpot_shares),
-            "ledger": ledger,
             "standings": self.standings(),
             "next_dealer": self.next_dealer,
             "carry": list(self.carry),
             "warnings": list(self.warnings),
-            "rounds": [r.to_json() for r in self.rounds],
+            "rounds": ledger,
         }
 
 

@@ -76,6 +76,15 @@ class RoundResult:
             "field_brights": list(self.multiplier.brights),
             "dealer": self.dealer,
             "active": list(self.active),
+            "players": {
+                p: {
+                    "net": self.net[p],
+                    "net_text": format_mon(self.net[p], m),
+                    "active": p in self.active,
+                    "card_points": self.card_points.get(p),
+                }
+                for p in self.players
+            },
             "outcome": self.outcome,
             "card_points": dict(self.card_points),
             "teyaku": {

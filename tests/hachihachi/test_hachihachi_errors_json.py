@@ -184,6 +184,12 @@ def test_json_output_shape():
     assert set(out["payments"][0]) == {"from", "to", "mon", "reason", "label"}
     assert out["net"] == {"A": 23, "B": 59, "C": -82}
     assert out["net_text"]["C"] == "-7 kan 2 mon"
+    assert out["players"]["C"] == {
+        "net": -82,
+        "net_text": "-7 kan 2 mon",
+        "active": True,
+        "card_points": 78,
+    }
     json.dumps(out)  # JSON-able
     for player, net in out["net"].items():
         assert sum(line["points"] for line in out["explanation"] if line["player"] == player) == net

@@ -35,11 +35,12 @@ def test_half_game_ledger_carry_and_jackpot():
     # Each round: A +5, B +5, C -10 card points; sum of multipliers 13.
     # Ante 3 kan = 36 mon each, jackpot 108; A and B tie at -36 + 65 = 29 and split it.
     out = play_game_json(half_game())
-    assert [e["multiplier"] for e in out["ledger"]] == [4, 4, 2, 1, 1, 1]
-    assert out["ledger"][0]["totals"] == {"A": -16, "B": -16, "C": -76}
+    assert [e["multiplier"] for e in out["rounds"]] == [4, 4, 2, 1, 1, 1]
+    assert out["rounds"][0]["totals"] == {"A": -16, "B": -16, "C": -76}
     assert out["complete"] is True
     assert (out["ante"], out["jackpot"]) == (36, 108)
     assert out["winners"] == ["A", "B"]
+    assert out["winner"] == "A, B"
     assert out["jackpot_shares"] == {"A": 54, "B": 54}
     assert out["standings"] == [
         {"rank": 1, "player": "A", "mon": 83, "text": "6 kan 11 mon"},
@@ -51,13 +52,14 @@ def test_half_game_ledger_carry_and_jackpot():
 
 def test_stack_option_in_a_game():
     out = play_game_json(half_game(options={"rounds": 6, "field_multiplier": "stack"}))
-    assert [e["multiplier"] for e in out["ledger"]] == [32, 1, 1, 1, 1, 1]
+    assert [e["multiplier"] for e in out["rounds"]] == [32, 1, 1, 1, 1, 1]
 
 
 def test_unfinished_game_has_no_jackpot_yet():
     out = play_game_json(half_game(rounds=[{"piles": PILES}]))
     assert out["complete"] is False
     assert out["winners"] == []
+    assert out["winner"] is None
     assert {s["player"]: s["mon"] for s in out["standings"]} == {"A": -31, "B": -31, "C": -46}
 
 
@@ -115,4 +117,25 @@ def test_six_player_game_round():
         }
     )
     # A wins (93, first in play order) and takes the 4.5 kan pot.
-    assert out["ledger"][0]["net"] == {"A": 5 + 54, "B": -12, "C": -18, "D": -24, "E": 5, "F": -10}
+    assert out["rounds"][0]["net"] == {"A": 5 + 54, "B": -12, "C": -18, "D": -24, "E": 5, "F": -10}
+
+
+def test_example_game_file():
+    import json
+    from importlib import resources
+
+    text = resources.files("referee").joinpath("examples/hachihachi-game.json").read_text("utf-8")
+    out = play_game_json(json.loads(text))
+    # Round 2 (×4, carried phoenix): A's Mizuten made at 93 points, karasu + its bonus,
+    # B's haneken, cards +5/+5/-10 -> A 188, B 188, C -376 (see docs/HACHIHACHI.md).
+    assert out["rounds"][1]["net"] == {"A": 188, "B": 188, "C": -376}
+    # Round 3 (×2, carried crane): C continues after akatan, then aotan: 14 kan × 2.
+    assert out["rounds"][2]["net"] == {
+        "A": 96 - 84 - 168,
+        "B": -48 + 168 - 168,
+        "C": -48 - 84 + 336,
+    }
+    # Round 4: All Eights goes to the dealer C, first in play order.
+    assert (out["rounds"][3]["dealer"], out["rounds"][3]["winner"]) == ("C", "C")
+    assert out["winner"] == "B"
+    assert {s["player"]: s["mon"] for s in out["standings"]} == {"A": -119, "B": 19 + 108, "C": -8}
