@@ -154,7 +154,7 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
             continue
         v = hand_value(rules, d.hand, d.forced)
         parts = [h.teyaku.id for h in v.teyaku] + [h.dekiyaku.id for h in v.dekiyaku]
-        shown = tuple(c for h in v.teyaku for c in h.cards)
+        shown = tuple(dict.fromkeys(c for h in v.teyaku for c in h.cards))
         if d.forced:
             if v.extra_cards:
                 parts.append(f"{len(v.extra_cards)} card(s) × {o.forced_out_card_mon} mon")
@@ -165,7 +165,7 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
                 code="forced-out",
                 en=f"Forced out: hand compensation ({', '.join(parts) or 'nothing'})",
                 ja="追い込み 手当",
-                cards=v.extra_cards + shown,
+                cards=tuple(dict.fromkeys(v.extra_cards + shown)),
             )
         elif v.mon:
             book.gain(
