@@ -66,7 +66,11 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
     parsed = []
     for i, r in enumerate(rounds, 1):
         try:
-            kw = round_kwargs({"players": players, **r} if isinstance(r, dict) else r, allow=allow)
+            if isinstance(r, dict) and r.get("players", players) != players:
+                raise RefereeError(
+                    "bad-round", f"players {r['players']} differ from the game's {players}"
+                )
+            kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         kw.pop("players")

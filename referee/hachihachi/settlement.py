@@ -6,7 +6,7 @@ The order is the issue's and RULES.md "Hachi-hachi":
 2. the drop-out phase: payments to players who sat out (fees go to the winner, step 8);
 3. Mizuten (不見転): the dealer's blind-play bet, judged on their card points;
 4. teyaku (手役) from each active player's dealt hand, and their "+1 kan" bonuses;
-5. dekiyaku (出来役) with stop/continue and hatto (八当);
+5. dekiyaku (出来役) with stop/continue and hatto (one card short);
 6. special yaku (Sixteen Chaff, Double Eights, All Eights), which refund the
    round's teyaku and cancel Mizuten and the bonuses;
 7. card settlement: (points - 88) × multiplier in mon each (two players: the
@@ -19,7 +19,7 @@ Pure core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, CARD_IDS
@@ -121,7 +121,7 @@ class RoundResult:
         }
 
 
-def pile_points(ids) -> int:
+def pile_points(ids: Iterable[str]) -> int:
     """Hachi-hachi card points of a pile (20, 10, 5, 1; RULES.md)."""
     return sum(BY_ID[c].hachihachi_points for c in ids)
 

@@ -1,7 +1,7 @@
 """What the referee can see for itself, to prompt the players' end-of-round statements.
 
 Seed 003 leaves to the players who completed which dekiyaku first, stop or
-continue, who was hatto (八当, one card short of a dekiyaku) and Mizuten.  The
+continue, who was hatto (はっと, one card short of a dekiyaku) and Mizuten.  The
 referee suggests what the cards show: the dekiyaku in each pile, the players
 one card short of a dekiyaku whose last card is still free (hatto
 candidates), and each dealt hand's teyaku.  Pure core.
