@@ -139,3 +139,10 @@ def test_example_game_file():
     assert (out["rounds"][3]["dealer"], out["rounds"][3]["winner"]) == ("C", "C")
     assert out["winner"] == "B"
     assert {s["player"]: s["mon"] for s in out["standings"]} == {"A": -119, "B": 19 + 108, "C": -8}
+
+
+def test_round_with_other_players_is_refused():
+    with pytest.raises(RefereeError) as e:
+        play_game_json(half_game(rounds=[{"players": ["A", "B", "Z"], "piles": PILES}]))
+    assert e.value.code == "bad-round"
+    assert "differ" in str(e.value)
