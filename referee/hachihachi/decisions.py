@@ -110,46 +110,49 @@ def resolve(
             open_continue = c.player
     last = calls[-1]
 
-    def cards_of(p: str, ids) -> tuple[str, ...]:
+    def gain(
+        p: str,
+        ids: list[str],
+        payers: tuple[str, ...],
+        covers: int,
+        half: bool,
+        how: str,
+        how_ja: str,
+    ) -> Gain:
         pool = 0
         for i in ids:
             pool |= rules.dekiyaku_by_id(i).pool
-        return mask_ids(mask(rnd.piles[p]) & pool)
+        en, ja = _label(rules, ids)
+        value = kan(dekiyaku_kan(rules, ids), mpk) // (2 if half else 1)
+        return Gain(
+            p,
+            value,
+            payers,
+            covers,
+            f"Dekiyaku {en}, {how}",
+            f"出来役 {ja} {how_ja}",
+            mask_ids(mask(rnd.piles[p]) & pool),
+        )
 
     def payers_for(w: str, use_hatto: bool) -> tuple[tuple[str, ...], int, str]:
         opponents = tuple(p for p in rnd.active if p != w)
         debtors = tuple(p for p in nullified if p != w)
         if debtors:
             return debtors, len(opponents), f"; {', '.join(debtors)} continued and pays alone"
-        if use_hatto:
-            not_hatto = tuple(p for p in opponents if p not in rnd.hatto)
-            if 0 < len(not_hatto) < len(opponents):
-                hatto = ", ".join(p for p in opponents if p in rnd.hatto)
-                return (
-                    not_hatto,
-                    len(opponents),
-                    f"; {hatto} hatto, {', '.join(not_hatto)} pays alone",
-                )
+        not_hatto = tuple(p for p in opponents if p not in rnd.hatto)
+        if use_hatto and 0 < len(not_hatto) < len(opponents):
+            hatto = ", ".join(p for p in opponents if p in rnd.hatto)
+            return not_hatto, len(opponents), f"; {hatto} hatto, {', '.join(not_hatto)} pays alone"
         return opponents, len(opponents), ""
 
+    w = last.player
     if last.decision == "stop":
-        w = last.player
         if w in rnd.hatto:
             raise RefereeError(
                 "bad-decision", f"{w} made the dekiyaku and stopped, so cannot be hatto"
             )
         payers, covers, why = payers_for(w, True)
-        en, ja = _label(rules, made[w])
-        gain = Gain(
-            w,
-            kan(dekiyaku_kan(rules, made[w]), mpk),
-            payers,
-            covers,
-            f"Dekiyaku {en}, stop{why}",
-            f"出来役 {ja} 勝負",
-            cards_of(w, made[w]),
-        )
-        return Outcome(w, (gain,), True)
+        return Outcome(w, (gain(w, made[w], payers, covers, False, f"stop{why}", "勝負"),), True)
     if rnd.hatto:
         warnings.append(
             "hatto only counts when a player stops; the round ran out of cards, so it is ignored"
@@ -158,33 +161,29 @@ def resolve(
         gains = []
         for p in rnd.active:
             if made_all[p]:
-                en, ja = _label(rules, made_all[p])
                 opponents = tuple(q for q in rnd.active if q != p)
                 gains.append(
-                    Gain(
+                    gain(
                         p,
-                        kan(dekiyaku_kan(rules, made_all[p]), mpk) // 2,
+                        made_all[p],
                         opponents,
                         len(opponents),
-                        f"Dekiyaku {en}, half (hands exhausted)",
-                        f"出来役 {ja} 半額",
-                        cards_of(p, made_all[p]),
+                        True,
+                        "half (hands exhausted)",
+                        "半額",
                     )
                 )
         return Outcome(calls[0].player, tuple(gains), False)
-    w = last.player
     payers, covers, why = payers_for(w, False)
-    en, ja = _label(rules, made[w])
-    gain = Gain(
+    return Outcome(
         w,
-        kan(dekiyaku_kan(rules, made[w]), mpk) // 2,
-        payers,
-        covers,
-        f"Dekiyaku {en}, half (continued, hands exhausted){why}",
-        f"出来役 {ja} 半額",
-        cards_of(w, made[w]),
+        (
+            gain(
+                w, made[w], payers, covers, True, f"half (continued, hands exhausted){why}", "半額"
+            ),
+        ),
+        False,
     )
-    return Outcome(w, (gain,), False)
 
 
 def decide(

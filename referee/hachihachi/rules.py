@@ -7,7 +7,8 @@ validates it (errors name the file, field, value and what was expected) and
 compiles card selectors into 48-bit masks.  Option names and defaults follow
 RULES.md "Hachi-hachi"; values in the tables are in kan.
 
-Pure core: standard library and ``referee``'s core modules only.
+Pure core: standard library and ``referee``'s core modules only (card selectors
+are the Roppyakken family's ``select``, shared rather than written twice).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from referee.cards import BY_ID, CARDS
+from referee.cards import BY_ID
 from referee.errors import RefereeError
+from referee.roppyakken.rules import select  # card selectors: id, kind:, tag:, month:
 from referee.schema import build, opt
 
 
@@ -125,7 +127,10 @@ class TeyakuTable:
 
 @dataclass(frozen=True)
 class DekiyakuTable:
-    """One ``[dekiyaku.<id>]`` table: ``need`` of ``cards`` (ids or ``tag:``), value in kan."""
+    """One ``[dekiyaku.<id>]`` table: ``need`` of ``cards``, value in kan.
+
+    ``cards`` are card ids or ``kind:``/``tag:``/``month:`` selectors.
+    """
 
     en: str
     ja: str
@@ -208,21 +213,6 @@ def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
     return RefereeError(
         "bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}"
     )
-
-
-def select(selectors: tuple[str, ...], source: str, path: str) -> int:
-    """Bitmask of card selectors (a card id or ``tag:<tag>``)."""
-    m = 0
-    for sel in selectors:
-        kind, _, arg = sel.partition(":")
-        hit = (
-            [BY_ID[sel]] if sel in BY_ID else [c for c in CARDS if kind == "tag" and arg in c.tags]
-        )
-        if not hit:
-            raise _bad(source, path, sel, "a card id or a tag: selector")
-        for c in hit:
-            m |= c.bit
-    return m
 
 
 def _compile_teyaku(tid: str, t: TeyakuTable, source: str) -> Teyaku:

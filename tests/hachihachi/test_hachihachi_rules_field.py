@@ -26,8 +26,10 @@ def test_presets_load_with_every_rules_md_option():
         ({"payment_basis": "half"}, "options.payment_basis"),
         ({"rounds": 7}, "options.rounds"),
         ({"dekiyaku.akatan.kan": "seven"}, "dekiyaku.akatan.kan"),
+        ({"dekiyaku.akatan.cards": ["pine-dragon"]}, "dekiyaku.akatan.cards"),
+        ({"teyaku.sanbon.shapes": [[3, 3]]}, "teyaku.sanbon.shapes[0]"),
     ],
-    ids=["rate", "basis", "rounds", "dekiyaku-value"],
+    ids=["rate", "basis", "rounds", "dekiyaku-value", "dekiyaku-cards", "teyaku-shape"],
 )
 def test_bad_option_names_the_field(options, field):
     with pytest.raises(RefereeError) as e:
