@@ -110,7 +110,7 @@ def _dropout(player: str, raw: Dropout | Mapping) -> tuple[int, bool, Sequence[s
 
 
 def _active_and_dropped(
-    rules: HachihachiRules, players: tuple[str, ...], dealer: str, dropped: Mapping
+    players: tuple[str, ...], dealer: str, dropped: Mapping
 ) -> tuple[tuple[str, ...], list[tuple[str, int, bool, Sequence[str]]]]:
     start = players.index(dealer)
     seating = players[start:] + players[:start]
@@ -215,7 +215,7 @@ def make_round(
     for what, group in (("hand", hands), ("dropped player", dropped), ("pile", piles)):
         for p in group:
             _seated(players, p, what)
-    active, drops = _active_and_dropped(rules, players, dealer, dropped)
+    active, drops = _active_and_dropped(players, dealer, dropped)
     for p in piles:
         if p not in active:
             raise RefereeError("bad-round", f"{p} dropped out, so has no pile")
