@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.hachihachi.money import format_mon, kan
-from referee.hachihachi.round import make_round
+from referee.hachihachi.round import check_players, make_round
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.settlement import RoundResult, settle
 
@@ -125,6 +125,7 @@ def play_game(
     round's number in the message.
     """
     players = tuple(players)
+    check_players(rules, players)
     o = rules.options
     if len(rounds) > o.rounds:
         raise RefereeError(

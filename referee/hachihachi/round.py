@@ -171,6 +171,22 @@ def _active_and_dropped(
     return active, out
 
 
+def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
+    """Seated players: distinct non-empty names, as many as the ruleset seats.
+
+    Raises ``RefereeError``: ``bad-round`` or ``player-count``.
+    """
+    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise RefereeError(
+            "bad-round", f"players must be distinct non-empty names, got {list(players)}"
+        )
+    if len(players) not in rules.options.players:
+        raise RefereeError(
+            "player-count",
+            f"{rules.name} seats {rules.options.players} players, got {len(players)}",
+        )
+
+
 def make_round(
     rules: HachihachiRules,
     *,
@@ -198,15 +214,7 @@ def make_round(
     """
     players = tuple(players)
     warnings: list[str] = []
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise RefereeError(
-            "bad-round", f"players must be distinct non-empty names, got {list(players)}"
-        )
-    if len(players) not in rules.options.players:
-        raise RefereeError(
-            "player-count",
-            f"{rules.name} seats {rules.options.players} players, got {len(players)}",
-        )
+    check_players(rules, players)
     dealer = players[0] if dealer is None else dealer
     _seated(players, dealer, "dealer")
     hands = dict(hands or {})
@@ -264,7 +272,7 @@ def make_round(
             f"the dealer {dealer} called Mizuten, so must play; but dealer is listed as dropped",
         )
     pile_ids = parse_groups({p: list(piles.get(p, ())) for p in active}, what="pile")
-    calls = None if not dekiyaku else tuple(_call(rules, active, c) for c in dekiyaku)
+    calls = None if not dekiyaku else tuple(_call(rules, players, active, c) for c in dekiyaku)
     for h in hatto:
         _seated(players, h, "hatto player")
         if h not in active:
@@ -314,7 +322,10 @@ def _stated(rules: HachihachiRules, value: int, own: tuple[int, ...] | None) -> 
 
 
 def _call(
-    rules: HachihachiRules, active: tuple[str, ...], raw: DekiyakuCall | Mapping
+    rules: HachihachiRules,
+    players: tuple[str, ...],
+    active: tuple[str, ...],
+    raw: DekiyakuCall | Mapping,
 ) -> DekiyakuCall:
     if isinstance(raw, Mapping):
         unknown = set(raw) - {"player", "yaku", "decision"}
@@ -325,10 +336,10 @@ def _call(
                 "expected player, yaku, decision",
             )
         raw = DekiyakuCall(raw.get("player"), raw.get("yaku"), raw.get("decision", "stop"))
+    _seated(players, raw.player, "dekiyaku player")
     if raw.player not in active:
         raise RefereeError(
-            "unknown-player" if not isinstance(raw.player, str) else "bad-decision",
-            f"dekiyaku by {raw.player!r}, who is not an active player ({', '.join(active)})",
+            "bad-decision", f"dekiyaku by {raw.player}, who dropped out ({', '.join(active)} play)"
         )
     ids = [d.id for d in rules.dekiyaku]
     if raw.yaku not in ids:

@@ -89,3 +89,113 @@ def test_every_round_sums_to_zero(data):
     assert set(result.net) == set(kwargs["players"])
     assert result.winner in result.active
     assert all(p.frm in result.net and p.to in result.net for p in result.payments)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 50)
+    | st.sampled_from(["A", "B", "D", "Z", "akatan", "stop", "pine-crane", "continue", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["A", "B", "C", "D", "order", "forced", "hand", "player", "yaku", "decision"]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(
+        [
+            "players",
+            "dealer",
+            "field",
+            "multiplier",
+            "carry",
+            "hands",
+            "dropped",
+            "mizuten",
+            "dekiyaku",
+            "hatto",
+            "piles",
+            "options",
+            "ruleset",
+        ]
+    ),
+    JSON_VALUES,
+)
+def test_any_bad_value_is_a_referee_error(key, value):
+    # Any value in any key gives a RefereeError or a balanced result, never a crash.
+    # Found this way once: "players": [[]] raised TypeError (unhashable list).
+    import json
+    from importlib import resources
+
+    from referee.errors import RefereeError
+    from referee.hachihachi import settle_round_json
+
+    data = json.loads(
+        resources.files("referee").joinpath("examples/hachihachi-round.json").read_text("utf-8")
+    )
+    data[key] = value
+    error = None
+    try:
+        out = settle_round_json(data)
+    except RefereeError as e:
+        error = e
+    if error is None:
+        assert sum(out["net"].values()) == 0
+    else:
+        assert error.code
+        assert str(error)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(
+        [
+            "players",
+            "dealer",
+            "rounds",
+            "options",
+            "ruleset",
+            "round.dealer",
+            "round.carry",
+            "round.piles",
+            "round.players",
+            "round.dekiyaku",
+        ]
+    ),
+    JSON_VALUES,
+)
+def test_any_bad_game_value_is_a_referee_error(key, value):
+    import json
+    from importlib import resources
+
+    from referee.errors import RefereeError
+    from referee.hachihachi import play_game_json
+
+    data = json.loads(
+        resources.files("referee").joinpath("examples/hachihachi-game.json").read_text("utf-8")
+    )
+    if key.startswith("round."):
+        data["rounds"][1][key.removeprefix("round.")] = value
+    else:
+        data[key] = value
+    error = None
+    try:
+        out = play_game_json(data)
+    except RefereeError as e:
+        error = e
+    if error is None:
+        # The antes sit in the jackpot until the last round is played.
+        held = 0 if out["complete"] else out["jackpot"]
+        assert sum(s["mon"] for s in out["standings"]) == -held
+    else:
+        assert error.code
