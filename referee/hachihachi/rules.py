@@ -8,7 +8,7 @@ compiles card selectors into 48-bit masks.  Option names and defaults follow
 RULES.md "Hachi-hachi"; values in the tables are in kan.
 
 Pure core: standard library and ``referee``'s core modules only (card selectors
-are the Roppyakken family's ``select``, shared rather than written twice).
+come from ``referee.cards.select``).
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from referee.cards import BY_ID
+from referee.cards import BY_ID, select
 from referee.errors import RefereeError
-from referee.roppyakken.rules import select  # card selectors: id, kind:, tag:, month:
 from referee.schema import build, opt
 
 

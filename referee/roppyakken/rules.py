@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from referee.cards import BY_ID, CARDS
+from referee.cards import select
 from referee.errors import RefereeError
 from referee.schema import build, opt
 
@@ -170,34 +170,6 @@ class RoppyakkenRules:
         raise KeyError(yaku_id)
 
 
-def select(selectors: tuple[str, ...], source: str, path: str) -> int:
-    """Bitmask of card selectors (id, ``kind:``, ``tag:``, ``month:``).
-
-    Raises ``RefereeError('bad-ruleset')`` for a selector that names nothing.
-    """
-    m = 0
-    for sel in selectors:
-        kind, _, arg = sel.partition(":")
-        if sel in BY_ID:
-            hit = [BY_ID[sel]]
-        elif kind == "kind":
-            hit = [c for c in CARDS if c.kind == arg]
-        elif kind == "tag":
-            hit = [c for c in CARDS if arg in c.tags]
-        elif kind == "month" and arg.isdigit():
-            hit = [c for c in CARDS if c.month == int(arg)]
-        else:
-            hit = []
-        if not hit:
-            raise RefereeError(
-                "bad-ruleset",
-                f"{source}: field {path!r} has {sel!r}; expected a card id or kind:/tag:/month: selector",
-            )
-        for c in hit:
-            m |= c.bit
-    return m
-
-
 def _bool_option(options: Options, name: str, source: str, path: str) -> bool:
     value = getattr(options, name, None)
     if not isinstance(value, bool) and not (path.endswith("points_from") and isinstance(value, int)):
@@ -301,4 +273,4 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
 
 
-__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table", "select"]
+__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table"]
