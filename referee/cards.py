@@ -15,6 +15,8 @@ import csv
 from dataclasses import dataclass
 from importlib import resources
 
+from referee.errors import RefereeError
+
 #: CARDS.tsv ``kind`` column -> the field's term.
 KIND_TERMS = {"bright": "hikari", "animal": "tane", "ribbon": "tanzaku", "chaff": "kasu"}
 
@@ -112,3 +114,31 @@ def ids_of(m: int) -> tuple[str, ...]:
 def month_cards(month: int) -> tuple[Card, ...]:
     """The four cards of a month (1-12), in CARDS.tsv order."""
     return tuple(c for c in CARDS if c.month == month)
+
+
+def select(selectors: tuple[str, ...], source: str, path: str) -> int:
+    """Bitmask of card selectors (id, ``kind:``, ``tag:``, ``month:``).
+
+    Raises ``RefereeError('bad-ruleset')`` for a selector that names nothing.
+    """
+    m = 0
+    for sel in selectors:
+        kind, _, arg = sel.partition(":")
+        if sel in BY_ID:
+            hit = [BY_ID[sel]]
+        elif kind == "kind":
+            hit = [c for c in CARDS if c.kind == arg]
+        elif kind == "tag":
+            hit = [c for c in CARDS if arg in c.tags]
+        elif kind == "month" and arg.isdigit():
+            hit = [c for c in CARDS if c.month == int(arg)]
+        else:
+            hit = []
+        if not hit:
+            raise RefereeError(
+                "bad-ruleset",
+                f"{source}: field {path!r} has {sel!r}; expected a card id or kind:/tag:/month: selector",
+            )
+        for c in hit:
+            m |= c.bit
+    return m

@@ -14,7 +14,10 @@ class RefereeError(ValueError):
     ``code`` is one of:
     ``unknown-card``, ``duplicate-card``, ``too-many-cards``, ``player-count``,
     ``unknown-player``, ``misdeal``, ``bad-ruleset``, ``bad-round``, ``game-over``,
-    ``missing-decision``, ``card-count`` (and codes added by the Hachi-hachi settlement).
+    ``missing-decision``, ``card-count``; and for Hachi-hachi ``pile-points`` (piles
+    settled on card points do not hold all 48 cards / 264 points), ``bad-decision``
+    (a stated dekiyaku, stop/continue or hatto that the cards or the order
+    contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``).
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -16,7 +16,7 @@ def round_text(out: dict) -> str:
     """A readable table of a round result object (README "Round result")."""
     rows = []
     for name, p in out["players"].items():
-        score = p.get("round_score", p.get("net"))
+        score = p["net_text"] if "net_text" in p else p.get("round_score")
         rows.append(f"{name}: {score}")
         rows += [_line(x) for x in out.get("explanation", []) if x["player"] == name]
     if out.get("void"):
@@ -41,5 +41,6 @@ def game_text(out: dict) -> str:
             marks += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
         rows.append(f"{r['round']:>5} {r['dealer']:<{width}} "
                     + " ".join(f"{r['totals'][p]:>{width}}" for p in players) + marks)
+    rows += [f"{s['rank']}. {s['player']}: {s['text']}" for s in out.get("standings", [])]
     rows.append(f"winner: {out['winner'] or 'none yet'}")
     return "\n".join(rows)

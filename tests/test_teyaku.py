@@ -2,8 +2,13 @@
 
 import pytest
 from helpers import LOW, SAFE, score
+from hypothesis import given
+from hypothesis import strategies as st
 
+from referee.cards import BY_ID, CARD_IDS, mask
 from referee.errors import RefereeError
+from referee.explain import mask_ids
+from referee.roppyakken.teyaku import months_with
 
 ZERO7 = ["pine-chaff-1", "plum-chaff-1", "cherry-chaff-1", "wisteria-chaff-1", "iris-chaff-1", "peony-chaff-1",
          "maple-chaff-1"]
@@ -77,3 +82,10 @@ def test_lucky_hands_never_save_a_round_from_fuke():
     result = score(["maple-deer"], hand=[*THREE_PINES, *FILL], others=([],))
     assert result.void
     assert result.player("A").round_score == 0
+
+
+@given(st.sets(st.sampled_from(CARD_IDS), max_size=12), st.integers(1, 4))
+def test_months_with_matches_counting_by_hand(hand, at_least):
+    # The nibble arithmetic must agree with plain counting per month.
+    expected = {c for c in hand if sum(BY_ID[d].month == BY_ID[c].month for d in hand) >= at_least}
+    assert set(mask_ids(mask(hand) & months_with(mask(hand), at_least))) == expected

@@ -8,10 +8,13 @@ points when ``fuke.count_yaku``; lucky hands never count.  Pure core.
 
 from __future__ import annotations
 
+from functools import cache
+
 from referee.cards import CARDS
 from referee.roppyakken.rules import FukeOptions
 
 
+@cache
 def excluded_mask(months: tuple[int, ...]) -> int:
     """Bitmask of the cards of the excluded months."""
     return sum(c.bit for c in CARDS if c.month in months)

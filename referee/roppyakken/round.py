@@ -31,6 +31,7 @@ _KIND_LINES = (  # kind, code, en, ja
     ("ribbon", "cards:tanzaku", "Ribbons (tanzaku)", "短冊札"),
     ("chaff", "cards:kasu", "Chaff (kasu)", "カス札"),
 )
+_LABELS = {(en, n): f"{en} ×{n}" for _, _, en, _ in _KIND_LINES for n in range(25)}
 _KIND_MASK = {k: sum(c.bit for c in CARDS if c.kind == k) for k, *_ in _KIND_LINES}
 _M50 = sum(c.bit for c in CARDS if c.roppyakken_points == 50)
 _M10 = sum(c.bit for c in CARDS if c.roppyakken_points == 10)
@@ -215,7 +216,7 @@ def _card_lines(player: str, pile: int) -> tuple[list[Line], int]:
         ids = mask_ids(m)
         pts = pile_points(m)
         total += pts
-        lines.append(Line(player, code, f"{en} ×{len(ids)}", ja, pts, ids))
+        lines.append(Line(player, code, _LABELS[en, len(ids)], ja, pts, ids))
     return lines, total
 
 

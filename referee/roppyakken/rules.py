@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from referee.cards import BY_ID, CARDS
+from referee.cards import select
 from referee.errors import RefereeError
 from referee.schema import build, opt
 
@@ -109,7 +109,7 @@ class TeyakuTable:
     korean_month_points: dict[str, int] = opt({}, "Korean values for a month (month -> points).")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Yaku:
     """A compiled yaku: options applied, card sets as 48-bit masks (see ``referee.cards``)."""
 
@@ -132,7 +132,7 @@ class Yaku:
     chaff_upgrade: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Teyaku:
     """A compiled lucky hand (teyaku)."""
 
@@ -168,34 +168,6 @@ class RoppyakkenRules:
             if y.id == yaku_id:
                 return y
         raise KeyError(yaku_id)
-
-
-def select(selectors: tuple[str, ...], source: str, path: str) -> int:
-    """Bitmask of card selectors (id, ``kind:``, ``tag:``, ``month:``).
-
-    Raises ``RefereeError('bad-ruleset')`` for a selector that names nothing.
-    """
-    m = 0
-    for sel in selectors:
-        kind, _, arg = sel.partition(":")
-        if sel in BY_ID:
-            hit = [BY_ID[sel]]
-        elif kind == "kind":
-            hit = [c for c in CARDS if c.kind == arg]
-        elif kind == "tag":
-            hit = [c for c in CARDS if arg in c.tags]
-        elif kind == "month" and arg.isdigit():
-            hit = [c for c in CARDS if c.month == int(arg)]
-        else:
-            hit = []
-        if not hit:
-            raise RefereeError(
-                "bad-ruleset",
-                f"{source}: field {path!r} has {sel!r}; expected a card id or kind:/tag:/month: selector",
-            )
-        for c in hit:
-            m |= c.bit
-    return m
 
 
 def _bool_option(options: Options, name: str, source: str, path: str) -> bool:
@@ -301,4 +273,4 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
 
 
-__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table", "select"]
+__all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table"]

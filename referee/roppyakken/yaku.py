@@ -9,7 +9,7 @@ hanami and tsukimi.  Pure core.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.cards import BY_ID, month_cards
 from referee.explain import mask_ids
@@ -21,8 +21,7 @@ WILLOW = sum(c.bit for c in month_cards(11))
 CRANE = BY_ID["pine-crane"].bit
 
 
-@dataclass(frozen=True, slots=True)
-class YakuHit:
+class YakuHit(NamedTuple):
     """A yaku made by a pile: the compiled yaku, its points and the cards that made it."""
 
     yaku: Yaku
