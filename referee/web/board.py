@@ -250,7 +250,9 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
         else:
             valid.append(stored_round(session.family, row.data))
             last = out
-            entry, result = out["ledger"][-1], out["rounds"][-1]
+            # Each game round is a ledger entry with its round result inside.
+            entry = out["rounds"][-1]
+            result = entry["result"]
             view.dealer = entry["dealer"]
             view.scores = {p: int(entry["net"].get(p, 0)) for p in session.players}
             view.shown = {p: fmt(m) for p, m in view.scores.items()}
