@@ -213,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         "In the closed loop every client sends its next request as soon as the last returns, so a "
         "request waits behind the other clients' and latency is about clients / throughput; the "
         "development server that `serve` runs (Werkzeug, one thread per connection, one GIL) "
-        "is the limit there, not the app: a poll that finds no change costs one indexed query.")
+        "is the limit there, not the app: a poll that finds no change costs one indexed query."
+    )
     print(table)
     print(phones_line)
     print(verdict)

@@ -42,6 +42,25 @@ def piles(offset: int, months) -> dict[str, list[str]]:
     return out
 
 
+def hachihachi_session(client) -> str:
+    """A 4-player Hachi-hachi session holding the example round; returns its scorekeeper token."""
+    example = json.loads((ROOT / "referee" / "examples" / "hachihachi-round.json").read_text())
+    r = client.post(
+        "/api/v1/sessions",
+        json={
+            "name": "Eighty-eight",
+            "ruleset": "hachihachi",
+            "players": example["players"],
+            "dealer": example["dealer"],
+        },
+    )
+    token = r.get_json()["edit_token"]
+    body = {k: v for k, v in example.items() if k not in ("ruleset", "options", "players")}
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json=body)
+    assert r.status_code == 201, r.get_json()
+    return token
+
+
 def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -100,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(out / "round-entry.png"))
         page.goto(f"{base}/new")
         page.screenshot(path=str(out / "new-session.png"), full_page=True)
+        hh = hachihachi_session(client)
+        page.goto(f"{base}/s/{hh}")
+        page.locator("#round-1 details summary").click()
+        page.screenshot(path=str(out / "hachihachi-scoreboard.png"), full_page=True)
+        page.goto(f"{base}/s/{hh}/round/new")
+        page.screenshot(path=str(out / "hachihachi-round-entry.png"))
         browser.close()
     server.shutdown()
     print(f"screenshots in {out}")
