@@ -486,7 +486,7 @@ def preview(token: str):
     )
 
 
-def _round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
+def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
     try:
         return store.get_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
@@ -497,7 +497,7 @@ def _round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
 def edit_round(token: str, round_id: int):
     """Edit a saved round; a save over someone else's change shows both versions."""
     sess, _ = load(token, edit=True)
-    rnd = _round_or_404(sess, round_id)
+    rnd = round_or_404(sess, round_id)
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
@@ -516,7 +516,7 @@ def edit_round(token: str, round_id: int):
 def delete_round(token: str, round_id: int):
     """Confirm, then delete a round."""
     sess, _ = load(token, edit=True)
-    rnd = _round_or_404(sess, round_id)
+    rnd = round_or_404(sess, round_id)
     if request.method == "GET":
         return render_template("delete.html", s=sess, rnd=rnd)
     try:

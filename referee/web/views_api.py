@@ -8,6 +8,7 @@ status; ``/api/v1/openapi.json`` documents it all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
@@ -17,7 +18,7 @@ from referee.errors import RefereeError
 from referee.web import get_db
 from referee.web.board import RoundView, stored_round
 from referee.web.errors import error_response
-from referee.web.sessions import _round_or_404, board_of, export_data, load, score_input, session_from_export
+from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -84,9 +85,9 @@ def _round_input(sess: store.Session, body: dict[str, Any]) -> dict[str, Any]:
     return stored_round(sess.family, body)
 
 
-def _checked(sess: store.Session, data: dict[str, Any], dealer: str) -> dict[str, Any]:
+def _checked(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
     try:
-        return score_input(sess, data, dealer)
+        return score_input(sess, data, dealer, carry)
     except RefereeError as e:
         abort(error_response(422, e.message, e.code))
     except ImportError as e:
@@ -118,12 +119,12 @@ def list_sessions():
 def create_session():
     """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
     body = _body()
-    try:
-        created = session_from_export({"name": body.get("name"), "game": body})
-    except RefereeError as e:
-        return error_response(422, e.message, e.code)
     if not body.get("name") or not isinstance(body.get("name"), str):
         return error_response(422, '"name" is required (the session\'s name)', "bad-request")
+    try:
+        created = session_from_export({"name": body["name"], "game": body})
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
     sess = store.create_session(get_db(), **created)
     return jsonify(session_json(sess, "edit")), 201
 
@@ -148,7 +149,7 @@ def preview(token: str):
     sess, _ = load(token)
     board = board_of(sess)
     data = _round_input(sess, _body())
-    return jsonify(_checked(sess, data, board.dealer))
+    return jsonify(_checked(sess, data, board.dealer, board.carry))
 
 
 @bp.post("/sessions/<token>/rounds")
@@ -160,7 +161,7 @@ def add_round(token: str):
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
     data = _round_input(sess, body)
-    _checked(sess, data, board.dealer)
+    _checked(sess, data, board.dealer, board.carry)
     row, created = store.add_round(get_db(), sess.id, data, body.get("form_token") or None)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
@@ -178,7 +179,7 @@ def add_round(token: str):
 def edit_round(token: str, round_id: int):
     """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
     sess, _ = load(token, edit=True)
-    _round_or_404(sess, round_id)
+    round_or_404(sess, round_id)
     body = _body()
     version = body.get("version")
     if not isinstance(version, int):
@@ -213,7 +214,7 @@ def edit_round(token: str, round_id: int):
 def delete_round(token: str, round_id: int):
     """Delete a round."""
     sess, _ = load(token, edit=True)
-    _round_or_404(sess, round_id)
+    round_or_404(sess, round_id)
     store.delete_round(get_db(), sess.id, round_id)
     return "", 204
 
