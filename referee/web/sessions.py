@@ -64,28 +64,28 @@ EXPORT_FORMAT = "hanafuda-referee/session-v1"
 # ---- helpers ----------------------------------------------------------------
 
 
+def _cached(cache: OrderedDict, key: tuple, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made on first use; the oldest of more than 256 entries are dropped."""
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = make()
+        while len(cache) > 256:
+            cache.popitem(last=False)
+    return value
+
+
 def board_of(sess: store.Session) -> Board:
     """The session's standings, recomputed once per change."""
-    key = (sess.view_token, sess.rev)
-    board = _BOARDS.get(key)
-    if board is None:
-        board = build_board(sess, store.rounds_of(get_db(), sess.id))
-        _BOARDS[key] = board
-        while len(_BOARDS) > 256:
-            _BOARDS.popitem(last=False)
-    return board
+    return _cached(_BOARDS, (sess.view_token, sess.rev), lambda: build_board(sess, store.rounds_of(get_db(), sess.id)))
 
 
 def board_html(sess: store.Session, role: str) -> Markup:
     """The rendered board fragment (``partials/board.html``) for this rev and role."""
-    key = (sess.view_token, sess.rev, role)
-    html = _FRAGMENTS.get(key)
-    if html is None:
-        html = Markup(render_template("partials/board.html", **_board_context(sess, role)))
-        _FRAGMENTS[key] = html
-        while len(_FRAGMENTS) > 256:
-            _FRAGMENTS.popitem(last=False)
-    return html
+    return _cached(
+        _FRAGMENTS,
+        (sess.view_token, sess.rev, role),
+        lambda: Markup(render_template("partials/board.html", **_board_context(sess, role))),
+    )
 
 
 def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
@@ -101,8 +101,9 @@ def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
 
 def remember_keeper(token: str) -> None:
     """Remember, in this browser's signed cookie, that it keeps the score of a session."""
-    kept = [t for t in session.get("keeper", []) if t != token]
-    session["keeper"] = [token, *kept][:50]
+    kept = session.get("keeper", [])
+    if kept[:1] != [token]:  # unchanged cookies are not sent again
+        session["keeper"] = [token, *(t for t in kept if t != token)][:50]
 
 
 def see_other(endpoint: str, **values: Any):
