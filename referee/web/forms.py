@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from referee import api
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.ruleset import load_ruleset, load_table
+from referee.ruleset import load_table
 from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
@@ -133,12 +133,8 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     dealer = dealer_names[0] if dealer_names else (names[0] if names else "")
     if sf.errors:
         return sf, None
-    try:
-        rules = load_ruleset(sf.ruleset, options)
-        if info["game"] in PICKER_FAMILIES:
-            from referee.roppyakken.game import new_game
-
-            new_game(rules, names, dealer)
+    try:  # an empty game checks the options, the player count and the dealer
+        api.game_json({"ruleset": sf.ruleset, "options": options, "players": names, "dealer": dealer, "rounds": []})
     except RefereeError as e:
         m = re.search(r"field 'options\.([\w.]+)'", e.message)
         if m and f"opt.{m.group(1)}" in {f"opt.{s['key']}" for s in specs}:
