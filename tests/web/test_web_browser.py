@@ -99,3 +99,31 @@ def test_score_a_round_on_phones(live, browser, h):
     viewer.wait_for_selector("#round-1", timeout=6000)
     totals = viewer.locator(".ptotal").all_inner_texts()
     assert [t.split()[0] for t in totals] == ["70", "50", "220"]
+
+
+def test_the_core_actions_work_without_javascript(live, browser, h):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(live + "/new")
+    page.fill('input[name="name"]', "No JS")
+    for i, p in enumerate(h.players):
+        page.fill(f'input[name="player-{i}"]', p)
+    page.get_by_role("button", name="Create session").click()
+    page.get_by_text("Enter round 1").click()
+    piles = h.piles(0)
+    for seat, player in enumerate(h.players):
+        page.locator(f'label[for="tab-{seat}"]').click()  # CSS tabs: no script needed
+        for cid in piles[player]:
+            tap(page, seat, cid)
+    page.get_by_role("button", name="Score round").click()
+    assert "Next oya: Chiyo" in page.locator("#result").inner_text()
+    page.get_by_role("button", name="Save round 1").click()
+    assert page.locator("#round-1").count() == 1
+    assert [t.split()[0] for t in page.locator(".ptotal").all_inner_texts()] == ["70", "50", "220"]
+    page.get_by_text("Why?").first.click()
+    page.get_by_text("Delete").first.click()
+    page.get_by_role("button", name="Delete round 1").click()
+    assert page.locator("#round-1").count() == 0
+    page.get_by_role("button", name="Undo delete round 1").click()
+    assert page.locator("#round-1").count() == 1
+    context.close()
