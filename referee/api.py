@@ -32,13 +32,6 @@ def _expect(data: Mapping, key: str, kind: type, what: str) -> Any:
     return value
 
 
-def _cards_table(data: Mapping, key: str) -> dict[str, list]:
-    table = data.get(key) or {}
-    if not isinstance(table, Mapping) or not all(isinstance(v, list) for v in table.values()):
-        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, got {table!r}")
-    return dict(table)
-
-
 def load_from_json(data: Mapping):
     """The ruleset named by a round or game object (``ruleset``, ``options``).
 
@@ -75,12 +68,8 @@ def score_json(data: Mapping) -> dict:
     if rules.game in OTHER_FAMILIES:
         return _family(rules, 0, data)
     _check_keys(data, ROUND_KEYS, "round")
-    players = _expect(data, "players", list, "a list of player names")
-    field = data.get("field") or []
-    if not isinstance(field, list):
-        raise RefereeError("bad-round", f"\"field\" must be a list of cards, got {field!r}")
-    rnd = make_round(rules, players, _cards_table(data, "piles"), _cards_table(data, "hands"),
-                     data.get("dealer"), field)
+    rnd = make_round(rules, data.get("players"), data.get("piles") or {}, data.get("hands") or {},
+                     data.get("dealer"), data.get("field") or [])
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
 
 
@@ -93,9 +82,8 @@ def game_json(data: Mapping) -> dict:
     if rules.game in OTHER_FAMILIES:
         return _family(rules, 1, data)
     _check_keys(data, GAME_KEYS, "game")
-    players = _expect(data, "players", list, "a list of player names")
     rounds = _expect(data, "rounds", list, "a list of rounds")
-    return game_to_json(play_game(rules, players, rounds, data.get("dealer")))
+    return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
 
 
 def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:

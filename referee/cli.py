@@ -22,17 +22,24 @@ from referee.textout import game_text, round_text
 
 def _read_json(path: str) -> dict:
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise RefereeError("bad-round", f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise RefereeError("bad-round", f"{path} is not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as e:
         raise RefereeError("bad-round", f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise RefereeError("bad-round", f"{path}: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise RefereeError("bad-round", f"{path}: expected a JSON object, got {type(data).__name__}")
+    ruleset = data.get("ruleset")
+    if path != "-" and isinstance(ruleset, str) and ruleset.endswith(".toml") and not Path(ruleset).is_absolute():
+        beside = Path(path).parent / ruleset
+        if beside.is_file() and not Path(ruleset).is_file():
+            data["ruleset"] = str(beside)  # a ruleset path in a file is relative to that file
     return data
 
 
@@ -100,10 +107,17 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return run_detect(args)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr with status 2, like every other user error."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hanafuda-referee``."""
-    parser = argparse.ArgumentParser(prog="hanafuda-referee", description="Scoring referee for hanafuda games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="hanafuda-referee", description="Scoring referee for hanafuda games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, fn, helptext in (("score", cmd_score, "score one round from a JSON file"),
                                ("game", cmd_game, "play a game of rounds from a JSON file")):
         p = sub.add_parser(name, help=helptext)
@@ -141,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # RefereeError and other user-input problems
         print(f"hanafuda-referee: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

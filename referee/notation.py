@@ -36,6 +36,9 @@ def _build_aliases() -> dict[str, tuple[str, ...]]:
     for c in CARDS:
         add(c.id, c.id)
         add(c.name, c.id)
+        short = re.sub(r"\s*\(.*?\)", "", c.name)  # "Pine with Crane (and Sun)" -> "Pine with Crane"
+        if short != c.name:
+            add(short, c.id)
         add(c.name_ja, c.id)
         if c.kind == "chaff" and c.roppyakken_points == 0 and "lightning" not in c.tags:
             # Generic same-month chaff: "pine-chaff" / 松のカス.
@@ -77,7 +80,8 @@ def resolve(token: str) -> tuple[str, ...]:
 def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> dict[str, tuple[str, ...]]:
     """Parse several card lists that share one deck (the piles of a round).
 
-    ``groups`` maps an owner (player name) to tokens.  Returns owner -> ids in
+    ``groups`` maps an owner (player name) to tokens; errors call an owner
+    ``"{what} {owner}"`` (just the owner when ``what`` is empty).  Returns owner -> ids in
     input order.  Exact tokens are placed first; generic chaff then takes the
     lowest free chaff of its month, so ``pine-chaff`` in two piles yields
     ``pine-chaff-1`` and ``pine-chaff-2``.
@@ -86,6 +90,9 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
     and both owners; ``too-many-cards`` when more generic chaff are asked for
     than the deck holds.
     """
+    def label(owner: str) -> str:
+        return f"{what} {owner}" if what else owner
+
     resolved = {owner: [resolve(t) for t in tokens] for owner, tokens in groups.items()}
     owner_of: dict[str, str] = {}
 
@@ -93,10 +100,8 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
         prev = owner_of.get(cid)
         if prev is not None:
             if prev == owner:
-                raise RefereeError("duplicate-card", f"{cid} appears twice in {what} {owner}")
-            raise RefereeError(
-                "duplicate-card", f"{cid} is in both {what} {prev} and {what} {owner}"
-            )
+                raise RefereeError("duplicate-card", f"{cid} appears twice in {label(owner)}")
+            raise RefereeError("duplicate-card", f"{cid} is in both {label(prev)} and {label(owner)}")
         owner_of[cid] = owner
 
     out: dict[str, list[str | None]] = {}
@@ -114,7 +119,7 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
                     plant = BY_ID[cands[0]].plant
                     raise RefereeError(
                         "too-many-cards",
-                        f"more {plant} chaff than the deck holds ({len(cands)}) in {what} {owner}",
+                        f"more {plant} chaff than the deck holds ({len(cands)}) in {label(owner)}",
                     )
                 place(free[0], owner)
                 out[owner][i] = free[0]

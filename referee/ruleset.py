@@ -121,7 +121,8 @@ def apply_overrides(table: dict, overrides: Mapping[str, Any], source: str) -> d
             child = dict(child) if isinstance(child, Mapping) else {}
             node[p] = child
             node = child
-        node[parts[-1]] = value
+        old = node.get(parts[-1])
+        node[parts[-1]] = merge(old, value) if isinstance(old, Mapping) and isinstance(value, Mapping) else value
     return out
 
 

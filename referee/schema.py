@@ -85,6 +85,11 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
         if key not in fields:
             path = f"{prefix}.{key}" if prefix else key
             raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")")
+    missing = [n for n, f in fields.items() if n not in data and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        where = f"table {prefix!r}" if prefix else "the file"
+        raise RefereeError("bad-ruleset", f"{source}: {where} lacks required field(s) {', '.join(missing)}")
     kwargs = {}
     for name, f in fields.items():
         if name in data:

@@ -30,9 +30,19 @@ def round_text(out: dict) -> str:
 
 
 def game_text(out: dict) -> str:
-    """A readable table of a game result object (README "Game result")."""
+    """A readable table of a game result object (README "Game result").
+
+    Totals in mon (Hachi-hachi, whose results carry ``mon_per_kan``) print as kan and mon.
+    """
     players = out["players"]
-    width = max(8, *(len(p) for p in players))
+    money = None
+    if "mon_per_kan" in out:
+        from referee.hachihachi.money import format_mon
+
+        def money(mon: int) -> str:
+            return format_mon(mon, out["mon_per_kan"])
+    width = max(16 if money else 8, *(len(p) for p in players))
+    show = money or str
     head = f"{'round':>5} {'dealer':<{width}} " + " ".join(f"{p:>{width}}" for p in players)
     rows = [head]
     for r in out["rounds"]:
@@ -40,7 +50,7 @@ def game_text(out: dict) -> str:
         if r.get("game_winner"):
             marks += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
         rows.append(f"{r['round']:>5} {r['dealer']:<{width}} "
-                    + " ".join(f"{r['totals'][p]:>{width}}" for p in players) + marks)
+                    + " ".join(f"{show(r['totals'][p]):>{width}}" for p in players) + marks)
     rows += [f"{s['rank']}. {s['player']}: {s['text']}" for s in out.get("standings", [])]
     rows.append(f"winner: {out['winner'] or 'none yet'}")
     return "\n".join(rows)

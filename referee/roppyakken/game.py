@@ -26,6 +26,9 @@ from referee.errors import RefereeError
 from referee.roppyakken.round import RoundResult, make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
 
+#: Keys of one round in a game's ``rounds`` list.
+ROUND_KEYS = frozenset({"piles", "hands", "field"})
+
 
 @dataclass(frozen=True)
 class GameRound:
@@ -152,10 +155,14 @@ def play_game(
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
-        if not isinstance(r, Mapping):
+        if not isinstance(r, Mapping) or "piles" not in r:
             raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\", got {r!r}")
+        unknown = sorted(set(r) - ROUND_KEYS)
+        if unknown:
+            raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
+                               f"expected {', '.join(sorted(ROUND_KEYS))}")
         try:
-            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or ())
+            state = play_round(state, r["piles"], r.get("hands"), r.get("field") or ())
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
     return state

@@ -25,6 +25,8 @@ from referee.roppyakken.yaku import find_yaku
 
 #: Most cards one dealt hand can hold (the 10-card two-player deal).
 MAX_HAND = 10
+#: Most cards a deal puts on the field (8 for two players, 6 for three).
+MAX_FIELD = 8
 _KIND_LINES = (  # kind, code, en, ja
     ("bright", "cards:hikari", "Brights (hikari)", "光札"),
     ("animal", "cards:tane", "Animals (tane)", "タネ札"),
@@ -64,6 +66,33 @@ class RoundInput:
         return {p: mask(self.hands.get(p, ())) for p in self.players}
 
 
+def check_players(players: object) -> tuple[str, ...]:
+    """Players as a tuple of distinct, non-blank names without control characters.
+
+    Raises ``RefereeError('bad-round')``.
+    """
+    if not isinstance(players, list | tuple) or not all(
+        isinstance(p, str) and p.strip() and p.isprintable() for p in players
+    ):
+        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
+    if len(set(players)) != len(players):
+        raise RefereeError("bad-round", f"players must be distinct, got {list(players)}")
+    return tuple(players)
+
+
+def check_card_table(table: object, key: str, players: tuple[str, ...]) -> dict[str, list]:
+    """A ``{player: [card, ...]}`` table, type-checked, with every owner a player.
+
+    Raises ``RefereeError`` (``bad-round``, ``unknown-player``).
+    """
+    if not isinstance(table, Mapping) or not all(isinstance(v, list | tuple) for v in table.values()):
+        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, got {table!r}")
+    for p in table:
+        if p not in players:
+            raise RefereeError("unknown-player", f"{key} for unknown player {p!r}; players are {list(players)}")
+    return {p: list(v) for p, v in table.items()}
+
+
 def _month_four(ids: Sequence[str]) -> list[int]:
     counts = Counter(BY_ID[c].month for c in ids)
     return sorted(m for m, n in counts.items() if n == 4)
@@ -85,27 +114,27 @@ def make_round(
     ``bad-round`` (a hand of more than 10 cards) or ``misdeal`` (four of a month
     in a hand or on the field, when the ruleset calls it one).
     """
-    players = tuple(players)
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise RefereeError("bad-round", f"players must be distinct non-empty names, got {list(players)}")
+    players = check_players(players)
     allowed = rules.options.players
     if len(players) not in allowed:
         raise RefereeError("player-count", f"{rules.name} is for {' or '.join(map(str, allowed))} "
                            f"players, got {len(players)}")
     dealer = players[0] if dealer is None else dealer
-    hands = hands or {}
-    for what, groups in (("pile", piles), ("hand", hands)):
-        for p in groups:
-            if p not in players:
-                raise RefereeError("unknown-player", f"{what} for unknown player {p!r}; players are {list(players)}")
+    hands = check_card_table(hands or {}, "hands", players)
+    piles = check_card_table(piles, "piles", players)
+    if not isinstance(field, list | tuple):
+        raise RefereeError("bad-round", f"\"field\" must be a list of cards, got {field!r}")
+    if len(field) > MAX_FIELD:
+        raise RefereeError("bad-round", f"the field has {len(field)} cards; a deal puts at most {MAX_FIELD} there")
     if dealer not in players:
         raise RefereeError("unknown-player", f"dealer {dealer!r} is not a player; players are {list(players)}")
-    pile_ids = parse_groups({p: list(piles.get(p, ())) for p in players}, what="pile")
-    groups = {p: list(hands[p]) for p in players if p in hands}
+    pile_ids = parse_groups({p: piles.get(p, ()) for p in players}, what="pile")
+    groups = {f"hand {p}": hands[p] for p in players if p in hands}
     if field:
-        groups["(field)"] = list(field)
-    hand_ids = parse_groups(groups, what="hand")
-    field_ids = hand_ids.pop("(field)", ())
+        groups["the field"] = field
+    dealt = parse_groups(groups, what="")
+    field_ids = dealt.pop("the field", ())
+    hand_ids = {p: dealt[f"hand {p}"] for p in players if p in hands}
     for p, ids in hand_ids.items():
         if len(ids) > MAX_HAND:
             raise RefereeError("bad-round", f"hand {p} has {len(ids)} cards; a dealt hand holds at most {MAX_HAND}")

@@ -183,6 +183,10 @@ def _compile_yaku(yid: str, t: YakuTable, o: Options, source: str) -> Yaku | Non
         return None
     if not t.enabled:
         return None
+    for name in ("points", "need", "extra_points", "max_points", "korean_points", "chaff_upgrade", "instant_win"):
+        if getattr(t, name) < 0:
+            raise RefereeError("bad-ruleset", f"{source}: field '{p}.{name}' is {getattr(t, name)}; "
+                               "expected 0 or more")
     pool = select(t.cards, source, p + ".cards")
     for opt_name, extra in t.cards_if.items():
         if _bool_option(o, opt_name, source, f"{p}.cards_if"):
@@ -207,6 +211,9 @@ def _compile_yaku(yid: str, t: YakuTable, o: Options, source: str) -> Yaku | Non
 
 
 def _compile_teyaku(tid: str, t: TeyakuTable, o: Options, source: str) -> Teyaku | None:
+    if t.points < 0 or t.size not in range(1, 5) or t.sets < 1:
+        raise RefereeError("bad-ruleset", f"{source}: table 'teyaku.{tid}' has points {t.points}, size {t.size}, "
+                           f"sets {t.sets}; expected points >= 0, size 1-4 and sets >= 1")
     points = t.points
     if t.points_from:
         _bool_option(o, t.points_from, source, f"teyaku.{tid}.points_from")
@@ -258,9 +265,12 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
         if key not in known:
             raise RefereeError("bad-ruleset", f"{source}: field {key!r} is unknown; expected one of {sorted(known)}")
     options = build(Options, table.get("options", {}), source, "options")
-    if any(n < 2 for n in options.players):
+    if not options.players or any(n < 2 for n in options.players):
         raise RefereeError("bad-ruleset", f"{source}: field 'options.players' is {list(options.players)}; "
                            "expected counts of at least 2")
+    if any(not 1 <= m <= 12 for m in options.fuke.excluded_months):
+        raise RefereeError("bad-ruleset", f"{source}: field 'options.fuke.excluded_months' is "
+                           f"{list(options.fuke.excluded_months)}; expected months 1-12")
     if options.match_games % 2 == 0:
         raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
                            "expected an odd number")
