@@ -33,7 +33,7 @@ def random_deals(n: int, seed: int) -> list[tuple[dict, dict]]:
         a, b = sorted(rng.sample(range(49), 2))
         piles = {"A": deck[:a], "B": deck[a:b], "C": deck[b:]}
         rng.shuffle(deck)
-        hands = {p: deck[i * 7 : (i + 1) * 7] for i, p in enumerate(PLAYERS)}
+        hands = {p: deck[i * 7:(i + 1) * 7] for i, p in enumerate(PLAYERS)}
         deals.append((piles, hands))
     return deals
 
@@ -64,10 +64,8 @@ def main() -> None:
     parser.add_argument("--preset", default="roppyakken")
     args = parser.parse_args()
     medians = run(args.rounds, args.repeats, args.preset)
-    print(
-        f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.processor() or 'unknown cpu'}; one process, one core"
-    )
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+          f"{platform.processor() or 'unknown cpu'}; one process, one core")
     print(f"preset {args.preset}, {args.rounds} rounds x {args.repeats} repeats, median rounds/s:")
     for name, value in medians.items():
         print(f"  {name:12} {value:10,.0f}")
