@@ -14,7 +14,7 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
 
 Templates live in the project's top-level ``templates/`` and static files in
-``static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
+``templates/static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
 Views are thin: they parse, call the rules core, save through ``referee.store``
 and render.  This package must not write SQL.
 """
@@ -38,7 +38,7 @@ from referee import store
 HTMX_VERSION = "2.0.4"
 HTMX_CDN = f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
 HTMX_SRI = "sha384-HGfztofotfshcF7+8n44JQL2oJmowVChPTg48S+jvZoztPfvwD79OC/LTtG6dMp+"
-#: Where a wheel install puts templates/ and static/ (``[tool.setuptools.data-files]``).
+#: Where a wheel install puts templates/ (and templates/static/) (``[tool.setuptools.data-files]``).
 SHARE = Path("share") / "hanafuda-referee"
 
 
@@ -80,7 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         __name__,
         instance_relative_config=True,
         template_folder=str(asset_dir("templates")),
-        static_folder=str(asset_dir("static")),
+        static_folder=str(asset_dir("templates/static")),
     )
     app.config.from_mapping(
         DATA_DIR=None,

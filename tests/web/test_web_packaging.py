@@ -13,7 +13,7 @@ def test_data_files_cover_every_template_and_static_file():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     data_files = config["tool"]["setuptools"]["data-files"]
     shipped = {pattern for patterns in data_files.values() for pattern in patterns}
-    for folder in ("templates", "static"):
+    for folder in ("templates", "templates/static"):
         files = [p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file()]
         assert files
         for f in files:
