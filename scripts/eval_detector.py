@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from vision.detector import Detector  # noqa: E402
-from vision.evaluate import Evaluator, box_iou  # noqa: E402
-from vision.geometry import obb_to_xyxy  # noqa: E402
-from vision.render import DEFAULT_ART_DIR, STYLES, load_art, render_art  # noqa: E402
-from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene  # noqa: E402
+from vision.detector import Detector
+from vision.evaluate import Evaluator, box_iou
+from vision.geometry import obb_to_xyxy
+from vision.render import DEFAULT_ART_DIR, STYLES, load_art, render_art
+from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
 
 
 def quad_xyxy(q: np.ndarray) -> np.ndarray:
@@ -36,8 +36,9 @@ def quad_xyxy(q: np.ndarray) -> np.ndarray:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR)
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
     p.add_argument("--per-layout", type=int, default=40)
@@ -62,13 +63,11 @@ def main(argv=None) -> int:
     for li, layout in enumerate(LAYOUTS):
         for i in range(a.per_layout):
             seed = a.seed * 1_000_000 + li * 10_000 + i
-            s = make_scene(seed, art, size=a.size, layout=layout,
-                           backgrounds=TEST_BACKGROUNDS)
+            s = make_scene(seed, art, size=a.size, layout=layout, backgrounds=TEST_BACKGROUNDS)
             dets = det.detect(s.image)
             gtb = quad_xyxy(s.quads)
             pb = np.array([d.box for d in dets]).reshape(-1, 4)
-            args = (layout, s.cards, gtb, [d.card for d in dets],
-                    [d.confidence for d in dets], pb)
+            args = (layout, s.cards, gtb, [d.card for d in dets], [d.confidence for d in dets], pb)
             ev.add(*args)
             by_style[s.style].add(*args)
             # localiser alone: any detection box with IoU >= 0.5 per ground-truth card
@@ -78,27 +77,43 @@ def main(argv=None) -> int:
                 if len(obbs):
                     loc_hit += int((box_iou(gtb, obb_to_xyxy(obbs)).max(1) >= 0.5).sum())
     secs = time.time() - t0
-    res = {"test_set": {"seed": a.seed, "per_layout": a.per_layout, "size": a.size,
-                        "backgrounds": TEST_BACKGROUNDS, "styles": a.styles,
-                        "backend": a.backend, "tta": a.tta, "conf": det.conf,
-                        "iou": det.iou},
-           "seconds": round(secs, 1),
-           "localiser_box_recall_iou50": loc_hit / max(loc_n, 1),
-           "layouts": {}, "styles": {}}
+    res = {
+        "test_set": {
+            "seed": a.seed,
+            "per_layout": a.per_layout,
+            "size": a.size,
+            "backgrounds": TEST_BACKGROUNDS,
+            "styles": a.styles,
+            "backend": a.backend,
+            "tta": a.tta,
+            "conf": det.conf,
+            "iou": det.iou,
+        },
+        "seconds": round(secs, 1),
+        "localiser_box_recall_iou50": loc_hit / max(loc_n, 1),
+        "layouts": {},
+        "styles": {},
+    }
     for layout in (*LAYOUTS, None):
         res["layouts"][layout or "all"] = {
-            "identity": ev.card_level(layout), "exact_id": ev.card_level(layout, False),
-            **ev.map(layout)}
+            "identity": ev.card_level(layout),
+            "exact_id": ev.card_level(layout, False),
+            **ev.map(layout),
+        }
     for s, e in by_style.items():
         res["styles"][s] = e.card_level()
     res["per_card_recall"] = ev.per_card_recall()
     res["confusions"] = ev.confusions()
-    print(f"{'layout':8} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6} {'F1 exact':>8} "
-          f"{'mAP50':>6} {'mAP50-95':>8}")
+    print(
+        f"{'layout':8} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6} {'F1 exact':>8} "
+        f"{'mAP50':>6} {'mAP50-95':>8}"
+    )
     for k, v in res["layouts"].items():
         c = v["identity"]
-        print(f"{k:8} {c['photos']:6d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} "
-              f"{v['exact_id']['f1']:8.3f} {v['map50']:6.3f} {v['map50_95']:8.3f}")
+        print(
+            f"{k:8} {c['photos']:6d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} "
+            f"{v['exact_id']['f1']:8.3f} {v['map50']:6.3f} {v['map50_95']:8.3f}"
+        )
     print("localiser box recall (IoU 0.5):", round(res["localiser_box_recall_iou50"], 3))
     print("by style F1:", {s: round(v["f1"], 3) for s, v in res["styles"].items()})
     worst = sorted(res["per_card_recall"].items(), key=lambda kv: kv[1])[:8]

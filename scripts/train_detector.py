@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, STYLES, render_art  # noqa: E402
-from vision.training import (  # noqa: E402
+from vision.render import DEFAULT_ART_DIR, STYLES, render_art
+from vision.training import (
     export_classifier_onnx,
     export_localiser_onnx,
     gen_crops,
@@ -37,8 +37,9 @@ from vision.training import (  # noqa: E402
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("stage", choices=["data", "localiser", "classifier", "export", "all"])
     p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR)
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
@@ -57,20 +58,35 @@ def main(argv=None) -> int:
     p.add_argument("--cls-epochs", type=int, default=20)
     p.add_argument("--cls-batch", type=int, default=256)
     p.add_argument("--cls-seconds", type=float, default=None)
-    p.add_argument("--leave-out", choices=STYLES, default=None,
-                   help="classifier stage: train without this art style, validate on it")
+    p.add_argument(
+        "--leave-out",
+        choices=STYLES,
+        default=None,
+        help="classifier stage: train without this art style, validate on it",
+    )
     p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--no-resume", action="store_true")
-    p.add_argument("--loc-init", type=Path, default=None,
-                   help="start the localiser from these weights (e.g. models/localiser.pt)")
-    p.add_argument("--cls-init", type=Path, default=None,
-                   help="start the classifier from this checkpoint (e.g. models/classifier.pt)")
+    p.add_argument(
+        "--loc-init",
+        type=Path,
+        default=None,
+        help="start the localiser from these weights (e.g. models/localiser.pt)",
+    )
+    p.add_argument(
+        "--cls-init",
+        type=Path,
+        default=None,
+        help="start the classifier from this checkpoint (e.g. models/classifier.pt)",
+    )
     a = p.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     log_path = a.out / "train_log.json"
-    entry = {"stage": a.stage, "hardware": hardware(), "args": {k: str(v) for k, v in
-                                                                  vars(a).items()}}
+    entry = {
+        "stage": a.stage,
+        "hardware": hardware(),
+        "args": {k: str(v) for k, v in vars(a).items()},
+    }
     t_all = time.time()
     styles = tuple(a.styles)
     if a.stage in ("data", "all"):
@@ -78,8 +94,16 @@ def main(argv=None) -> int:
             render_art(a.art, a.png)
         t = time.time()
         if not (a.out / "det" / "data.yaml").exists():
-            gen_detection_dataset(a.out / "det", a.png, a.det_train, a.det_val, a.seed,
-                                  a.scene_size, a.workers, styles)
+            gen_detection_dataset(
+                a.out / "det",
+                a.png,
+                a.det_train,
+                a.det_val,
+                a.seed,
+                a.scene_size,
+                a.workers,
+                styles,
+            )
         if not (a.out / "crops.npz").exists():
             x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)
             np.savez(a.out / "crops.npz", x=x, y=y, s=s)
@@ -92,15 +116,34 @@ def main(argv=None) -> int:
         hold = d["s"] == STYLES.index(a.leave_out) if a.leave_out else None
         tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
         entry[tag] = train_classifier(
-            d["x"], d["y"], a.out, a.cls_epochs, a.cls_batch, dev, a.cls_seconds,
-            resume=not a.no_resume, seed=a.seed, holdout=hold, tag=tag,
-            init=a.cls_init)
+            d["x"],
+            d["y"],
+            a.out,
+            a.cls_epochs,
+            a.cls_batch,
+            dev,
+            a.cls_seconds,
+            resume=not a.no_resume,
+            seed=a.seed,
+            holdout=hold,
+            tag=tag,
+            init=a.cls_init,
+        )
         print(tag, entry[tag], flush=True)
     if a.stage in ("localiser", "all"):
         t = time.time()
-        train_localiser(a.out / "det" / "data.yaml", a.out, a.imgsz, a.loc_epochs,
-                        a.loc_batch, a.device, a.workers, a.loc_hours,
-                        resume=not a.no_resume, init=a.loc_init)
+        train_localiser(
+            a.out / "det" / "data.yaml",
+            a.out,
+            a.imgsz,
+            a.loc_epochs,
+            a.loc_batch,
+            a.device,
+            a.workers,
+            a.loc_hours,
+            resume=not a.no_resume,
+            init=a.loc_init,
+        )
         entry["localiser_s"] = round(time.time() - t, 1)
     if a.stage in ("export", "all"):
         a.models.mkdir(parents=True, exist_ok=True)

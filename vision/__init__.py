@@ -12,8 +12,15 @@ Pillow, numpy and onnxruntime (``pip install 'hanafuda-referee[vision]'``).
 from vision.detection import Detection
 from vision.errors import ImageError, ModelError, VisionError
 
-__all__ = ["Detection", "Detector", "ImageError", "ModelError", "VisionError", "detect",
-           "load_image"]
+__all__ = [
+    "Detection",
+    "Detector",
+    "ImageError",
+    "ModelError",
+    "VisionError",
+    "detect",
+    "load_image",
+]
 
 
 def __getattr__(name):  # lazy: keep ``import vision`` free of onnxruntime

@@ -18,18 +18,33 @@ from vision.errors import ImageError
 
 def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``detect`` options to ``parser``."""
-    parser.add_argument("images", nargs="+", metavar="IMAGE",
-                        help="photos (JPEG, PNG, HEIC with pillow-heif, ...)")
-    parser.add_argument("--json", action="store_true",
-                        help="one JSON object per image: {image, detections}")
-    parser.add_argument("--annotate", metavar="OUT.jpg", type=Path, default=None,
-                        help="write the photo with a labelled box per card (with several "
-                             "images, the image's index is added to the name)")
-    parser.add_argument("--backend", choices=BACKENDS, default="onnxruntime",
-                        help="inference runtime (default: onnxruntime)")
-    parser.add_argument("--uncertain-below", type=float, default=0.5, metavar="P",
-                        help="flag detections under this confidence as uncertain "
-                             "(default 0.5)")
+    parser.add_argument(
+        "images", nargs="+", metavar="IMAGE", help="photos (JPEG, PNG, HEIC with pillow-heif, ...)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per image: {image, detections}"
+    )
+    parser.add_argument(
+        "--annotate",
+        metavar="OUT.jpg",
+        type=Path,
+        default=None,
+        help="write the photo with a labelled box per card (with several "
+        "images, the image's index is added to the name)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="onnxruntime",
+        help="inference runtime (default: onnxruntime)",
+    )
+    parser.add_argument(
+        "--uncertain-below",
+        type=float,
+        default=0.5,
+        metavar="P",
+        help="flag detections under this confidence as uncertain (default 0.5)",
+    )
 
 
 def _annotate_path(base: Path, index: int, total: int) -> Path:

@@ -44,5 +44,9 @@ class Detection:
 
     def to_dict(self) -> dict:
         """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain"}``."""
-        return {"card": self.card, "confidence": round(self.confidence, 4),
-                "box": [round(v, 1) for v in self.box], "uncertain": self.uncertain}
+        return {
+            "card": self.card,
+            "confidence": round(self.confidence, 4),
+            "box": [round(v, 1) for v in self.box],
+            "uncertain": self.uncertain,
+        }

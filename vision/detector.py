@@ -32,8 +32,11 @@ REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 
 def find_model(name: str) -> Path:
     """Path of a model file by name (e.g. ``localiser.onnx``); raises ModelError if absent."""
-    dirs = [Path(os.environ["HANAFUDA_VISION_MODELS"])] if os.environ.get(
-        "HANAFUDA_VISION_MODELS") else []
+    dirs = (
+        [Path(os.environ["HANAFUDA_VISION_MODELS"])]
+        if os.environ.get("HANAFUDA_VISION_MODELS")
+        else []
+    )
     dirs += [PACKAGE_MODELS, REPO_MODELS]
     for d in dirs:
         if (d / name).is_file():
@@ -46,8 +49,9 @@ class _OrtModel:
         try:
             import onnxruntime as ort
         except ImportError:
-            raise ModelError("onnxruntime is not installed: pip install "
-                             "'hanafuda-referee[vision]'") from None
+            raise ModelError(
+                "onnxruntime is not installed: pip install 'hanafuda-referee[vision]'"
+            ) from None
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads or (os.cpu_count() or 1)
         so.inter_op_num_threads = 1
@@ -88,10 +92,20 @@ class Detector:
     Raises ModelError for missing files or an unknown backend.
     """
 
-    def __init__(self, backend: str = "onnxruntime", *, localiser: Path | None = None,
-                 classifier: Path | None = None, conf: float = 0.35, iou: float = 0.5,
-                 uncertain_below: float = 0.5, max_side: int = 1600, tta: bool = False,
-                 threads: int | None = None, imgsz: int = 512):
+    def __init__(
+        self,
+        backend: str = "onnxruntime",
+        *,
+        localiser: Path | None = None,
+        classifier: Path | None = None,
+        conf: float = 0.35,
+        iou: float = 0.5,
+        uncertain_below: float = 0.5,
+        max_side: int = 1600,
+        tta: bool = False,
+        threads: int | None = None,
+        imgsz: int = 512,
+    ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
         self.backend = backend
@@ -117,14 +131,16 @@ class Detector:
             import torch
             from ultralytics import YOLO
         except ImportError:
-            raise ModelError("the ultralytics backend needs the train extra "
-                             "(torch, ultralytics)") from None
+            raise ModelError(
+                "the ultralytics backend needs the train extra (torch, ultralytics)"
+            ) from None
         from vision.training import build_classifier
 
         self._yolo = YOLO(str(localiser or find_model("localiser.pt")), task="obb")
         net = build_classifier()
-        state = torch.load(classifier or find_model("classifier.pt"), map_location="cpu",
-                           weights_only=False)
+        state = torch.load(
+            classifier or find_model("classifier.pt"), map_location="cpu", weights_only=False
+        )
         net.load_state_dict(state["model"])
         net.eval()
         self._net, self._torch = net, torch
@@ -134,12 +150,12 @@ class Detector:
     def localise(self, im: Image.Image) -> tuple[np.ndarray, np.ndarray]:
         """Card regions in ``im``: ``(obbs (K, 5), scores (K,))`` in pixels of ``im``."""
         if self.backend == "ultralytics":
-            r = self._yolo.predict(im, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
-                                   verbose=False, device="cpu")[0]
+            r = self._yolo.predict(
+                im, imgsz=self.imgsz, conf=self.conf, iou=self.iou, verbose=False, device="cpu"
+            )[0]
             if r.obb is None or len(r.obb) == 0:
                 return np.zeros((0, 5)), np.zeros(0)
-            return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(
-                np.float64)
+            return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
         x, r, (px, py) = letterbox(im, self.imgsz)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
         obbs[:, 0] = (obbs[:, 0] - px) / r

@@ -18,27 +18,30 @@ from vision.postprocess import GROUPS
 IDENTITY: dict[str, str] = {}
 for _g in GROUPS:
     for _i in _g:
-        IDENTITY[CARD_IDS[_i]] = CARD_IDS[_g[0]].rsplit("-", 1)[0] if len(_g) > 1 else \
-            CARD_IDS[_i]
+        IDENTITY[CARD_IDS[_i]] = CARD_IDS[_g[0]].rsplit("-", 1)[0] if len(_g) > 1 else CARD_IDS[_i]
 
 #: Look-alike sets whose confusions are reported.
 LOOKALIKES: dict[str, list[tuple[str, ...]]] = {
-    "paulownia yellow vs plain chaff": [("paulownia-chaff-yellow", "paulownia-chaff-1",
-                                         "paulownia-chaff-2")],
-    "the four willow cards": [("willow-rain-man", "willow-swallow", "willow-ribbon",
-                               "willow-lightning")],
+    "paulownia yellow vs plain chaff": [
+        ("paulownia-chaff-yellow", "paulownia-chaff-1", "paulownia-chaff-2")
+    ],
+    "the four willow cards": [
+        ("willow-rain-man", "willow-swallow", "willow-ribbon", "willow-lightning")
+    ],
     "same-month ribbon vs chaff": [],
 }
-for _m_ribbon, _m_chaff in (("pine-poetry-ribbon", "pine-chaff"),
-                            ("plum-poetry-ribbon", "plum-chaff"),
-                            ("cherry-poetry-ribbon", "cherry-chaff"),
-                            ("wisteria-ribbon", "wisteria-chaff"), ("iris-ribbon", "iris-chaff"),
-                            ("peony-blue-ribbon", "peony-chaff"),
-                            ("bush-clover-ribbon", "bush-clover-chaff"),
-                            ("chrysanthemum-blue-ribbon", "chrysanthemum-chaff"),
-                            ("maple-blue-ribbon", "maple-chaff")):
-    LOOKALIKES["same-month ribbon vs chaff"].append(
-        (_m_ribbon, _m_chaff + "-1", _m_chaff + "-2"))
+for _m_ribbon, _m_chaff in (
+    ("pine-poetry-ribbon", "pine-chaff"),
+    ("plum-poetry-ribbon", "plum-chaff"),
+    ("cherry-poetry-ribbon", "cherry-chaff"),
+    ("wisteria-ribbon", "wisteria-chaff"),
+    ("iris-ribbon", "iris-chaff"),
+    ("peony-blue-ribbon", "peony-chaff"),
+    ("bush-clover-ribbon", "bush-clover-chaff"),
+    ("chrysanthemum-blue-ribbon", "chrysanthemum-chaff"),
+    ("maple-blue-ribbon", "maple-chaff"),
+):
+    LOOKALIKES["same-month ribbon vs chaff"].append((_m_ribbon, _m_chaff + "-1", _m_chaff + "-2"))
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -77,14 +80,27 @@ class Evaluator:
     def __init__(self):
         self.photos: list[dict] = []
 
-    def add(self, layout: str, gt_cards: list[str], gt_boxes: np.ndarray,
-            pred_cards: list[str], pred_conf: list[float], pred_boxes: np.ndarray) -> None:
+    def add(
+        self,
+        layout: str,
+        gt_cards: list[str],
+        gt_boxes: np.ndarray,
+        pred_cards: list[str],
+        pred_conf: list[float],
+        pred_boxes: np.ndarray,
+    ) -> None:
         """One photo: ground-truth ids and ``(N, 4)`` boxes; predicted ids, confidences
         (0-1) and ``(M, 4)`` boxes, all in pixels."""
-        self.photos.append({"layout": layout, "gt": list(gt_cards),
-                            "gtb": np.asarray(gt_boxes, float).reshape(-1, 4),
-                            "pred": list(pred_cards), "conf": np.asarray(pred_conf, float),
-                            "pb": np.asarray(pred_boxes, float).reshape(-1, 4)})
+        self.photos.append(
+            {
+                "layout": layout,
+                "gt": list(gt_cards),
+                "gtb": np.asarray(gt_boxes, float).reshape(-1, 4),
+                "pred": list(pred_cards),
+                "conf": np.asarray(pred_conf, float),
+                "pb": np.asarray(pred_boxes, float).reshape(-1, 4),
+            }
+        )
 
     def card_level(self, layout: str | None = None, identity: bool = True) -> dict:
         """Precision, recall and F1 over photos: a predicted card is right when the photo
@@ -102,9 +118,15 @@ class Evaluator:
             fn += sum(g.values()) - inter
         pr = tp / max(tp + fp, 1)
         rc = tp / max(tp + fn, 1)
-        return {"precision": pr, "recall": rc, "f1": 2 * pr * rc / max(pr + rc, 1e-9),
-                "tp": tp, "fp": fp, "fn": fn,
-                "photos": sum(1 for p in self.photos if not layout or p["layout"] == layout)}
+        return {
+            "precision": pr,
+            "recall": rc,
+            "f1": 2 * pr * rc / max(pr + rc, 1e-9),
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "photos": sum(1 for p in self.photos if not layout or p["layout"] == layout),
+        }
 
     def map(self, layout: str | None = None) -> dict:
         """mAP50 and mAP50-95 over identity classes (axis-aligned visible-region boxes)."""
@@ -120,8 +142,11 @@ class Evaluator:
                 gk = [IDENTITY[c] for c in p["gt"]]
                 pk = [IDENTITY[c] for c in p["pred"]]
                 ngt.update(gk)
-                iou = box_iou(p["pb"], p["gtb"]) if len(pk) and len(gk) else np.zeros(
-                    (len(pk), len(gk)))
+                iou = (
+                    box_iou(p["pb"], p["gtb"])
+                    if len(pk) and len(gk)
+                    else np.zeros((len(pk), len(gk)))
+                )
                 used = set()
                 for i in np.argsort(-p["conf"], kind="stable"):
                     best, bj = t, -1
@@ -172,6 +197,10 @@ class Evaluator:
                     if IDENTITY[pc] != IDENTITY[c] and pc in home[c]:
                         wrong += 1
                         pairs[f"{c} -> {pc}"] += 1
-            out[name] = {"matched": n, "confused": wrong, "rate": wrong / max(n, 1),
-                         "top": dict(pairs.most_common(5))}
+            out[name] = {
+                "matched": n,
+                "confused": wrong,
+                "rate": wrong / max(n, 1),
+                "top": dict(pairs.most_common(5)),
+            }
         return out

@@ -55,10 +55,17 @@ def probiou(a: np.ndarray, b: np.ndarray, eps: float = 1e-7) -> np.ndarray:
     den = (a1 + a2) * (b1 + b2) - (c1 + c2) ** 2 + eps
     t1 = ((a1 + a2) * (y1 - y2) ** 2 + (b1 + b2) * (x1 - x2) ** 2) / den * 0.25
     t2 = ((c1 + c2) * (x2 - x1) * (y1 - y2)) / den * 0.5
-    t3 = np.log(
-        ((a1 + a2) * (b1 + b2) - (c1 + c2) ** 2)
-        / (4 * np.sqrt(np.clip(a1 * b1 - c1**2, 0, None) * np.clip(a2 * b2 - c2**2, 0, None))
-           + eps) + eps) * 0.5
+    t3 = (
+        np.log(
+            ((a1 + a2) * (b1 + b2) - (c1 + c2) ** 2)
+            / (
+                4 * np.sqrt(np.clip(a1 * b1 - c1**2, 0, None) * np.clip(a2 * b2 - c2**2, 0, None))
+                + eps
+            )
+            + eps
+        )
+        * 0.5
+    )
     bd = np.clip(t1 + t2 + t3, eps, 100.0)
     hd = np.sqrt(1.0 - np.exp(-bd) + eps)
     return np.clip(1 - hd, 0, 1)
@@ -103,8 +110,9 @@ def upright_quad(obb: tuple[float, float, float, float, float]) -> np.ndarray:
     return np.array([p[0], p[3], p[2], p[1]])
 
 
-def crop_obb(image: Image.Image, obb, size: tuple[int, int] = CROP_SIZE,
-             flip: bool = False) -> Image.Image:
+def crop_obb(
+    image: Image.Image, obb, size: tuple[int, int] = CROP_SIZE, flip: bool = False
+) -> Image.Image:
     """Cut one oriented box out of ``image`` as an upright RGB crop of ``size`` (w, h) px.
 
     ``flip`` turns the crop by 180 degrees.  Pixels outside the image are black.
@@ -112,5 +120,6 @@ def crop_obb(image: Image.Image, obb, size: tuple[int, int] = CROP_SIZE,
     q = upright_quad(obb)
     if flip:
         q = q[[2, 3, 0, 1]]
-    return image.transform(size, Image.Transform.QUAD, tuple(q.flatten()),
-                           Image.Resampling.BILINEAR)
+    return image.transform(
+        size, Image.Transform.QUAD, tuple(q.flatten()), Image.Resampling.BILINEAR
+    )

@@ -72,8 +72,9 @@ def from_array(a: np.ndarray) -> Image.Image:
     """
     a = np.asarray(a)
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (1, 3, 4)):
-        raise ValueError(f"image array: expected shape (H, W), (H, W, 3) or (H, W, 4), "
-                         f"got {a.shape}")
+        raise ValueError(
+            f"image array: expected shape (H, W), (H, W, 3) or (H, W, 4), got {a.shape}"
+        )
     if a.shape[0] < 1 or a.shape[1] < 1:
         raise ValueError(f"image array: expected H, W >= 1, got {a.shape}")
     if a.dtype == np.uint8:
@@ -121,16 +122,20 @@ def load_image(src, max_side: int = 2048) -> Loaded:
     if not data:
         raise ImageError(f"{name}: empty file, expected an image")
     if _looks_heif(data[:16]) and not _register_heif():
-        raise ImageError(f"{name}: HEIC/HEIF photo and pillow-heif is not installed "
-                         "(pip install pillow-heif), or export it as JPEG")
+        raise ImageError(
+            f"{name}: HEIC/HEIF photo and pillow-heif is not installed "
+            "(pip install pillow-heif), or export it as JPEG"
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             im = Image.open(io.BytesIO(data))
             w, h = im.size
             if w * h > MAX_PIXELS:
-                raise ImageError(f"{name}: {w}x{h} = {w * h / 1e6:.0f} MP is over the "
-                                 f"{MAX_PIXELS / 1e6:.0f} MP limit (decompression bomb?)")
+                raise ImageError(
+                    f"{name}: {w}x{h} = {w * h / 1e6:.0f} MP is over the "
+                    f"{MAX_PIXELS / 1e6:.0f} MP limit (decompression bomb?)"
+                )
             orient = im.getexif().get(0x0112, 1)
             # DCT-domain downscale for JPEG; orientation 5-8 swaps the axes
             if im.format == "JPEG" and max(w, h) > max_side:
@@ -152,6 +157,9 @@ def load_image(src, max_side: int = 2048) -> Loaded:
 def _shrink(im: Image.Image, full: tuple[int, int], max_side: int) -> Loaded:
     if max(im.size) > max_side:
         r = max_side / max(im.size)
-        im = im.resize((max(1, round(im.size[0] * r)), max(1, round(im.size[1] * r))),
-                       Image.Resampling.BILINEAR, reducing_gap=2.0)
+        im = im.resize(
+            (max(1, round(im.size[0] * r)), max(1, round(im.size[1] * r))),
+            Image.Resampling.BILINEAR,
+            reducing_gap=2.0,
+        )
     return Loaded(im, full[0] / im.size[0], (int(full[0]), int(full[1])))

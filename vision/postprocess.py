@@ -13,7 +13,7 @@ import re
 import numpy as np
 from PIL import Image
 
-from referee.cards import CARDS, CARD_IDS
+from referee.cards import CARD_IDS, CARDS
 from vision.detection import Detection
 from vision.geometry import nms_obb, obb_to_xyxy
 
@@ -52,8 +52,9 @@ def letterbox(im: Image.Image, size: int) -> tuple[np.ndarray, float, tuple[floa
     return np.ascontiguousarray(x), r, (float(px), float(py))
 
 
-def decode_obb(output: np.ndarray, conf: float = 0.25, iou: float = 0.5,
-               max_det: int = 64) -> tuple[np.ndarray, np.ndarray]:
+def decode_obb(
+    output: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 64
+) -> tuple[np.ndarray, np.ndarray]:
     """Decode a one-class ultralytics OBB head ``(1, 6, N)``: cx, cy, w, h, score, angle.
 
     Returns ``(obbs (K, 5), scores (K,))`` after the score threshold and rotated NMS, in
@@ -93,8 +94,7 @@ def assign_cards(probs: np.ndarray, det_scores: np.ndarray) -> list[tuple[int, f
     if probs.ndim != 2 or probs.shape[1] != len(CARD_IDS):
         raise ValueError(f"probs: expected shape (K, {len(CARD_IDS)}), got {probs.shape}")
     if det_scores.shape != (probs.shape[0],):
-        raise ValueError(f"det_scores: expected shape ({probs.shape[0]},), "
-                         f"got {det_scores.shape}")
+        raise ValueError(f"det_scores: expected shape ({probs.shape[0]},), got {det_scores.shape}")
     k = probs.shape[0]
     gp = np.stack([probs[:, g].sum(1) for g in GROUPS], 1) * det_scores[:, None]  # (K, G)
     free = [list(g) for g in GROUPS]
@@ -111,8 +111,12 @@ def assign_cards(probs: np.ndarray, det_scores: np.ndarray) -> list[tuple[int, f
     return result
 
 
-def to_detections(obbs_px: np.ndarray, assigned: list[tuple[int, float]],
-                  size: tuple[int, int], uncertain_below: float = 0.5) -> list[Detection]:
+def to_detections(
+    obbs_px: np.ndarray,
+    assigned: list[tuple[int, float]],
+    size: tuple[int, int],
+    uncertain_below: float = 0.5,
+) -> list[Detection]:
     """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
 
     Boxes are clipped to ``size`` = (width, height).  Sorted by confidence, highest first;
@@ -124,8 +128,12 @@ def to_detections(obbs_px: np.ndarray, assigned: list[tuple[int, float]],
     for (cls, conf), b in zip(assigned, xyxy, strict=True):
         if cls < 0:
             continue
-        box = (float(np.clip(b[0], 0, w)), float(np.clip(b[1], 0, h)),
-               float(np.clip(b[2], 0, w)), float(np.clip(b[3], 0, h)))
+        box = (
+            float(np.clip(b[0], 0, w)),
+            float(np.clip(b[1], 0, h)),
+            float(np.clip(b[2], 0, w)),
+            float(np.clip(b[3], 0, h)),
+        )
         c = float(np.clip(conf, 0.0, 1.0))
         dets.append(Detection(CARD_IDS[cls], c, box, c < uncertain_below))
     dets.sort(key=lambda d: -d.confidence)

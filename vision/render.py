@@ -47,8 +47,9 @@ def render_svg(path: Path, height: int) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGBA")
 
 
-def render_art(art_dir: Path, out_dir: Path, height: int = 256,
-               styles: tuple[str, ...] = STYLES) -> int:
+def render_art(
+    art_dir: Path, out_dir: Path, height: int = 256, styles: tuple[str, ...] = STYLES
+) -> int:
     """Render every style's 48 SVGs to ``out_dir/<style>/<id>.png``; return the count."""
     n = 0
     for style in styles:
@@ -119,8 +120,16 @@ def style_face(art: Image.Image, rng: np.random.Generator, height: int) -> Image
     if rng.random() < 0.3:  # slight bend: a small random perspective of the face
         j = w * 0.03
         quad = [rng.uniform(-j, j) for _ in range(8)]
-        data = (quad[0], quad[1], quad[2], h + quad[3], w + quad[4], h + quad[5],
-                w + quad[6], quad[7])
+        data = (
+            quad[0],
+            quad[1],
+            quad[2],
+            h + quad[3],
+            w + quad[4],
+            h + quad[5],
+            w + quad[6],
+            quad[7],
+        )
         out = out.transform((w, h), Image.Transform.QUAD, data, Image.Resampling.BILINEAR)
     if rng.random() < 0.2:
         out = out.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.0)))

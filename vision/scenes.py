@@ -103,8 +103,10 @@ def background(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarra
         img[grout] = rng.uniform(0.2, 0.9)
         img += (_smooth_noise(rng, w, h, 5)[..., None] - 0.5) * 0.1
     else:
-        raise ValueError(f"unknown background kind {kind!r}; expected one of "
-                         f"{TRAIN_BACKGROUNDS + TEST_BACKGROUNDS}")
+        raise ValueError(
+            f"unknown background kind {kind!r}; expected one of "
+            f"{TRAIN_BACKGROUNDS + TEST_BACKGROUNDS}"
+        )
     return np.clip(img, 0, 1).astype(np.float32)
 
 
@@ -129,8 +131,9 @@ def layout_positions(layout: str, n: int, rng: np.random.Generator) -> list[tupl
         jit = rng.uniform(0, 6)
         for i in range(n):
             r, c = divmod(i, per_row)
-            poses.append((c * gx + rng.normal(0, 0.02), r * gy + rng.normal(0, 0.02),
-                          rng.normal(0, jit)))
+            poses.append(
+                (c * gx + rng.normal(0, 0.02), r * gy + rng.normal(0, 0.02), rng.normal(0, jit))
+            )
         rot = rng.uniform(0, 360)
         poses = [_rot_pose(p, rot) for p in poses]
     elif layout == "fan":
@@ -145,8 +148,9 @@ def layout_positions(layout: str, n: int, rng: np.random.Generator) -> list[tupl
                 if kind == "down":
                     poses.append((ox + rng.normal(0, 0.01), oy + j * f, rng.normal(0, 2)))
                 elif kind == "side":
-                    poses.append((ox + j * f * cw * 1.6, oy + rng.normal(0, 0.01),
-                                  rng.normal(0, 2)))
+                    poses.append(
+                        (ox + j * f * cw * 1.6, oy + rng.normal(0, 0.01), rng.normal(0, 2))
+                    )
                 else:  # arc around a pivot near the bottom
                     a = (j - k / 2) * rng.uniform(8, 14)
                     ar = math.radians(a)
@@ -195,7 +199,7 @@ def homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 def apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Apply a homography to points ``(..., 2)``."""
-    p = np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], axis=-1) @ hm.T
+    p = np.concatenate([pts, np.ones((*pts.shape[:-1], 1))], axis=-1) @ hm.T
     return p[..., :2] / p[..., 2:3]
 
 
@@ -215,33 +219,46 @@ def _distractors(canvas: Image.Image, rng, art_pool, n: int) -> None:
         elif k == 1:
             d.rectangle((x, y, x + s, y + s * rng.uniform(0.2, 2)), fill=col)
         elif k == 2:
-            d.line((x, y, x + rng.normal(0, s * 2), y + rng.normal(0, s * 2)), fill=col,
-                   width=int(rng.integers(2, 12)))
+            d.line(
+                (x, y, x + rng.normal(0, s * 2), y + rng.normal(0, s * 2)),
+                fill=col,
+                width=int(rng.integers(2, 12)),
+            )
         else:  # a card box printed with card art
             art = art_pool[int(rng.integers(len(art_pool)))]
             bw, bh = int(s * rng.uniform(1.0, 1.8)), int(s * rng.uniform(1.3, 2.2))
             box = Image.new("RGB", (max(bw, 8), max(bh, 8)), col)
             aw = int(bw * rng.uniform(0.4, 0.9))
             ah = int(aw / CARD_ASPECT)
-            if 4 < aw and 4 < ah < bh:
+            if aw > 4 and 4 < ah < bh:
                 a = art.resize((aw, ah))
                 box.paste(a, (int((bw - aw) / 2), int(rng.uniform(0, bh - ah))), a)
             bd = ImageDraw.Draw(box)
             for _t in range(int(rng.integers(0, 4))):
                 ty = rng.uniform(0, bh)
-                bd.rectangle((bw * 0.1, ty, bw * rng.uniform(0.3, 0.9), ty + bh * 0.04),
-                             fill=tuple(int(v) for v in rng.integers(0, 256, 3)))
+                bd.rectangle(
+                    (bw * 0.1, ty, bw * rng.uniform(0.3, 0.9), ty + bh * 0.04),
+                    fill=tuple(int(v) for v in rng.integers(0, 256, 3)),
+                )
             box = box.rotate(rng.uniform(0, 360), expand=True, fillcolor=None)
             m = Image.new("L", box.size, 0)
             ImageDraw.Draw(m).rectangle((1, 1, box.size[0] - 2, box.size[1] - 2), fill=255)
             canvas.paste(box, (int(x), int(y)))
 
 
-def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = None,
-               n_cards: int | None = None, styles: tuple[str, ...] | None = None,
-               backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
-               min_visible: float = 0.15, card_px: tuple[float, float] | None = None,
-               jpeg: bool = True) -> Scene:
+def make_scene(
+    seed: int,
+    art: dict,
+    *,
+    size: int = 640,
+    layout: str | None = None,
+    n_cards: int | None = None,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    min_visible: float = 0.15,
+    card_px: tuple[float, float] | None = None,
+    jpeg: bool = True,
+) -> Scene:
     """Render one scene.
 
     ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.render.load_art`);
@@ -254,11 +271,11 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
     style = str(rng.choice(styles or tuple(art)))
     n = n_cards or int(min(24, max(1, rng.choice([rng.integers(1, 7), rng.integers(1, 25)]))))
     ax, ay = ASPECTS[int(rng.integers(len(ASPECTS)))]
-    W = size if ax >= ay else round(size * ax / ay)
-    H = size if ay >= ax else round(size * ay / ax)
+    w_ = size if ax >= ay else round(size * ax / ay)
+    h_ = size if ay >= ax else round(size * ay / ax)
     # compose on a flat canvas 25% larger, then tilt (perspective) and crop back
-    CW, CH = round(W * 1.25), round(H * 1.25)
-    bg = background(str(rng.choice(backgrounds)), CW, CH, rng)
+    cw_, ch_ = round(w_ * 1.25), round(h_ * 1.25)
+    bg = background(str(rng.choice(backgrounds)), cw_, ch_, rng)
     canvas = Image.fromarray((bg * 255).astype(np.uint8))
     pool = [art[style][c] for c in CARD_IDS]
     _distractors(canvas, rng, pool, int(rng.integers(0, 5)))
@@ -268,22 +285,22 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
     allc = np.concatenate([_card_corners(x, y, a, CARD_ASPECT, 1.0) for x, y, a in poses])
     span = allc.max(0) - allc.min(0)
     lo, hi = card_px or (0.12, 0.5)
-    fit = min(W / max(span[0], 1e-6), H / max(span[1], 1e-6)) * rng.uniform(0.6, 0.95)
-    ch = float(np.clip(fit, min(W, H) * lo * 0.5, min(W, H) * hi))
+    fit = min(w_ / max(span[0], 1e-6), h_ / max(span[1], 1e-6)) * rng.uniform(0.6, 0.95)
+    ch = float(np.clip(fit, min(w_, h_) * lo * 0.5, min(w_, h_) * hi))
     if card_px:
-        ch = float(np.clip(ch, min(W, H) * lo, min(W, H) * hi))
+        ch = float(np.clip(ch, min(w_, h_) * lo, min(w_, h_) * hi))
     ch = max(ch, 12.0)
     centre = (allc.max(0) + allc.min(0)) / 2 * ch
-    off = np.array([CW / 2, CH / 2]) - centre + rng.normal(0, 0.05, 2) * [W, H]
+    off = np.array([cw_ / 2, ch_ / 2]) - centre + rng.normal(0, 0.05, 2) * [w_, h_]
 
-    idmap = Image.new("L", (CW, CH), 0)
-    shadow = Image.new("L", (CW, CH), 0)
+    idmap = Image.new("L", (cw_, ch_), 0)
+    shadow = Image.new("L", (cw_, ch_), 0)
     sd = ImageDraw.Draw(shadow)
     sh_off = rng.normal(0, 0.03, 2) * ch
     corners = []
     faces = []
     for cid, (x, y, a) in zip(ids, poses, strict=True):
-        face = style_face(art[style][cid], rng, int(round(ch)))
+        face = style_face(art[style][cid], rng, round(ch))
         cx, cy = x * ch + off[0], y * ch + off[1]
         cc = _card_corners(cx, cy, a, face.size[0], face.size[1])
         corners.append(cc)
@@ -302,7 +319,7 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
     if rng.random() < 0.15:
         d = ImageDraw.Draw(canvas)
         di = ImageDraw.Draw(idmap)
-        x, y = rng.uniform(0, CW), rng.uniform(0, CH)
+        x, y = rng.uniform(0, cw_), rng.uniform(0, ch_)
         s = ch * rng.uniform(0.2, 0.6)
         col = tuple(int(v) for v in rng.integers(0, 256, 3))
         d.ellipse((x, y, x + s, y + s), fill=col)
@@ -311,8 +328,8 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
     # phone tilt: map the output window to a random quadrilateral of the canvas
     tilt = rng.uniform(0, 50) if rng.random() < 0.8 else 0.0
     k = math.sin(math.radians(tilt)) * 0.35
-    win = np.array([[0, 0], [W, 0], [W, H], [0, H]], float)
-    src = win + np.array([(CW - W) / 2, (CH - H) / 2])
+    win = np.array([[0, 0], [w_, 0], [w_, h_], [0, h_]], float)
+    src = win + np.array([(cw_ - w_) / 2, (ch_ - h_) / 2])
     shrink = np.zeros((4, 2))
     side = int(rng.integers(4))  # the far edge of the table
     a_, b_ = side, (side + 1) % 4
@@ -324,14 +341,16 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
     for j in (a_, b_):
         other = (j + 2) % 4
         far[j] = src[j] + (src[j] - src[other]) * k * 0.5
-    far += rng.normal(0, 0.02, (4, 2)) * [W, H]
+    far += rng.normal(0, 0.02, (4, 2)) * [w_, h_]
     hm = homography(win, far)  # output -> canvas
     inv = np.linalg.inv(hm)
     coeffs = (hm / hm[2, 2]).flatten()[:8]
-    img = canvas.transform((W, H), Image.Transform.PERSPECTIVE, tuple(coeffs),
-                           Image.Resampling.BILINEAR)
-    idw = idmap.transform((W, H), Image.Transform.PERSPECTIVE, tuple(coeffs),
-                          Image.Resampling.NEAREST)
+    img = canvas.transform(
+        (w_, h_), Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.BILINEAR
+    )
+    idw = idmap.transform(
+        (w_, h_), Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.NEAREST
+    )
     ida = np.asarray(idw)
 
     # visible-region labels (in card frame, mapped to the output)
@@ -356,11 +375,17 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
         u, v = rel @ u_axis, rel @ v_axis
         u0, u1 = np.percentile(u, [0.5, 99.5])
         v0, v1 = np.percentile(v, [0.5, 99.5])
-        q = np.array([cc[0] + u0 * u_axis + v0 * v_axis, cc[0] + u1 * u_axis + v0 * v_axis,
-                      cc[0] + u1 * u_axis + v1 * v_axis, cc[0] + u0 * u_axis + v1 * v_axis])
+        q = np.array(
+            [
+                cc[0] + u0 * u_axis + v0 * v_axis,
+                cc[0] + u1 * u_axis + v0 * v_axis,
+                cc[0] + u1 * u_axis + v1 * v_axis,
+                cc[0] + u0 * u_axis + v1 * v_axis,
+            ]
+        )
         q = apply_h(inv, q)
-        q[:, 0] = np.clip(q[:, 0], 0, W)
-        q[:, 1] = np.clip(q[:, 1], 0, H)
+        q[:, 0] = np.clip(q[:, 0], 0, w_)
+        q[:, 1] = np.clip(q[:, 1], 0, h_)
         if abs(_poly_area(q)) < 16:
             continue
         cards.append(cid)
@@ -368,8 +393,15 @@ def make_scene(seed: int, art: dict, *, size: int = 640, layout: str | None = No
         vis.append(float(min(1.0, frac)))
 
     img = photometric(img, rng, jpeg=jpeg)
-    return Scene(img, cards, np.array(quads, float).reshape(-1, 4, 2), vis, layout, style,
-                 {"tilt": tilt, "card_px": ch})
+    return Scene(
+        img,
+        cards,
+        np.array(quads, float).reshape(-1, 4, 2),
+        vis,
+        layout,
+        style,
+        {"tilt": tilt, "card_px": ch},
+    )
 
 
 def _poly_area(p: np.ndarray) -> float:
@@ -389,8 +421,9 @@ def photometric(img: Image.Image, rng: np.random.Generator, jpeg: bool = True) -
     a = a * np.array([1 + rng.normal(0, 0.08), 1.0, 1 + rng.normal(0, 0.08)])
     if rng.random() < 0.25:  # glare
         cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.05, 0.3) * max(w, h)
-        a += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) *
-              rng.uniform(0.2, 0.7))[..., None]
+        a += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.2, 0.7))[
+            ..., None
+        ]
     a = np.clip(a, 0, 1)
     out = Image.fromarray((a * 255).astype(np.uint8))
     r = rng.random()

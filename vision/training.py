@@ -43,15 +43,23 @@ def _det_job(args):
     name = f"{seed:08d}"
     scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
     w, h = scene.image.size
-    write_labels(Path(out) / "labels" / split / f"{name}.txt",
-                 [obb_line(0, q, w, h) for q in scene.quads])
+    write_labels(
+        Path(out) / "labels" / split / f"{name}.txt", [obb_line(0, q, w, h) for q in scene.quads]
+    )
     return scene.layout, len(scene.cards)
 
 
-def gen_detection_dataset(out_dir: Path, png_dir: Path, n_train: int, n_val: int, seed: int,
-                          size: int = 640, workers: int = 2,
-                          styles: tuple[str, ...] = STYLES,
-                          backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS) -> Path:
+def gen_detection_dataset(
+    out_dir: Path,
+    png_dir: Path,
+    n_train: int,
+    n_val: int,
+    seed: int,
+    size: int = 640,
+    workers: int = 2,
+    styles: tuple[str, ...] = STYLES,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+) -> Path:
     """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
 
     Scene ``i`` of the train split uses seed ``seed * 1_000_000 + i``; val scenes follow.
@@ -66,11 +74,24 @@ def gen_detection_dataset(out_dir: Path, png_dir: Path, n_train: int, n_val: int
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         stats = pool.map(_det_job, jobs, chunksize=8)
     yaml = out / "data.yaml"
-    yaml.write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
-                    "names:\n  0: card\n", encoding="utf-8")
-    (out / "meta.json").write_text(json.dumps({
-        "seed": seed, "n_train": n_train, "n_val": n_val, "size": size, "styles": styles,
-        "backgrounds": backgrounds, "cards": int(sum(s[1] for s in stats))}), encoding="utf-8")
+    yaml.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n",
+        encoding="utf-8",
+    )
+    (out / "meta.json").write_text(
+        json.dumps(
+            {
+                "seed": seed,
+                "n_train": n_train,
+                "n_val": n_val,
+                "size": size,
+                "styles": styles,
+                "backgrounds": backgrounds,
+                "cards": int(sum(s[1] for s in stats)),
+            }
+        ),
+        encoding="utf-8",
+    )
     return yaml
 
 
@@ -80,25 +101,43 @@ def gen_detection_dataset(out_dir: Path, png_dir: Path, n_train: int, n_val: int
 def _crop_job(args):
     seed, size, per_card, backgrounds = args
     rng = np.random.default_rng(seed + 7)
-    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, card_px=(0.18, 0.6),
-                       n_cards=int(rng.integers(1, 13)))
+    scene = make_scene(
+        seed,
+        _ART,
+        size=size,
+        backgrounds=backgrounds,
+        card_px=(0.18, 0.6),
+        n_cards=int(rng.integers(1, 13)),
+    )
     xs, ys = [], []
     style = STYLES.index(scene.style)
     for cid, q in zip(scene.cards, scene.quads, strict=True):
         cx, cy, w, h, t = quad_to_obb(q)
         for _ in range(per_card):  # jitter like an imperfect localiser
             j = rng.normal(0, 0.04, 4)
-            obb = (cx + j[0] * w, cy + j[1] * h, w * (1 + abs(j[2])), h * (1 + abs(j[3])),
-                   t + rng.normal(0, 0.04))
+            obb = (
+                cx + j[0] * w,
+                cy + j[1] * h,
+                w * (1 + abs(j[2])),
+                h * (1 + abs(j[3])),
+                t + rng.normal(0, 0.04),
+            )
             crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
             xs.append(np.asarray(crop, np.uint8))
             ys.append(CARD_IDS.index(cid) + 100 * style)
     return xs, ys
 
 
-def gen_crops(png_dir: Path, n_scenes: int, seed: int, workers: int = 2, size: int = 512,
-              per_card: int = 2, styles: tuple[str, ...] = STYLES,
-              backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def gen_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 512,
+    per_card: int = 2,
+    styles: tuple[str, ...] = STYLES,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classifier crops cut from synthetic scenes at their (jittered) label boxes.
 
     Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices and
@@ -126,18 +165,31 @@ def build_classifier(n_classes: int = 48, width: int = 32):
 
     def block(cin, cout, stride):
         return nn.Sequential(
-            nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.SiLU(),
-            nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.SiLU())
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.SiLU(),
+            nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.SiLU(),
+        )
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
             w = width
             self.body = nn.Sequential(
-                nn.Conv2d(3, w, 3, 2, 1, bias=False), nn.BatchNorm2d(w), nn.SiLU(),
-                block(w, w, 1), block(w, 2 * w, 2), block(2 * w, 4 * w, 2),
-                block(4 * w, 8 * w, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                nn.Dropout(0.2), nn.Linear(8 * w, n_classes))
+                nn.Conv2d(3, w, 3, 2, 1, bias=False),
+                nn.BatchNorm2d(w),
+                nn.SiLU(),
+                block(w, w, 1),
+                block(w, 2 * w, 2),
+                block(2 * w, 4 * w, 2),
+                block(4 * w, 8 * w, 2),
+                nn.AdaptiveAvgPool2d(1),
+                nn.Flatten(),
+                nn.Dropout(0.2),
+                nn.Linear(8 * w, n_classes),
+            )
             self.register_buffer("mean", torch.tensor([0.5, 0.5, 0.5]).view(1, 3, 1, 1))
 
         def forward(self, x):
@@ -174,19 +226,35 @@ def _augment(x, gen):
         x0 = (r(b) * (w - ew)).long()
         yy = torch.arange(h, device=dev).view(1, h, 1)
         xx = torch.arange(w, device=dev).view(1, 1, w)
-        box = ((yy >= y0.view(b, 1, 1)) & (yy < (y0 + eh).view(b, 1, 1)) &
-               (xx >= x0.view(b, 1, 1)) & (xx < (x0 + ew).view(b, 1, 1)) & m.view(b, 1, 1))
+        box = (
+            (yy >= y0.view(b, 1, 1))
+            & (yy < (y0 + eh).view(b, 1, 1))
+            & (xx >= x0.view(b, 1, 1))
+            & (xx < (x0 + ew).view(b, 1, 1))
+            & m.view(b, 1, 1)
+        )
         fill = r(b, 3, 1, 1)
         x = torch.where(box.unsqueeze(1), fill.expand_as(x), x)
     x = x + torch.randn(x.shape, generator=gen, device=dev) * 0.03 * r(b, 1, 1, 1)
     return x.clamp(0, 1)
 
 
-def train_classifier(x: np.ndarray, y: np.ndarray, out_dir: Path, epochs: int = 20,
-                     batch: int = 256, device: str = "cpu", time_limit_s: float | None = None,
-                     resume: bool = True, val_frac: float = 0.05, seed: int = 0,
-                     log=print, holdout: np.ndarray | None = None, tag: str = "classifier",
-                     init: Path | None = None) -> dict:
+def train_classifier(
+    x: np.ndarray,
+    y: np.ndarray,
+    out_dir: Path,
+    epochs: int = 20,
+    batch: int = 256,
+    device: str = "cpu",
+    time_limit_s: float | None = None,
+    resume: bool = True,
+    val_frac: float = 0.05,
+    seed: int = 0,
+    log=print,
+    holdout: np.ndarray | None = None,
+    tag: str = "classifier",
+    init: Path | None = None,
+) -> dict:
     """Train the crop classifier; checkpoint every epoch to ``out_dir/classifier_last.pt``.
 
     ``x``: uint8 ``(N, 112, 72, 3)``; ``y``: ``(N,)`` class indices.  Resumes from the
@@ -220,8 +288,9 @@ def train_classifier(x: np.ndarray, y: np.ndarray, out_dir: Path, epochs: int = 
         log(f"{tag}: starting from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(ti) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs *
-                                                steps_per_epoch, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
     start_epoch = 0
     ck = out / f"{tag}_last.pt"
     if resume and ck.exists():
@@ -242,7 +311,7 @@ def train_classifier(x: np.ndarray, y: np.ndarray, out_dir: Path, epochs: int = 
         order = torch.from_numpy(np.random.default_rng(seed + ep).permutation(ti))
         tot, cnt = 0.0, 0
         for k in range(steps_per_epoch):
-            idx = order[k * batch:(k + 1) * batch].to(xt.device)
+            idx = order[k * batch : (k + 1) * batch].to(xt.device)
             xb = xt[idx].to(dev, non_blocking=True).float() / 255.0
             yb = yt[idx].to(dev)
             xb = _augment(xb, gen)
@@ -255,10 +324,19 @@ def train_classifier(x: np.ndarray, y: np.ndarray, out_dir: Path, epochs: int = 
             tot += float(loss.detach()) * len(idx)
             cnt += len(idx)
         acc = evaluate_classifier(model, xt, yt, vi, dev)
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
-                    "sched": sched.state_dict(), "epoch": ep}, ck)
-        log(f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(cnt, 1):.4f} "
-            f"val_acc {acc:.4f} {time.time() - t0:.0f}s")
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "epoch": ep,
+            },
+            ck,
+        )
+        log(
+            f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(cnt, 1):.4f} "
+            f"val_acc {acc:.4f} {time.time() - t0:.0f}s"
+        )
         if time_limit_s and time.time() - t0 > time_limit_s:
             log("classifier: time limit reached")
             break
@@ -274,7 +352,7 @@ def evaluate_classifier(model, xt, yt, idx, dev) -> float:
     correct = 0
     with torch.no_grad():
         for k in range(0, len(idx), 1024):
-            ii = torch.from_numpy(np.asarray(idx[k:k + 1024])).to(xt.device)
+            ii = torch.from_numpy(np.asarray(idx[k : k + 1024])).to(xt.device)
             xb = xt[ii].to(dev).float() / 255.0
             correct += int((model(xb).argmax(1) == yt[ii].to(dev)).sum())
     return correct / max(1, len(idx))
@@ -290,20 +368,35 @@ def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
     model.load_state_dict(state["model"])
     model.eval()
     dummy = torch.zeros(1, 3, CROP_SIZE[1], CROP_SIZE[0])
-    torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "batch"},
-                                                             "logits": {0: "batch"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(onnx_path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
     return Path(onnx_path)
 
 
 # --------------------------------------------------------------------------- localiser
 
 
-def train_localiser(data_yaml: Path, out_dir: Path, imgsz: int = 512, epochs: int = 30,
-                    batch: int = 32, device: str = "cpu", workers: int = 2,
-                    time_h: float | None = None, resume: bool = True,
-                    init: Path | None = None, name: str = "localiser") -> Path:
+def train_localiser(
+    data_yaml: Path,
+    out_dir: Path,
+    imgsz: int = 512,
+    epochs: int = 30,
+    batch: int = 32,
+    device: str = "cpu",
+    workers: int = 2,
+    time_h: float | None = None,
+    resume: bool = True,
+    init: Path | None = None,
+    name: str = "localiser",
+) -> Path:
     """Train the one-class YOLO11n-OBB localiser from scratch (or from ``init`` weights).
 
     Resumes an interrupted run from ``out_dir/name/weights/last.pt`` when ``resume``.
@@ -319,13 +412,36 @@ def train_localiser(data_yaml: Path, out_dir: Path, imgsz: int = 512, epochs: in
         return run / "weights" / "best.pt"
     model = YOLO(str(init)) if init else YOLO("yolo11n-obb.yaml")
     kw = {"time": time_h} if time_h else {}
-    model.train(data=str(data_yaml), imgsz=imgsz, epochs=epochs, batch=batch, device=device,
-                workers=workers, project=str(Path(out_dir).resolve()), name=name,
-                exist_ok=True, single_cls=True, plots=False, amp=False,
-                pretrained=False, close_mosaic=max(1, epochs // 5), degrees=180.0,
-                flipud=0.5, fliplr=0.5, mosaic=0.5, scale=0.5, translate=0.1,
-                hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, cos_lr=True, patience=100,
-                val=True, verbose=False, **kw)
+    model.train(
+        data=str(data_yaml),
+        imgsz=imgsz,
+        epochs=epochs,
+        batch=batch,
+        device=device,
+        workers=workers,
+        project=str(Path(out_dir).resolve()),
+        name=name,
+        exist_ok=True,
+        single_cls=True,
+        plots=False,
+        amp=False,
+        pretrained=False,
+        close_mosaic=max(1, epochs // 5),
+        degrees=180.0,
+        flipud=0.5,
+        fliplr=0.5,
+        mosaic=0.5,
+        scale=0.5,
+        translate=0.1,
+        hsv_h=0.02,
+        hsv_s=0.5,
+        hsv_v=0.4,
+        cos_lr=True,
+        patience=100,
+        val=True,
+        verbose=False,
+        **kw,
+    )
     return run / "weights" / "best.pt"
 
 
@@ -333,8 +449,9 @@ def export_localiser_onnx(pt: Path, imgsz: int = 512) -> Path:
     """Export ultralytics weights to ONNX (static 1x3xSxS input, no NMS inside)."""
     from ultralytics import YOLO
 
-    return Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=False,
-                                     dynamic=False, opset=17))
+    return Path(
+        YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False, opset=17)
+    )
 
 
 def hardware() -> str:
