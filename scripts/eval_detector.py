@@ -49,12 +49,17 @@ def main(argv=None) -> int:
     p.add_argument("--tta", action="store_true")
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
     p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold")
+    p.add_argument("--max-side", type=int, default=None, help="photo long side before crops")
     p.add_argument("--json", type=Path, default=None)
     a = p.parse_args(argv)
     if not (a.png / "mantia").exists():
         render_art(a.art, a.png)
     art = load_art(a.png, tuple(a.styles))
-    kw = {k: v for k, v in (("conf", a.conf), ("iou", a.iou)) if v is not None}
+    kw = {
+        k: v
+        for k, v in (("conf", a.conf), ("iou", a.iou), ("max_side", a.max_side))
+        if v is not None
+    }
     det = Detector(a.backend, tta=a.tta, **kw)
     ev = Evaluator()
     loc_hit = loc_n = 0

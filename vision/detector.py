@@ -101,7 +101,7 @@ class Detector:
         conf: float = 0.35,
         iou: float = 0.5,
         uncertain_below: float = 0.5,
-        max_side: int = 1600,
+        max_side: int = 1280,
         tta: bool = False,
         threads: int | None = None,
         imgsz: int = 512,
@@ -150,18 +150,22 @@ class Detector:
     def localise(self, im: Image.Image) -> tuple[np.ndarray, np.ndarray]:
         """Card regions in ``im``: ``(obbs (K, 5), scores (K,))`` in pixels of ``im``."""
         if self.backend == "ultralytics":
-            r = self._yolo.predict(
-                im, imgsz=self.imgsz, conf=self.conf, iou=self.iou, verbose=False, device="cpu"
-            )[0]
-            if r.obb is None or len(r.obb) == 0:
-                return np.zeros((0, 5)), np.zeros(0)
-            return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
+            return self._predict(im)
         x, r, (px, py) = letterbox(im, self.imgsz)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
         obbs[:, 0] = (obbs[:, 0] - px) / r
         obbs[:, 1] = (obbs[:, 1] - py) / r
         obbs[:, 2:4] /= r
         return obbs, scores
+
+    def _predict(self, source) -> tuple[np.ndarray, np.ndarray]:
+        """ultralytics/torch localiser on a PIL image or a file path (its own decode)."""
+        r = self._yolo.predict(
+            source, imgsz=self.imgsz, conf=self.conf, iou=self.iou, verbose=False, device="cpu"
+        )[0]
+        if r.obb is None or len(r.obb) == 0:
+            return np.zeros((0, 5)), np.zeros(0)
+        return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
 
     def classify(self, im: Image.Image, obbs: np.ndarray) -> np.ndarray:
         """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im``."""
@@ -190,7 +194,12 @@ class Detector:
         original.  Raises :class:`vision.errors.ImageError` for unusable input.
         """
         loaded = load_image(image, self.max_side)
-        obbs, scores = self.localise(loaded.image)
+        if self.backend == "ultralytics" and isinstance(image, (str, Path)):
+            # the plain ultralytics path: YOLO.predict decodes the file itself (full size)
+            obbs, scores = self._predict(str(image))
+            obbs[:, :4] /= loaded.scale
+        else:
+            obbs, scores = self.localise(loaded.image)
         probs = self.classify(loaded.image, obbs)
         assigned = assign_cards(probs, scores)
         obbs_px = obbs.copy()

@@ -91,7 +91,7 @@ def from_array(a: np.ndarray) -> Image.Image:
     return to_rgb8(Image.fromarray(b, mode))
 
 
-def load_image(src, max_side: int = 2048) -> Loaded:
+def load_image(src, max_side: int = 1280) -> Loaded:
     """Open a photo from a path, bytes, a file object, a PIL image or a numpy array.
 
     Applies EXIF orientation, converts to 8-bit RGB, and reduces the long side to at most
@@ -139,7 +139,10 @@ def load_image(src, max_side: int = 2048) -> Loaded:
             orient = im.getexif().get(0x0112, 1)
             # DCT-domain downscale for JPEG; orientation 5-8 swaps the axes
             if im.format == "JPEG" and max(w, h) > max_side:
-                im.draft("RGB", (max_side, max_side))
+                # DCT scaling by 1/2, 1/4 or 1/8 to no less than 3/4 of max_side: the
+                # decode is then 2-3x faster and often needs no further resize
+                r = 0.75 * max_side / max(w, h)
+                im.draft("RGB", (max(1, int(w * r)), max(1, int(h * r))))
             im.load()
         except ImageError:
             raise
