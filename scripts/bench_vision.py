@@ -107,9 +107,7 @@ def main(argv=None) -> int:
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=3)
-    p.add_argument(
-        "--backends", nargs="+", default=["onnxruntime", "openvino", "ultralytics"]
-    )
+    p.add_argument("--backends", nargs="+", default=["onnxruntime", "openvino", "ultralytics"])
     p.add_argument("--tta", action="store_true", help="also time the default with TTA")
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--child", nargs=3, metavar=("BACKEND", "PHOTO", "TTA"), help=argparse.SUPPRESS)

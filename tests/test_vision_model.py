@@ -27,7 +27,7 @@ def test_shipped_model_finds_a_card(tmp_path):
         card_px=(0.3, 0.4),
     )
     assert len(scene.cards) == 3
-    dets = Detector().detect(scene.image)
+    dets = Detector("onnxruntime").detect(scene.image)
     found = {d.card for d in dets if not d.uncertain}
     assert found & set(scene.cards), (scene.cards, dets)
     for d in dets:

@@ -35,8 +35,8 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="onnxruntime",
-        help="inference runtime (default: onnxruntime)",
+        default="auto",
+        help="inference runtime (default: auto = openvino if installed, else onnxruntime)",
     )
     parser.add_argument(
         "--uncertain-below",
