@@ -51,6 +51,14 @@ def main(argv=None) -> int:
     p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold")
     p.add_argument("--max-side", type=int, default=None, help="photo long side before crops")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument(
+        "--backgrounds", nargs="+", default=list(TEST_BACKGROUNDS), help="background kinds"
+    )
+    p.add_argument("--max-cards", type=int, default=None, help="1..N cards per photo")
+    p.add_argument(
+        "--texture-scale", type=float, default=None, help="make background texture N x finer"
+    )
+    p.add_argument("--layouts", nargs="+", default=list(LAYOUTS))
     a = p.parse_args(argv)
     if not (a.png / "mantia").exists():
         render_art(a.art, a.png)
@@ -67,9 +75,22 @@ def main(argv=None) -> int:
     by_style: dict[str, Evaluator] = {s: Evaluator() for s in a.styles}
     t0 = time.time()
     for li, layout in enumerate(LAYOUTS):
+        if layout not in a.layouts:
+            continue
         for i in range(a.per_layout):
             seed = a.seed * 1_000_000 + li * 10_000 + i
-            s = make_scene(seed, art, size=a.size, layout=layout, backgrounds=TEST_BACKGROUNDS)
+            n = None
+            if a.max_cards:
+                n = int(np.random.default_rng(seed).integers(1, a.max_cards + 1))
+            s = make_scene(
+                seed,
+                art,
+                size=a.size,
+                layout=layout,
+                backgrounds=tuple(a.backgrounds),
+                n_cards=n,
+                texture_scale=a.texture_scale,
+            )
             dets = det.detect(s.image)
             gtb = quad_xyxy(s.quads)
             pb = np.array([d.box for d in dets]).reshape(-1, 4)
@@ -97,7 +118,10 @@ def main(argv=None) -> int:
             "seed": a.seed,
             "per_layout": a.per_layout,
             "size": a.size,
-            "backgrounds": TEST_BACKGROUNDS,
+            "backgrounds": a.backgrounds,
+            "max_cards": a.max_cards,
+            "texture_scale": a.texture_scale,
+            "layouts": a.layouts,
             "styles": a.styles,
             "backend": a.backend,
             "tta": a.tta,
@@ -109,7 +133,7 @@ def main(argv=None) -> int:
         "layouts": {},
         "styles": {},
     }
-    for layout in (*LAYOUTS, None):
+    for layout in (*a.layouts, None):
         res["layouts"][layout or "all"] = {
             "identity": ev.card_level(layout),
             "exact_id": ev.card_level(layout, False),

@@ -152,3 +152,14 @@ def test_upright_crop_turns_landscape_boxes_portrait():
     crop = crop_obb(im, (50, 50, 60, 20, 0.0))
     assert crop.size == CROP_SIZE
     assert np.asarray(crop)[56, 36].tolist() == [0, 0, 255]
+
+
+def test_letterbox_blur_softens_fine_texture_only():
+    stripes = np.zeros((64, 64, 3), np.uint8)
+    stripes[:, ::2] = 255  # 1-px stripes
+    im = Image.fromarray(stripes)
+    sharp, _, _ = letterbox(im, 64)
+    soft, _, _ = letterbox(im, 64, blur=1.5)
+    assert soft.shape == sharp.shape
+    assert soft[0, 0, 32, 8:56].std() < 0.25 * sharp[0, 0, 32, 8:56].std()
+    assert soft.mean() == pytest.approx(sharp.mean(), abs=0.02)

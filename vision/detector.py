@@ -101,7 +101,11 @@ class Detector:
     ``conf``: minimum localiser score for a card candidate (0-1); ``iou``: rotated NMS
     threshold; ``uncertain_below``: detections with a lower final confidence are flagged
     ``uncertain``; ``max_side``: the photo's long side is reduced to this many pixels before
-    cropping cards; ``tta``: also classify each crop turned by 180 degrees and average.
+    cropping cards; ``tta``: also classify each crop turned by 180 degrees and average;
+    ``pre_blur``: Gaussian blur radius (pixels of the 512 localiser input) applied before
+    the localiser.  The localiser was trained on coarse procedural textures; fine wood
+    grain or weave at phone resolution made it miss cards, and a 1.5 px blur recovers them
+    (docs/BENCHMARKS_vision.md).  The ``ultralytics`` backend does not blur.
     Raises ModelError for missing files or an unknown backend.
     """
 
@@ -118,6 +122,7 @@ class Detector:
         tta: bool = False,
         threads: int | None = None,
         imgsz: int = 512,
+        pre_blur: float = 1.5,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -125,6 +130,7 @@ class Detector:
         self.backend = backend
         self.conf, self.iou, self.uncertain_below = conf, iou, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
+        self.pre_blur = pre_blur
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
             return
@@ -165,7 +171,7 @@ class Detector:
         """Card regions in ``im``: ``(obbs (K, 5), scores (K,))`` in pixels of ``im``."""
         if self.backend == "ultralytics":
             return self._predict(im)
-        x, r, (px, py) = letterbox(im, self.imgsz)
+        x, r, (px, py) = letterbox(im, self.imgsz, self.pre_blur)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
         obbs[:, 0] = (obbs[:, 0] - px) / r
         obbs[:, 1] = (obbs[:, 1] - py) / r

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from referee.cards import CARD_IDS, CARDS
 from vision.detection import Detection
@@ -35,8 +35,12 @@ def chaff_groups() -> list[list[int]]:
 GROUPS = chaff_groups()
 
 
-def letterbox(im: Image.Image, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+def letterbox(
+    im: Image.Image, size: int, blur: float = 0.0
+) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping aspect and pad to ``size`` x ``size`` (grey 114, as ultralytics).
+
+    ``blur``: optional Gaussian blur radius in output pixels, applied after resizing.
 
     Returns ``(x, r, (px, py))``: ``x`` float32 ``(1, 3, size, size)`` in 0-1; ``r`` the
     resize ratio; ``(px, py)`` the left/top padding in model pixels.  A model pixel maps
@@ -47,7 +51,10 @@ def letterbox(im: Image.Image, size: int) -> tuple[np.ndarray, float, tuple[floa
     nw, nh = max(1, round(w * r)), max(1, round(h * r))
     canvas = Image.new("RGB", (size, size), (114, 114, 114))
     px, py = (size - nw) // 2, (size - nh) // 2
-    canvas.paste(im.resize((nw, nh), Image.Resampling.BILINEAR), (px, py))
+    small = im.resize((nw, nh), Image.Resampling.BILINEAR)
+    if blur > 0:
+        small = small.filter(ImageFilter.GaussianBlur(blur))
+    canvas.paste(small, (px, py))
     x = np.asarray(canvas, dtype=np.float32).transpose(2, 0, 1)[None] / 255.0
     return np.ascontiguousarray(x), r, (float(px), float(py))
 

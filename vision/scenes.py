@@ -258,10 +258,14 @@ def make_scene(
     min_visible: float = 0.15,
     card_px: tuple[float, float] | None = None,
     jpeg: bool = True,
+    texture_scale: float | None = None,
 ) -> Scene:
     """Render one scene.
 
     ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.render.load_art`);
+    ``texture_scale``: draw the background this many times larger and shrink it, so its
+    grain, weave and tiles come out that many times finer (default: drawn at output scale,
+    as the shipped model was trained).
     ``size`` is the long side of the output in pixels; ``card_px`` optionally fixes the
     range of card heights as fractions of the short side.
     Raises ValueError for an unknown layout or background.
@@ -275,8 +279,11 @@ def make_scene(
     h_ = size if ay >= ax else round(size * ay / ax)
     # compose on a flat canvas 25% larger, then tilt (perspective) and crop back
     cw_, ch_ = round(w_ * 1.25), round(h_ * 1.25)
-    bg = background(str(rng.choice(backgrounds)), cw_, ch_, rng)
+    k = texture_scale or 1.0
+    bg = background(str(rng.choice(backgrounds)), round(cw_ * k), round(ch_ * k), rng)
     canvas = Image.fromarray((bg * 255).astype(np.uint8))
+    if k != 1.0:
+        canvas = canvas.resize((cw_, ch_), Image.Resampling.BOX)
     pool = [art[style][c] for c in CARD_IDS]
     _distractors(canvas, rng, pool, int(rng.integers(0, 5)))
 
