@@ -39,13 +39,30 @@ def main(argv=None) -> int:
         action="store_true",
         help="use only the backgrounds never seen in training",
     )
+    p.add_argument(
+        "--texture-scale",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("LO", "HI"),
+        help="draw background textures LO-HI times finer (recommended: 1 4)",
+    )
     a = p.parse_args(argv)
     if not (a.png / "mantia").exists():
         render_art(a.art, a.png)
     t = time.time()
     bgs = TEST_BACKGROUNDS if a.test_backgrounds else TRAIN_BACKGROUNDS
     y = gen_detection_dataset(
-        a.out, a.png, a.train, a.val, a.seed, a.size, a.workers, tuple(a.styles), bgs
+        a.out,
+        a.png,
+        a.train,
+        a.val,
+        a.seed,
+        a.size,
+        a.workers,
+        tuple(a.styles),
+        bgs,
+        a.texture_scale,
     )
     print(f"wrote {y} in {time.time() - t:.0f}s")
     return 0

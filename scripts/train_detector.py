@@ -68,6 +68,14 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--no-resume", action="store_true")
     p.add_argument(
+        "--texture-scale",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("LO", "HI"),
+        help="localiser scenes: background textures LO-HI times finer (try 1 4)",
+    )
+    p.add_argument(
         "--loc-init",
         type=Path,
         default=None,
@@ -103,6 +111,7 @@ def main(argv=None) -> int:
                 a.scene_size,
                 a.workers,
                 styles,
+                texture_scale=a.texture_scale,
             )
         if not (a.out / "crops.npz").exists():
             x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)

@@ -38,8 +38,11 @@ def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _det_job(args):
-    seed, out, split, size, backgrounds = args
-    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds)
+    seed, out, split, size, backgrounds, tex = args
+    k = None
+    if tex:  # a separate stream, so scenes without it stay as they were
+        k = float(np.random.default_rng((seed, 77)).uniform(*tex))
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k)
     name = f"{seed:08d}"
     scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
     w, h = scene.image.size
@@ -59,18 +62,22 @@ def gen_detection_dataset(
     workers: int = 2,
     styles: tuple[str, ...] = STYLES,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    texture_scale: tuple[float, float] | None = None,
 ) -> Path:
     """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
 
     Scene ``i`` of the train split uses seed ``seed * 1_000_000 + i``; val scenes follow.
+    ``texture_scale``: optional range; each scene's background texture is drawn that many
+    times finer (uniform in the range).  Recommended for the next run: ``(1, 4)``.
     """
     out = Path(out_dir)
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     base = seed * 1_000_000
-    jobs = [(base + i, str(out), "train", size, backgrounds) for i in range(n_train)]
-    jobs += [(base + n_train + i, str(out), "val", size, backgrounds) for i in range(n_val)]
+    tex = texture_scale
+    jobs = [(base + i, str(out), "train", size, backgrounds, tex) for i in range(n_train)]
+    jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex) for i in range(n_val)]
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         stats = pool.map(_det_job, jobs, chunksize=8)
     yaml = out / "data.yaml"
