@@ -1,0 +1,35 @@
+"""Hanafuda card detection: photo in, :class:`Detection` list out.
+
+Two stages: a one-class oriented-box localiser (YOLO11n-OBB, exported to ONNX) finds each
+card's visible region; a small CNN names the card on an upright crop.  Runtime needs only
+Pillow, numpy and onnxruntime (``pip install 'hanafuda-referee[vision]'``).
+
+>>> from vision import detect
+>>> for d in detect("table.jpg"):           # doctest: +SKIP
+...     print(d.card, d.confidence, d.box, d.uncertain)
+"""
+
+from vision.detection import Detection
+from vision.errors import ImageError, ModelError, VisionError
+
+__all__ = [
+    "Detection",
+    "Detector",
+    "ImageError",
+    "ModelError",
+    "VisionError",
+    "detect",
+    "load_image",
+]
+
+
+def __getattr__(name):  # lazy: keep ``import vision`` free of onnxruntime
+    if name in ("Detector", "detect"):
+        from vision import detector
+
+        return getattr(detector, name)
+    if name == "load_image":
+        from vision.imageio import load_image
+
+        return load_image
+    raise AttributeError(f"module 'vision' has no attribute {name!r}")

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Train both stages: the one-class OBB localiser (ultralytics) and the crop classifier.
+
+Stages (run one or ``all``); every stage resumes from its checkpoints in --out:
+  data        scenes for the localiser (--out/det) and classifier crops (--out/crops.npz)
+  localiser   YOLO11n-OBB from scratch, single class
+  classifier  small CNN on upright crops
+  export      ONNX of both into --models
+
+Records seed, image size, epochs, time and hardware in --out/train_log.json.
+Runs on CPU (slow; interrupt and rerun to resume) or on a GPU (--device 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from vision.render import DEFAULT_ART_DIR, STYLES, render_art
+from vision.training import (
+    export_classifier_onnx,
+    export_localiser_onnx,
+    gen_crops,
+    gen_detection_dataset,
+    hardware,
+    train_classifier,
+    train_localiser,
+)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("stage", choices=["data", "localiser", "classifier", "export", "all"])
+    p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR)
+    p.add_argument("--png", type=Path, default=Path("data/art_png"))
+    p.add_argument("--out", type=Path, default=Path("runs/train"))
+    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--styles", nargs="+", default=["mantia", "hwatu", "sheldonschen"])
+    p.add_argument("--det-train", type=int, default=2000)
+    p.add_argument("--det-val", type=int, default=200)
+    p.add_argument("--scene-size", type=int, default=640)
+    p.add_argument("--crop-scenes", type=int, default=2000)
+    p.add_argument("--imgsz", type=int, default=512)
+    p.add_argument("--loc-epochs", type=int, default=30)
+    p.add_argument("--loc-batch", type=int, default=16)
+    p.add_argument("--loc-hours", type=float, default=None, help="ultralytics time budget")
+    p.add_argument("--cls-epochs", type=int, default=20)
+    p.add_argument("--cls-batch", type=int, default=256)
+    p.add_argument("--cls-seconds", type=float, default=None)
+    p.add_argument(
+        "--leave-out",
+        choices=STYLES,
+        default=None,
+        help="classifier stage: train without this art style, validate on it",
+    )
+    p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--no-resume", action="store_true")
+    p.add_argument(
+        "--texture-scale",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("LO", "HI"),
+        help="localiser scenes: background textures LO-HI times finer (try 1 4)",
+    )
+    p.add_argument(
+        "--loc-init",
+        type=Path,
+        default=None,
+        help="start the localiser from these weights (e.g. models/localiser.pt)",
+    )
+    p.add_argument(
+        "--cls-init",
+        type=Path,
+        default=None,
+        help="start the classifier from this checkpoint (e.g. models/classifier.pt)",
+    )
+    a = p.parse_args(argv)
+    a.out.mkdir(parents=True, exist_ok=True)
+    log_path = a.out / "train_log.json"
+    entry = {
+        "stage": a.stage,
+        "hardware": hardware(),
+        "args": {k: str(v) for k, v in vars(a).items()},
+    }
+    t_all = time.time()
+    styles = tuple(a.styles)
+    if a.stage in ("data", "all"):
+        if not (a.png / styles[0]).exists():
+            render_art(a.art, a.png)
+        t = time.time()
+        if not (a.out / "det" / "data.yaml").exists():
+            gen_detection_dataset(
+                a.out / "det",
+                a.png,
+                a.det_train,
+                a.det_val,
+                a.seed,
+                a.scene_size,
+                a.workers,
+                styles,
+                texture_scale=a.texture_scale,
+            )
+        if not (a.out / "crops.npz").exists():
+            x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)
+            np.savez(a.out / "crops.npz", x=x, y=y, s=s)
+        entry["data_s"] = round(time.time() - t, 1)
+        print(f"data ready in {entry['data_s']}s", flush=True)
+    cuda = a.device != "cpu"
+    if a.stage in ("classifier", "all"):
+        d = np.load(a.out / "crops.npz")
+        dev = f"cuda:{a.device}" if cuda else "cpu"
+        hold = d["s"] == STYLES.index(a.leave_out) if a.leave_out else None
+        tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
+        entry[tag] = train_classifier(
+            d["x"],
+            d["y"],
+            a.out,
+            a.cls_epochs,
+            a.cls_batch,
+            dev,
+            a.cls_seconds,
+            resume=not a.no_resume,
+            seed=a.seed,
+            holdout=hold,
+            tag=tag,
+            init=a.cls_init,
+        )
+        print(tag, entry[tag], flush=True)
+    if a.stage in ("localiser", "all"):
+        t = time.time()
+        train_localiser(
+            a.out / "det" / "data.yaml",
+            a.out,
+            a.imgsz,
+            a.loc_epochs,
+            a.loc_batch,
+            a.device,
+            a.workers,
+            a.loc_hours,
+            resume=not a.no_resume,
+            init=a.loc_init,
+        )
+        entry["localiser_s"] = round(time.time() - t, 1)
+    if a.stage in ("export", "all"):
+        a.models.mkdir(parents=True, exist_ok=True)
+        best = a.out / "localiser" / "weights" / "best.pt"
+        shutil.copy(best, a.models / "localiser.pt")
+        onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
+        print("exported", onnx, flush=True)
+        export_classifier_onnx(a.out / "classifier.pt", a.models / "classifier.onnx")
+        shutil.copy(a.out / "classifier.pt", a.models / "classifier.pt")
+    entry["seconds"] = round(time.time() - t_all, 1)
+    log = json.loads(log_path.read_text()) if log_path.exists() else {"runs": []}
+    log["runs"].append(entry)
+    log_path.write_text(json.dumps(log, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

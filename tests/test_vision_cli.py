@@ -1,0 +1,80 @@
+"""The detect command's functions, with a stand-in detector (no model needed)."""
+
+import argparse
+import json
+
+import pytest
+from PIL import Image
+
+import vision.cli as cli
+from vision.detection import Detection
+from vision.errors import ImageError
+from vision.imageio import load_image
+
+
+class FakeDetector:
+    def __init__(self, backend="auto", uncertain_below=0.5):
+        self.uncertain_below = uncertain_below
+
+    def detect(self, path):
+        load_image(path)  # the real input checks
+        return [
+            Detection("paulownia-chaff-yellow", 0.91, (1, 2, 30, 40), False),
+            Detection("willow-lightning", 0.3, (5, 5, 20, 20), True),
+        ]
+
+
+@pytest.fixture
+def parser(monkeypatch):
+    monkeypatch.setattr(cli, "Detector", FakeDetector)
+    p = argparse.ArgumentParser()
+    cli.add_detect_arguments(p)
+    return p
+
+
+@pytest.fixture
+def photo(tmp_path):
+    p = tmp_path / "table.jpg"
+    Image.new("RGB", (64, 48), (90, 60, 30)).save(p)
+    return p
+
+
+def test_json_output(parser, photo, capsys):
+    assert cli.run_detect(parser.parse_args([str(photo), "--json"])) == 0
+    rec = json.loads(capsys.readouterr().out.strip())
+    assert rec["image"] == str(photo)
+    assert rec["detections"][0] == {
+        "card": "paulownia-chaff-yellow",
+        "confidence": 0.91,
+        "box": [1.0, 2.0, 30.0, 40.0],
+        "uncertain": False,
+    }
+    assert rec["detections"][1]["uncertain"] is True
+
+
+def test_text_output_marks_uncertain(parser, photo, capsys):
+    cli.run_detect(parser.parse_args([str(photo)]))
+    out = capsys.readouterr().out
+    assert "2 cards" in out
+    assert "willow-lightning" in out
+    assert out.rstrip().endswith("?")
+
+
+def test_annotate_writes_one_file_per_image(parser, photo, tmp_path):
+    out = tmp_path / "ann.jpg"
+    cli.run_detect(parser.parse_args([str(photo), str(photo), "--annotate", str(out)]))
+    for name in ("ann-1.jpg", "ann-2.jpg"):
+        with Image.open(tmp_path / name) as im:
+            assert im.size == (64, 48)
+
+
+def test_bad_input_raises_image_error(parser, tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"")
+    with pytest.raises(ImageError, match="empty file"):
+        cli.run_detect(parser.parse_args([str(bad)]))
+
+
+def test_bad_threshold(parser, photo):
+    with pytest.raises(ValueError, match="expected 0 to 1"):
+        cli.run_detect(parser.parse_args([str(photo), "--uncertain-below", "2"]))

@@ -1,0 +1,46 @@
+"""Detection: the frozen result type and its validators."""
+
+import dataclasses
+import math
+
+import pytest
+
+from vision.detection import Detection
+
+
+def test_valid_detection_normalises_types():
+    d = Detection("pine-crane", 1, (1, 2, 3, 4), 0)
+    assert d.confidence == 1.0
+    assert isinstance(d.confidence, float)
+    assert d.box == (1.0, 2.0, 3.0, 4.0)
+    assert d.uncertain is False
+    assert d.to_dict() == {
+        "card": "pine-crane",
+        "confidence": 1.0,
+        "box": [1.0, 2.0, 3.0, 4.0],
+        "uncertain": False,
+    }
+
+
+def test_detection_is_frozen():
+    d = Detection("pine-crane", 0.5, (0, 0, 1, 1), False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.card = "plum-bush-warbler"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"card": "joker"}, "48 ids"),
+        ({"confidence": 1.5}, r"\[0, 1\]"),
+        ({"confidence": -0.1}, r"\[0, 1\]"),
+        ({"confidence": math.nan}, r"\[0, 1\]"),
+        ({"box": (0, 0, 1)}, "expected 4 values"),
+        ({"box": (5, 0, 1, 1)}, "x1 <= x2"),
+        ({"box": (0, 0, math.inf, 1)}, "finite"),
+    ],
+)
+def test_detection_validators_name_expected_and_actual(kwargs, message):
+    base = {"card": "pine-crane", "confidence": 0.5, "box": (0, 0, 1, 1), "uncertain": False}
+    with pytest.raises(ValueError, match=message):
+        Detection(**{**base, **kwargs})

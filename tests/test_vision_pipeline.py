@@ -1,0 +1,74 @@
+"""Detector.detect end to end with stand-in models: letterbox, scaling and EXIF mapping."""
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from referee.cards import CARD_IDS
+from vision.detector import Detector
+
+
+def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, prob=0.95):
+    """A Detector whose localiser always returns one oriented box (model-input pixels) and
+    whose classifier always says ``card``."""
+    det = Detector.__new__(Detector)
+    det.backend, det.conf, det.iou, det.uncertain_below = "onnxruntime", 0.35, 0.5, 0.5
+    det.max_side, det.tta, det.imgsz, det.pre_blur = 1280, False, 512, 1.5
+    cx, cy, w, h, a = box_in_model_px
+
+    def loc(x):
+        assert x.shape == (1, 3, 512, 512)
+        out = np.zeros((1, 6, 3), np.float32)
+        out[0, :, 0] = [cx, cy, w, h, score, a]
+        out[0, 4, 1:] = 0.01  # below threshold
+        return out
+
+    def cls(x):
+        assert x.shape[1:] == (3, 112, 72)
+        logits = np.full((x.shape[0], 48), np.log((1 - prob) / 47), np.float32)
+        logits[:, CARD_IDS.index(card)] = np.log(prob)
+        return logits
+
+    det._loc, det._cls = loc, cls
+    return det
+
+
+def jpeg(im, **kw):
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", **kw)
+    return buf.getvalue()
+
+
+def test_box_maps_back_through_letterbox_and_decode_scale():
+    # 2560x1280 photo -> decoded at 1/2 (1280x640) -> letterbox 512: r = 0.4, pad y = 128
+    photo = jpeg(Image.new("RGB", (2560, 1280), (40, 90, 20)))
+    det = fake_detector((256, 256, 40, 80, 0.0))
+    (d,) = det.detect(photo)
+    # model (256, 256) -> working (640, 320) -> original (1280, 640); w, h scaled by 5
+    assert d.box == pytest.approx((1180, 440, 1380, 840), abs=3)
+    assert d.card == "paulownia-chaff-yellow"
+    assert d.confidence == pytest.approx(0.9 * 0.95, abs=1e-3)
+    assert not d.uncertain
+
+
+def test_box_is_in_pixels_of_the_exif_oriented_photo():
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored landscape, shown portrait
+    photo = jpeg(Image.new("RGB", (800, 400), (90, 90, 90)), exif=exif.tobytes())
+    det = fake_detector((256, 100, 20, 40, 0.0))
+    (d,) = det.detect(photo)
+    # oriented photo is 400x800: letterbox r = 0.64, pad x = 128
+    assert d.box[2] <= 400
+    assert d.box[3] <= 800
+    assert d.box == pytest.approx(
+        ((256 - 128 - 10) / 0.64, 80 / 0.64, (256 - 128 + 10) / 0.64, 120 / 0.64), abs=2
+    )
+
+
+def test_weak_card_is_flagged_uncertain():
+    det = fake_detector((256, 256, 40, 80, 0.0), score=0.4, prob=0.6)
+    (d,) = det.detect(np.zeros((100, 100, 3), np.uint8))
+    assert d.uncertain
+    assert d.confidence == pytest.approx(0.24, abs=1e-3)

@@ -1,0 +1,85 @@
+"""The ``hanafuda-referee detect IMAGE... [--json] [--annotate OUT.jpg]`` command.
+
+The main CLI (``referee/cli.py``) builds the sub-parser with :func:`add_detect_arguments`
+and calls :func:`run_detect`; any ``ValueError`` (all of :mod:`vision.errors`) is printed
+there as one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.detector import BACKENDS, Detector
+from vision.errors import ImageError
+
+
+def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``detect`` options to ``parser``."""
+    parser.add_argument(
+        "images", nargs="+", metavar="IMAGE", help="photos (JPEG, PNG, HEIC with pillow-heif, ...)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per image: {image, detections}"
+    )
+    parser.add_argument(
+        "--annotate",
+        metavar="OUT.jpg",
+        type=Path,
+        default=None,
+        help="write the photo with a labelled box per card (with several "
+        "images, the image's index is added to the name)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="auto",
+        help="inference runtime (default: auto = openvino if installed, else onnxruntime)",
+    )
+    parser.add_argument(
+        "--uncertain-below",
+        type=float,
+        default=0.5,
+        metavar="P",
+        help="flag detections under this confidence as uncertain (default 0.5)",
+    )
+
+
+def _annotate_path(base: Path, index: int, total: int) -> Path:
+    if total == 1:
+        return base
+    return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.jpg'}")
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """Detect cards in each of ``args.images`` and print them; return 0.
+
+    Without ``--json`` prints one line per card (``id  confidence  box``), with ``?`` for
+    uncertain ones.  Raises :class:`vision.errors.ImageError` for unusable input and
+    :class:`vision.errors.ModelError` when the model cannot be loaded.
+    """
+    if not 0.0 <= args.uncertain_below <= 1.0:
+        raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
+    det = Detector(args.backend, uncertain_below=args.uncertain_below)
+    for i, path in enumerate(args.images):
+        dets = det.detect(path)
+        if args.json:
+            print(json.dumps({"image": str(path), "detections": [d.to_dict() for d in dets]}))
+        else:
+            print(f"{path}: {len(dets)} card{'s' if len(dets) != 1 else ''}")
+            for d in dets:
+                box = ", ".join(f"{v:.0f}" for v in d.box)
+                flag = " ?" if d.uncertain else ""
+                print(f"  {d.card:26} {d.confidence:5.2f}  [{box}]{flag}")
+        if args.annotate:
+            from vision.annotate import annotate
+
+            out = _annotate_path(Path(args.annotate), i, len(args.images))
+            try:
+                annotate(path, dets).save(out, quality=90)
+            except OSError as e:
+                raise ImageError(f"{out}: cannot write annotated image ({e})") from None
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,52 @@
+"""The one result type that flows out of the detector."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from referee.cards import CARD_IDS
+
+_IDS = frozenset(CARD_IDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One card found in a photo.
+
+    ``card``: a card id from ``CARDS.tsv``; ``confidence``: 0 to 1; ``box``:
+    ``(x1, y1, x2, y2)`` axis-aligned bounds in pixels of the EXIF-oriented input image
+    (``x1 <= x2``, ``y1 <= y2``); ``uncertain``: confidence fell below the detector's
+    threshold (kept, not dropped).
+
+    Raises ValueError on an unknown card id, a confidence outside 0-1 or a malformed box.
+    """
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    uncertain: bool = False
+
+    def __post_init__(self) -> None:
+        if self.card not in _IDS:
+            raise ValueError(f"card: expected one of the 48 ids in CARDS.tsv, got {self.card!r}")
+        c = float(self.confidence)
+        if not (0.0 <= c <= 1.0) or math.isnan(c):
+            raise ValueError(f"confidence: expected a float in [0, 1], got {self.confidence!r}")
+        box = tuple(float(v) for v in self.box)
+        if len(box) != 4:
+            raise ValueError(f"box: expected 4 values (x1, y1, x2, y2), got {len(box)}")
+        if not all(math.isfinite(v) for v in box) or box[0] > box[2] or box[1] > box[3]:
+            raise ValueError(f"box: expected finite x1 <= x2 and y1 <= y2, got {box}")
+        object.__setattr__(self, "confidence", c)
+        object.__setattr__(self, "box", box)
+        object.__setattr__(self, "uncertain", bool(self.uncertain))
+
+    def to_dict(self) -> dict:
+        """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain"}``."""
+        return {
+            "card": self.card,
+            "confidence": round(self.confidence, 4),
+            "box": [round(v, 1) for v in self.box],
+            "uncertain": self.uncertain,
+        }

@@ -1,0 +1,206 @@
+"""Evaluation on synthetic scenes with known labels (numpy only; no torch).
+
+Identity: the plain chaff of one month are interchangeable for scoring, so "identity" maps
+``pine-chaff-1`` and ``pine-chaff-2`` to one key; ``paulownia-chaff-yellow`` and
+``willow-lightning`` keep their own.  Card-level metrics compare the *set* of identities in a
+photo; box metrics (mAP) match visible-region boxes (axis-aligned) with identity classes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+
+from referee.cards import CARD_IDS
+from vision.postprocess import GROUPS
+
+IDENTITY: dict[str, str] = {}
+for _g in GROUPS:
+    for _i in _g:
+        IDENTITY[CARD_IDS[_i]] = CARD_IDS[_g[0]].rsplit("-", 1)[0] if len(_g) > 1 else CARD_IDS[_i]
+
+#: Look-alike sets whose confusions are reported.
+LOOKALIKES: dict[str, list[tuple[str, ...]]] = {
+    "paulownia yellow vs plain chaff": [
+        ("paulownia-chaff-yellow", "paulownia-chaff-1", "paulownia-chaff-2")
+    ],
+    "the four willow cards": [
+        ("willow-rain-man", "willow-swallow", "willow-ribbon", "willow-lightning")
+    ],
+    "same-month ribbon vs chaff": [],
+}
+for _m_ribbon, _m_chaff in (
+    ("pine-poetry-ribbon", "pine-chaff"),
+    ("plum-poetry-ribbon", "plum-chaff"),
+    ("cherry-poetry-ribbon", "cherry-chaff"),
+    ("wisteria-ribbon", "wisteria-chaff"),
+    ("iris-ribbon", "iris-chaff"),
+    ("peony-blue-ribbon", "peony-chaff"),
+    ("bush-clover-ribbon", "bush-clover-chaff"),
+    ("chrysanthemum-blue-ribbon", "chrysanthemum-chaff"),
+    ("maple-blue-ribbon", "maple-chaff"),
+):
+    LOOKALIKES["same-month ribbon vs chaff"].append((_m_ribbon, _m_chaff + "-1", _m_chaff + "-2"))
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise IoU of axis-aligned boxes ``(N, 4)`` x ``(M, 4)`` -> ``(N, M)``."""
+    a = np.asarray(a, float).reshape(-1, 4)
+    b = np.asarray(b, float).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def _ap(tp: np.ndarray, conf: np.ndarray, n_gt: int) -> float:
+    if n_gt == 0:
+        return float("nan")
+    if len(tp) == 0:
+        return 0.0
+    o = np.argsort(-conf, kind="stable")
+    tp = tp[o]
+    ctp = np.cumsum(tp)
+    cfp = np.cumsum(1 - tp)
+    rec = ctp / n_gt
+    prec = ctp / np.maximum(ctp + cfp, 1e-9)
+    mrec = np.concatenate([[0], rec, [1]])
+    mpre = np.concatenate([[1], prec, [0]])
+    mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+    xs = np.linspace(0, 1, 101)
+    return float(np.trapezoid(np.interp(xs, mrec, mpre), xs))
+
+
+class Evaluator:
+    """Accumulates predictions and ground truth, one photo at a time (see :meth:`add`)."""
+
+    def __init__(self):
+        self.photos: list[dict] = []
+
+    def add(
+        self,
+        layout: str,
+        gt_cards: list[str],
+        gt_boxes: np.ndarray,
+        pred_cards: list[str],
+        pred_conf: list[float],
+        pred_boxes: np.ndarray,
+    ) -> None:
+        """One photo: ground-truth ids and ``(N, 4)`` boxes; predicted ids, confidences
+        (0-1) and ``(M, 4)`` boxes, all in pixels."""
+        self.photos.append(
+            {
+                "layout": layout,
+                "gt": list(gt_cards),
+                "gtb": np.asarray(gt_boxes, float).reshape(-1, 4),
+                "pred": list(pred_cards),
+                "conf": np.asarray(pred_conf, float),
+                "pb": np.asarray(pred_boxes, float).reshape(-1, 4),
+            }
+        )
+
+    def card_level(self, layout: str | None = None, identity: bool = True) -> dict:
+        """Precision, recall and F1 over photos: a predicted card is right when the photo
+        holds it (with ``identity``, same-month plain chaff count as the same card)."""
+        key = IDENTITY.get if identity else (lambda c: c)
+        tp = fp = fn = 0
+        for p in self.photos:
+            if layout and p["layout"] != layout:
+                continue
+            g = Counter(key(c) for c in p["gt"])
+            q = Counter(key(c) for c in p["pred"])
+            inter = sum((g & q).values())
+            tp += inter
+            fp += sum(q.values()) - inter
+            fn += sum(g.values()) - inter
+        pr = tp / max(tp + fp, 1)
+        rc = tp / max(tp + fn, 1)
+        return {
+            "precision": pr,
+            "recall": rc,
+            "f1": 2 * pr * rc / max(pr + rc, 1e-9),
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "photos": sum(1 for p in self.photos if not layout or p["layout"] == layout),
+        }
+
+    def map(self, layout: str | None = None) -> dict:
+        """mAP50 and mAP50-95 over identity classes (axis-aligned visible-region boxes)."""
+        thr = np.arange(0.5, 0.96, 0.05)
+        per_t = []
+        for t in thr:
+            tps: dict[str, list] = defaultdict(list)
+            confs: dict[str, list] = defaultdict(list)
+            ngt: Counter = Counter()
+            for p in self.photos:
+                if layout and p["layout"] != layout:
+                    continue
+                gk = [IDENTITY[c] for c in p["gt"]]
+                pk = [IDENTITY[c] for c in p["pred"]]
+                ngt.update(gk)
+                iou = (
+                    box_iou(p["pb"], p["gtb"])
+                    if len(pk) and len(gk)
+                    else np.zeros((len(pk), len(gk)))
+                )
+                used = set()
+                for i in np.argsort(-p["conf"], kind="stable"):
+                    best, bj = t, -1
+                    for j, k in enumerate(gk):
+                        if k == pk[i] and j not in used and iou[i, j] >= best:
+                            best, bj = iou[i, j], j
+                    if bj >= 0:
+                        used.add(bj)
+                    tps[pk[i]].append(1.0 if bj >= 0 else 0.0)
+                    confs[pk[i]].append(p["conf"][i])
+            aps = [_ap(np.array(tps[k]), np.array(confs[k]), n) for k, n in ngt.items()]
+            per_t.append(float(np.nanmean(aps)) if aps else float("nan"))
+        return {"map50": per_t[0], "map50_95": float(np.mean(per_t))}
+
+    def per_card_recall(self) -> dict[str, float]:
+        """Recall of each exact card id: the photo holds it and a prediction has its identity."""
+        hit: Counter = Counter()
+        tot: Counter = Counter()
+        for p in self.photos:
+            q = Counter(IDENTITY[c] for c in p["pred"])
+            for c in p["gt"]:
+                tot[c] += 1
+                if q[IDENTITY[c]] > 0:
+                    hit[c] += 1
+                    q[IDENTITY[c]] -= 1
+        return {c: hit[c] / tot[c] for c in CARD_IDS if tot[c]}
+
+    def confusions(self, iou: float = 0.5) -> dict[str, dict]:
+        """For each look-alike family: matched boxes whose true card is in one of its sets,
+        and how many were named as another member of that same set (identity level)."""
+        out = {}
+        for name, sets in LOOKALIKES.items():
+            home = {c: set(s) for s in sets for c in s}
+            n = wrong = 0
+            pairs: Counter = Counter()
+            for p in self.photos:
+                if not len(p["pb"]) or not len(p["gtb"]):
+                    continue
+                m = box_iou(p["gtb"], p["pb"])
+                for j, c in enumerate(p["gt"]):
+                    if c not in home:
+                        continue
+                    i = int(np.argmax(m[j]))
+                    if m[j, i] < iou:
+                        continue
+                    n += 1
+                    pc = p["pred"][i]
+                    if IDENTITY[pc] != IDENTITY[c] and pc in home[c]:
+                        wrong += 1
+                        pairs[f"{c} -> {pc}"] += 1
+            out[name] = {
+                "matched": n,
+                "confused": wrong,
+                "rate": wrong / max(n, 1),
+                "top": dict(pairs.most_common(5)),
+            }
+        return out

@@ -1,0 +1,147 @@
+"""Pure numpy post-processing: letterbox, decoding the localiser's output, and the pile rules.
+
+Pile rules (:func:`assign_cards`): every card id appears at most once per photo; the plain
+chaff of one month (e.g. ``pine-chaff-1`` / ``pine-chaff-2``) are interchangeable, so their
+probabilities are pooled and the detections get distinct ids of that month; a detection
+whose confidence is below the threshold is marked ``uncertain``, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+from referee.cards import CARD_IDS, CARDS
+from vision.detection import Detection
+from vision.geometry import nms_obb, obb_to_xyxy
+
+_PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
+
+
+def chaff_groups() -> list[list[int]]:
+    """Class-index groups: same-month plain chaff together, every other card alone.
+
+    ``paulownia-chaff-yellow`` and ``willow-lightning`` are not plain chaff and stay alone.
+    """
+    groups: dict[object, list[int]] = {}
+    for i, c in enumerate(CARDS):
+        key = ("chaff", c.month) if _PLAIN_CHAFF.search(c.id) else c.id
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
+GROUPS = chaff_groups()
+
+
+def letterbox(
+    im: Image.Image, size: int, blur: float = 0.0
+) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping aspect and pad to ``size`` x ``size`` (grey 114, as ultralytics).
+
+    ``blur``: optional Gaussian blur radius in output pixels, applied after resizing.
+
+    Returns ``(x, r, (px, py))``: ``x`` float32 ``(1, 3, size, size)`` in 0-1; ``r`` the
+    resize ratio; ``(px, py)`` the left/top padding in model pixels.  A model pixel maps
+    back to ``((u - px) / r, (v - py) / r)``.
+    """
+    w, h = im.size
+    r = min(size / w, size / h)
+    nw, nh = max(1, round(w * r)), max(1, round(h * r))
+    canvas = Image.new("RGB", (size, size), (114, 114, 114))
+    px, py = (size - nw) // 2, (size - nh) // 2
+    small = im.resize((nw, nh), Image.Resampling.BILINEAR)
+    if blur > 0:
+        small = small.filter(ImageFilter.GaussianBlur(blur))
+    canvas.paste(small, (px, py))
+    x = np.asarray(canvas, dtype=np.float32).transpose(2, 0, 1)[None] / 255.0
+    return np.ascontiguousarray(x), r, (float(px), float(py))
+
+
+def decode_obb(
+    output: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 64
+) -> tuple[np.ndarray, np.ndarray]:
+    """Decode a one-class ultralytics OBB head ``(1, 6, N)``: cx, cy, w, h, score, angle.
+
+    Returns ``(obbs (K, 5), scores (K,))`` after the score threshold and rotated NMS, in
+    model-input pixels.  Raises ValueError for another shape.
+    """
+    out = np.asarray(output)
+    if out.ndim != 3 or out.shape[0] != 1 or out.shape[1] != 6:
+        raise ValueError(f"localiser output: expected shape (1, 6, N), got {out.shape}")
+    p = out[0].T  # (N, 6)
+    keep = p[:, 4] >= conf
+    p = p[keep]
+    obbs = p[:, [0, 1, 2, 3, 5]].astype(np.float64)
+    scores = p[:, 4].astype(np.float64)
+    idx = nms_obb(obbs, scores, iou)[:max_det]
+    return obbs[idx], scores[idx]
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of ``(K, C)`` logits."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def assign_cards(probs: np.ndarray, det_scores: np.ndarray) -> list[tuple[int, float]]:
+    """Give each detection a distinct card under the pile rules.
+
+    ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` localiser scores.
+    Returns, per detection, ``(class index, confidence)`` with confidence = localiser score
+    x pooled class probability.  Greedy over (detection, group) pairs by confidence; a group
+    of ``n`` interchangeable chaff takes at most ``n`` detections.  If there are more
+    detections than cards (impossible in a real photo), the extra ones get index -1.
+    Raises ValueError on mismatched shapes.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    det_scores = np.asarray(det_scores, dtype=np.float64)
+    if probs.ndim != 2 or probs.shape[1] != len(CARD_IDS):
+        raise ValueError(f"probs: expected shape (K, {len(CARD_IDS)}), got {probs.shape}")
+    if det_scores.shape != (probs.shape[0],):
+        raise ValueError(f"det_scores: expected shape ({probs.shape[0]},), got {det_scores.shape}")
+    k = probs.shape[0]
+    gp = np.stack([probs[:, g].sum(1) for g in GROUPS], 1) * det_scores[:, None]  # (K, G)
+    free = [list(g) for g in GROUPS]
+    result: list[tuple[int, float]] = [(-1, 0.0)] * k
+    done = np.zeros(k, bool)
+    for flat in np.argsort(-gp, axis=None, kind="stable"):
+        d, g = divmod(int(flat), len(GROUPS))
+        if done[d] or not free[g]:
+            continue
+        result[d] = (free[g].pop(0), float(gp[d, g]))
+        done[d] = True
+        if done.all():
+            break
+    return result
+
+
+def to_detections(
+    obbs_px: np.ndarray,
+    assigned: list[tuple[int, float]],
+    size: tuple[int, int],
+    uncertain_below: float = 0.5,
+) -> list[Detection]:
+    """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
+
+    Boxes are clipped to ``size`` = (width, height).  Sorted by confidence, highest first;
+    detections with class -1 are skipped.
+    """
+    xyxy = obb_to_xyxy(obbs_px) if len(obbs_px) else np.zeros((0, 4))
+    w, h = size
+    dets = []
+    for (cls, conf), b in zip(assigned, xyxy, strict=True):
+        if cls < 0:
+            continue
+        box = (
+            float(np.clip(b[0], 0, w)),
+            float(np.clip(b[1], 0, h)),
+            float(np.clip(b[2], 0, w)),
+            float(np.clip(b[3], 0, h)),
+        )
+        c = float(np.clip(conf, 0.0, 1.0))
+        dets.append(Detection(CARD_IDS[cls], c, box, c < uncertain_below))
+    dets.sort(key=lambda d: -d.confidence)
+    return dets

@@ -1,0 +1,472 @@
+"""Training data and training loops (needs the ``train`` extra: torch, ultralytics).
+
+Two stages, trained separately:
+
+1. a one-class *localiser*: ultralytics YOLO11n-OBB, finds every card's visible region as an
+   oriented box;
+2. a *classifier*: a small plain-torch CNN that names the card on an upright crop
+   (:data:`vision.geometry.CROP_SIZE`), with the 48 classes in ``CARDS.tsv`` order.
+
+Everything heavy is imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from referee.cards import CARD_IDS
+from vision.geometry import CROP_SIZE, crop_obb
+from vision.render import STYLES, load_art
+from vision.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
+
+_ART: dict | None = None
+
+
+def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
+    global _ART
+    _ART = load_art(Path(png_dir), styles)
+
+
+# --------------------------------------------------------------------------- localiser data
+
+
+def _det_job(args):
+    seed, out, split, size, backgrounds, tex = args
+    k = None
+    if tex:  # a separate stream, so scenes without it stay as they were
+        k = float(np.random.default_rng((seed, 77)).uniform(*tex))
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k)
+    name = f"{seed:08d}"
+    scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
+    w, h = scene.image.size
+    write_labels(
+        Path(out) / "labels" / split / f"{name}.txt", [obb_line(0, q, w, h) for q in scene.quads]
+    )
+    return scene.layout, len(scene.cards)
+
+
+def gen_detection_dataset(
+    out_dir: Path,
+    png_dir: Path,
+    n_train: int,
+    n_val: int,
+    seed: int,
+    size: int = 640,
+    workers: int = 2,
+    styles: tuple[str, ...] = STYLES,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    texture_scale: tuple[float, float] | None = None,
+) -> Path:
+    """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
+
+    Scene ``i`` of the train split uses seed ``seed * 1_000_000 + i``; val scenes follow.
+    ``texture_scale``: optional range; each scene's background texture is drawn that many
+    times finer (uniform in the range).  Recommended for the next run: ``(1, 4)``.
+    """
+    out = Path(out_dir)
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    base = seed * 1_000_000
+    tex = texture_scale
+    jobs = [(base + i, str(out), "train", size, backgrounds, tex) for i in range(n_train)]
+    jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex) for i in range(n_val)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        stats = pool.map(_det_job, jobs, chunksize=8)
+    yaml = out / "data.yaml"
+    yaml.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n",
+        encoding="utf-8",
+    )
+    (out / "meta.json").write_text(
+        json.dumps(
+            {
+                "seed": seed,
+                "n_train": n_train,
+                "n_val": n_val,
+                "size": size,
+                "styles": styles,
+                "backgrounds": backgrounds,
+                "cards": int(sum(s[1] for s in stats)),
+            }
+        ),
+        encoding="utf-8",
+    )
+    return yaml
+
+
+# --------------------------------------------------------------------------- classifier data
+
+
+def _crop_job(args):
+    seed, size, per_card, backgrounds = args
+    rng = np.random.default_rng(seed + 7)
+    scene = make_scene(
+        seed,
+        _ART,
+        size=size,
+        backgrounds=backgrounds,
+        card_px=(0.18, 0.6),
+        n_cards=int(rng.integers(1, 13)),
+    )
+    xs, ys = [], []
+    style = STYLES.index(scene.style)
+    for cid, q in zip(scene.cards, scene.quads, strict=True):
+        cx, cy, w, h, t = quad_to_obb(q)
+        for _ in range(per_card):  # jitter like an imperfect localiser
+            j = rng.normal(0, 0.04, 4)
+            obb = (
+                cx + j[0] * w,
+                cy + j[1] * h,
+                w * (1 + abs(j[2])),
+                h * (1 + abs(j[3])),
+                t + rng.normal(0, 0.04),
+            )
+            crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
+            xs.append(np.asarray(crop, np.uint8))
+            ys.append(CARD_IDS.index(cid) + 100 * style)
+    return xs, ys
+
+
+def gen_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 512,
+    per_card: int = 2,
+    styles: tuple[str, ...] = STYLES,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Classifier crops cut from synthetic scenes at their (jittered) label boxes.
+
+    Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices and
+    ``s``: int64 ``(N,)`` art-style indices into :data:`vision.render.STYLES`.
+    """
+    base = seed * 1_000_000 + 500_000
+    jobs = [(base + i, size, per_card, backgrounds) for i in range(n_scenes)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        parts = pool.map(_crop_job, jobs, chunksize=8)
+    xs = [x for p in parts for x in p[0]]
+    ys = np.array([y for p in parts for y in p[1]], np.int64)
+    return np.stack(xs), ys % 100, ys // 100
+
+
+# --------------------------------------------------------------------------- classifier model
+
+
+def build_classifier(n_classes: int = 48, width: int = 32):
+    """A small ResNet-like CNN (about 0.7 M parameters at width 32).
+
+    Input: float ``(B, 3, 112, 72)`` RGB in 0-1; output: logits ``(B, n_classes)``.
+    """
+    import torch
+    from torch import nn
+
+    def block(cin, cout, stride):
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.SiLU(),
+            nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.SiLU(),
+        )
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            w = width
+            self.body = nn.Sequential(
+                nn.Conv2d(3, w, 3, 2, 1, bias=False),
+                nn.BatchNorm2d(w),
+                nn.SiLU(),
+                block(w, w, 1),
+                block(w, 2 * w, 2),
+                block(2 * w, 4 * w, 2),
+                block(4 * w, 8 * w, 2),
+                nn.AdaptiveAvgPool2d(1),
+                nn.Flatten(),
+                nn.Dropout(0.2),
+                nn.Linear(8 * w, n_classes),
+            )
+            self.register_buffer("mean", torch.tensor([0.5, 0.5, 0.5]).view(1, 3, 1, 1))
+
+        def forward(self, x):
+            return self.body((x - self.mean) * 2.0)
+
+    return Net()
+
+
+def _augment(x, gen):
+    """GPU/CPU batch augmentation on float ``(B, 3, H, W)`` in 0-1."""
+    import torch
+
+    b = x.shape[0]
+    dev = x.device
+
+    def r(*shape):
+        return torch.rand(*shape, generator=gen, device=dev)
+
+    # colour: gain per channel, saturation, brightness, contrast, gray, ink-ish
+    gray = x.mean(1, keepdim=True)
+    sat = 0.4 + 1.0 * r(b, 1, 1, 1)
+    x = gray + (x - gray) * sat
+    x = x * (0.8 + 0.4 * r(b, 3, 1, 1))
+    x = (x - 0.5) * (0.7 + 0.6 * r(b, 1, 1, 1)) + 0.5 + (r(b, 1, 1, 1) - 0.5) * 0.3
+    g = r(b, 1, 1, 1) < 0.1
+    x = torch.where(g, x.mean(1, keepdim=True).expand_as(x), x)
+    # random erasing: occluders and cut-off parts
+    for _ in range(2):
+        m = r(b) < 0.3
+        h, w = x.shape[2], x.shape[3]
+        eh = (r(b) * 0.5 * h).long() + 1
+        ew = (r(b) * 0.8 * w).long() + 1
+        y0 = (r(b) * (h - eh)).long()
+        x0 = (r(b) * (w - ew)).long()
+        yy = torch.arange(h, device=dev).view(1, h, 1)
+        xx = torch.arange(w, device=dev).view(1, 1, w)
+        box = (
+            (yy >= y0.view(b, 1, 1))
+            & (yy < (y0 + eh).view(b, 1, 1))
+            & (xx >= x0.view(b, 1, 1))
+            & (xx < (x0 + ew).view(b, 1, 1))
+            & m.view(b, 1, 1)
+        )
+        fill = r(b, 3, 1, 1)
+        x = torch.where(box.unsqueeze(1), fill.expand_as(x), x)
+    x = x + torch.randn(x.shape, generator=gen, device=dev) * 0.03 * r(b, 1, 1, 1)
+    return x.clamp(0, 1)
+
+
+def train_classifier(
+    x: np.ndarray,
+    y: np.ndarray,
+    out_dir: Path,
+    epochs: int = 20,
+    batch: int = 256,
+    device: str = "cpu",
+    time_limit_s: float | None = None,
+    resume: bool = True,
+    val_frac: float = 0.05,
+    seed: int = 0,
+    log=print,
+    holdout: np.ndarray | None = None,
+    tag: str = "classifier",
+    init: Path | None = None,
+) -> dict:
+    """Train the crop classifier; checkpoint every epoch to ``out_dir/classifier_last.pt``.
+
+    ``x``: uint8 ``(N, 112, 72, 3)``; ``y``: ``(N,)`` class indices.  Resumes from the
+    checkpoint when ``resume`` and it exists.  Stops early at ``time_limit_s`` seconds.
+    ``init``: optional checkpoint whose weights start a new run (fine-tuning).
+    ``holdout``: optional boolean mask ``(N,)`` of samples kept out of training and used as
+    the validation set instead (leave-one-style-out).  ``tag`` names the checkpoint files.
+    Returns a summary dict (epochs run, val accuracy, seconds).
+    """
+    import torch
+    from torch import nn
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed)
+    n = len(y)
+    perm = np.random.default_rng(seed).permutation(n)
+    if holdout is not None:
+        vi, ti = perm[holdout[perm]], perm[~holdout[perm]]
+    else:
+        nval = max(1, int(n * val_frac))
+        vi, ti = perm[:nval], perm[nval:]
+    dev = torch.device(device)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 (N, 3, H, W)
+    yt = torch.from_numpy(y)
+    if dev.type == "cuda":
+        xt, yt = xt.to(dev), yt.to(dev)
+    model = build_classifier().to(dev)
+    if init:
+        model.load_state_dict(torch.load(init, map_location=dev, weights_only=False)["model"])
+        log(f"{tag}: starting from {init}")
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    steps_per_epoch = math.ceil(len(ti) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
+    start_epoch = 0
+    ck = out / f"{tag}_last.pt"
+    if resume and ck.exists():
+        state = torch.load(ck, map_location=dev, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start_epoch = state["epoch"] + 1
+        log(f"resumed classifier from {ck} at epoch {start_epoch}")
+    gen = torch.Generator(device=dev)
+    gen.manual_seed(seed + start_epoch)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.time()
+    acc = float("nan")
+    ep = start_epoch - 1
+    for ep in range(start_epoch, epochs):
+        model.train()
+        order = torch.from_numpy(np.random.default_rng(seed + ep).permutation(ti))
+        tot, cnt = 0.0, 0
+        for k in range(steps_per_epoch):
+            idx = order[k * batch : (k + 1) * batch].to(xt.device)
+            xb = xt[idx].to(dev, non_blocking=True).float() / 255.0
+            yb = yt[idx].to(dev)
+            xb = _augment(xb, gen)
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda"):
+                loss = lossf(model(xb), yb)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss.detach()) * len(idx)
+            cnt += len(idx)
+        acc = evaluate_classifier(model, xt, yt, vi, dev)
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "epoch": ep,
+            },
+            ck,
+        )
+        log(
+            f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(cnt, 1):.4f} "
+            f"val_acc {acc:.4f} {time.time() - t0:.0f}s"
+        )
+        if time_limit_s and time.time() - t0 > time_limit_s:
+            log("classifier: time limit reached")
+            break
+    torch.save({"model": model.state_dict(), "epoch": ep}, out / f"{tag}.pt")
+    return {"epochs": ep + 1, "val_acc": acc, "seconds": time.time() - t0, "n": n}
+
+
+def evaluate_classifier(model, xt, yt, idx, dev) -> float:
+    """Top-1 accuracy of ``model`` on ``xt[idx]`` (uint8 NCHW) against ``yt[idx]``."""
+    import torch
+
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for k in range(0, len(idx), 1024):
+            ii = torch.from_numpy(np.asarray(idx[k : k + 1024])).to(xt.device)
+            xb = xt[ii].to(dev).float() / 255.0
+            correct += int((model(xb).argmax(1) == yt[ii].to(dev)).sum())
+    return correct / max(1, len(idx))
+
+
+def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
+    """Export a classifier checkpoint to ONNX: input ``crops`` float (B, 3, 112, 72) 0-1,
+    output ``logits`` (B, 48)."""
+    import torch
+
+    model = build_classifier()
+    state = torch.load(ckpt, map_location="cpu", weights_only=False)
+    model.load_state_dict(state["model"])
+    model.eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE[1], CROP_SIZE[0])
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(onnx_path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    return Path(onnx_path)
+
+
+# --------------------------------------------------------------------------- localiser
+
+
+def train_localiser(
+    data_yaml: Path,
+    out_dir: Path,
+    imgsz: int = 512,
+    epochs: int = 30,
+    batch: int = 32,
+    device: str = "cpu",
+    workers: int = 2,
+    time_h: float | None = None,
+    resume: bool = True,
+    init: Path | None = None,
+    name: str = "localiser",
+) -> Path:
+    """Train the one-class YOLO11n-OBB localiser from scratch (or from ``init`` weights).
+
+    Resumes an interrupted run from ``out_dir/name/weights/last.pt`` when ``resume``.
+    Returns the path of ``best.pt``.
+    """
+    from ultralytics import YOLO
+
+    run = Path(out_dir) / name
+    last = run / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+        return run / "weights" / "best.pt"
+    model = YOLO(str(init)) if init else YOLO("yolo11n-obb.yaml")
+    kw = {"time": time_h} if time_h else {}
+    model.train(
+        data=str(data_yaml),
+        imgsz=imgsz,
+        epochs=epochs,
+        batch=batch,
+        device=device,
+        workers=workers,
+        project=str(Path(out_dir).resolve()),
+        name=name,
+        exist_ok=True,
+        single_cls=True,
+        plots=False,
+        amp=False,
+        pretrained=False,
+        close_mosaic=max(1, epochs // 5),
+        degrees=180.0,
+        flipud=0.5,
+        fliplr=0.5,
+        mosaic=0.5,
+        scale=0.5,
+        translate=0.1,
+        hsv_h=0.02,
+        hsv_s=0.5,
+        hsv_v=0.4,
+        cos_lr=True,
+        patience=100,
+        val=True,
+        verbose=False,
+        **kw,
+    )
+    return run / "weights" / "best.pt"
+
+
+def export_localiser_onnx(pt: Path, imgsz: int = 512) -> Path:
+    """Export ultralytics weights to ONNX (static 1x3xSxS input, no NMS inside)."""
+    from ultralytics import YOLO
+
+    return Path(
+        YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False, opset=17)
+    )
+
+
+def hardware() -> str:
+    """A one-line description of the machine (CPU count, GPU name if any)."""
+    try:
+        import torch
+
+        gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+    except ImportError:
+        gpu = "torch absent"
+    return f"{os.cpu_count()} CPU cores, {gpu}"
