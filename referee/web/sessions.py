@@ -392,9 +392,15 @@ def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
-        return {"piles": {}, "_text": text}, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
+        return {"piles": {}, "_text": text}, (
+            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        )
+    except (RecursionError, ValueError):
+        why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
+        return {"piles": {}, "_text": text}, why
     if not isinstance(data, dict):
-        return {"piles": {}, "_text": text}, "The round must be a JSON object."
+        kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
+        return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
     return stored_round(sess.family, data), None
 
 
