@@ -33,6 +33,7 @@ from flask import (
     session,
     url_for,
 )
+from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
 from referee import api, store
@@ -104,6 +105,27 @@ def remember_keeper(token: str) -> None:
     kept = session.get("keeper", [])
     if kept[:1] != [token]:  # unchanged cookies are not sent again
         session["keeper"] = [token, *(t for t in kept if t != token)][:50]
+
+
+def sign_nonce(secret_key: str, seed: str) -> str:
+    """A round form's one-time token: ``seed`` signed with the app's secret key."""
+    return URLSafeSerializer(secret_key, salt="round-form").dumps(seed)
+
+
+def new_nonce() -> str:
+    """A fresh one-time token for a round entry form."""
+    return sign_nonce(current_app.secret_key, secrets.token_urlsafe(12))
+
+
+def nonce_ok(nonce: str | None) -> bool:
+    """Whether ``nonce`` is a token this app issued (a missing or forged one is not)."""
+    if not nonce or len(nonce) > 200:
+        return False
+    try:
+        URLSafeSerializer(current_app.secret_key, salt="round-form").loads(nonce)
+    except BadSignature:
+        return False
+    return True
 
 
 def see_other(endpoint: str, **values: Any):
@@ -365,7 +387,7 @@ def _entry(
         "result": result,
         "error": error,
         "scored": scored,
-        "nonce": nonce or secrets.token_urlsafe(16),
+        "nonce": nonce if nonce_ok(nonce) else new_nonce(),
         "version": version,
         "owner": owner,
         "hand_owner": hand_owner,
@@ -414,10 +436,12 @@ def _submit(
     rnd: store.RoundRow | None = None,
     version: int | None = None,
     closed: str | None = None,
+    need_nonce: bool = False,
 ):
     """Score a submitted round form, or save it with ``save(data)`` (which returns the flash message).
 
     An error, a conflict or a locked database gives the form back with every tap kept.
+    ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
     data, error = _round_data(sess)
     result = None
@@ -441,6 +465,12 @@ def _submit(
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
+    if need_nonce and not nonce_ok(request.form.get("nonce")):
+        return again(
+            error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
+            "server). Your cards are kept below; press Save again.",
+            status=400,
+        )
     try:
         message = save(data)
     except store.ConflictError as e:
@@ -465,7 +495,9 @@ def new_round(token: str):
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = f"The game is over: {board.winner} won. Start a new session for the next game." if board.winner else None
-    return _submit(sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed)
+    return _submit(
+        sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed, need_nonce=True
+    )
 
 
 @bp.post("/s/<token>/round/preview")

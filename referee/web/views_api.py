@@ -154,15 +154,22 @@ def preview(token: str):
 
 @bp.post("/sessions/<token>/rounds")
 def add_round(token: str):
-    """Append a round; ``form_token`` (optional) makes a retried request save it once."""
+    """Append a round; ``form_token`` (optional, the idempotency key) makes a retried request save it once."""
     sess, _ = load(token, edit=True)
     body = _body()
+    form_token = body.get("form_token")
+    if form_token is not None and (not isinstance(form_token, str) or not 1 <= len(form_token) <= 200):
+        return error_response(
+            400,
+            '"form_token" must be a string of 1 to 200 characters (the idempotency key), or left out',
+            "bad-request",
+        )
     board = board_of(sess)
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
     data = _round_input(sess, body)
     _checked(sess, data, board.dealer, board.carry)
-    row, created = store.add_round(get_db(), sess.id, data, body.get("form_token") or None)
+    row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
@@ -38,3 +39,47 @@ def test_bad_round_json_is_refused_and_kept(client, hh, h, text, says):
     assert says in body
     assert html.escape(text, quote=False)[:200] in body  # the textarea gives the text back
     assert rounds(client, hh) == []
+
+
+# ---- 2. one save per form ------------------------------------------------------
+
+
+@pytest.mark.parametrize("nonce", [None, "", "made-up"], ids=["missing", "empty", "forged"])
+def test_a_web_save_needs_the_forms_one_time_token(client, keeper, h, nonce):
+    form = h.round_form(h.piles(0))
+    del form["nonce"]
+    if nonce is not None:
+        form["nonce"] = nonce
+    r = client.post(f"/s/{keeper}/round/new", data=form)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert "one-time token" in body
+    card = h.piles(0)["Aki"][0]
+    assert re.search(rf'name="pile-0" value="{card}"[^>]*checked', body)  # the taps are kept
+    assert rounds(client, keeper) == []
+    fresh = client.post(f"/s/{keeper}/round/new", data=form)
+    assert fresh.status_code == 400  # a retry of the same tokenless form still saves nothing
+    assert rounds(client, keeper) == []
+
+
+def test_the_token_given_back_with_the_error_then_saves_once(client, keeper, h):
+    form = h.round_form(h.piles(0))
+    del form["nonce"]
+    body = client.post(f"/s/{keeper}/round/new", data=form).get_data(as_text=True)
+    form["nonce"] = re.search(r'name="nonce" value="([^"]+)"', body).group(1)
+    assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
+    assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
+    assert len(rounds(client, keeper)) == 1
+
+
+@pytest.mark.parametrize("token", [["x"], 5, {"a": 1}, "", "x" * 201], ids=["list", "int", "object", "empty", "long"])
+def test_api_form_token_of_a_wrong_type_is_400(client, keeper, h, token):
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0), "form_token": token})
+    assert r.status_code == 400
+    assert "form_token" in r.get_json()["message"]
+    assert rounds(client, keeper) == []
+
+
+def test_api_form_token_is_documented_as_the_idempotency_key(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert "idempotency key" in doc["paths"]["/sessions/{token}/rounds"]["post"]["description"]
