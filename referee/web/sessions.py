@@ -214,7 +214,11 @@ def session_from_export(data: Any) -> dict[str, Any]:
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
     ruleset = game.get("ruleset") or "roppyakken"
+    if not isinstance(ruleset, str):
+        raise RefereeError("bad-ruleset", '"ruleset" must be a preset name (a string)')
     options = game.get("options") or {}
+    if not isinstance(options, dict):
+        raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
     check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
     players = [str(p) for p in game["players"]]
@@ -242,7 +246,11 @@ def import_session():
     try:
         created = session_from_export(json.loads(text))
     except json.JSONDecodeError as e:
-        message = f"That is not valid JSON ({e.msg}, line {e.lineno})."
+        message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+    except RecursionError:
+        message = "That JSON is nested too deeply to be a session export."
+    except ValueError as e:  # e.g. a number longer than Python's integer digit limit
+        message = f"That JSON has a value that cannot be read ({e})."
     except RefereeError as e:
         message = e.message
     except ImportError as e:
@@ -526,6 +534,9 @@ def preview(token: str):
 
 
 def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
+    """A round of the session, or 404 (also for an id too large to be one)."""
+    if not 0 <= round_id < 2**63:
+        abort(404, "This session has no such round; it may have been deleted.")
     try:
         return store.get_round(get_db(), sess.id, round_id)
     except store.NotFoundError:

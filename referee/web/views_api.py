@@ -24,7 +24,10 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
     if not isinstance(data, dict):
         abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
     return data

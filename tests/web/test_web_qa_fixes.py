@@ -83,3 +83,61 @@ def test_api_form_token_of_a_wrong_type_is_400(client, keeper, h, token):
 def test_api_form_token_is_documented_as_the_idempotency_key(client):
     doc = client.get("/api/v1/openapi.json").get_json()
     assert "idempotency key" in doc["paths"]["/sessions/{token}/rounds"]["post"]["description"]
+
+
+# ---- 3. input that once crashed the server -------------------------------------
+
+HUGE = "9" * 30
+
+
+def test_huge_round_ids_are_404(client, keeper):
+    assert client.get(f"/s/{keeper}/round/{HUGE}/edit").status_code == 404
+    assert client.get(f"/s/{keeper}/round/{HUGE}/delete").status_code == 404
+    assert client.put(f"/api/v1/sessions/{keeper}/rounds/{HUGE}", json={"version": 1}).status_code == 404
+    assert client.delete(f"/api/v1/sessions/{keeper}/rounds/{HUGE}").status_code == 404
+
+
+def test_deeply_nested_json_is_refused(client, keeper):
+    deep = "[" * 100_000 + "]" * 100_000
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", data=deep, content_type="application/json")
+    assert r.status_code == 400
+    assert "nested too deeply" in r.get_json()["message"]
+    r = client.post("/import", data={"text": deep})
+    assert r.status_code == 422
+    assert "nested too deeply" in r.get_data(as_text=True)
+    assert rounds(client, keeper) == []
+
+
+def test_options_that_are_not_an_object(client):
+    r = client.post("/api/v1/sessions", json={"name": "n", "players": ["A", "B", "C"], "options": [1]})
+    assert r.status_code == 422
+    assert '"options" must be an object' in r.get_json()["message"]
+    r = client.post("/import", data={"text": '{"game": {"players": ["A", "B", "C"], "options": [1]}}'})
+    assert r.status_code == 422
+    assert "must be an object" in html.unescape(r.get_data(as_text=True))
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def test_an_option_value_of_5000_digits(client):
+    text = '{"game": {"players": ["A", "B", "C"], "options": {"target": ' + "1" * 5000 + "}}}"
+    r = client.post("/import", data={"text": text})
+    assert r.status_code == 422
+    assert "cannot be read" in r.get_data(as_text=True)
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def test_the_generic_guard_answers_a_clear_500_outside_tests(app, client, keeper, monkeypatch):
+    from referee.web import sessions
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(sessions, "board_html", broken)
+    with pytest.raises(KeyError):  # under test, a bug is raised, not hidden
+        client.get(f"/s/{keeper}")
+    app.testing = False
+    r = client.get(f"/s/{keeper}")
+    assert r.status_code == 500
+    assert "Something went wrong on the server" in r.get_data(as_text=True)
+    r = client.get(f"/api/v1/sessions/{keeper}")
+    assert r.status_code == 200  # the API does not use the broken fragment
