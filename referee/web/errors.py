@@ -78,4 +78,6 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailableError)
     def unavailable(e: StoreUnavailableError):
+        if request.method in ("GET", "HEAD"):  # nothing was being saved
+            return error_response(503, f"The database cannot be read: {e.why}.")
         return error_response(503, e.message)

@@ -194,7 +194,11 @@ def new_session():
         return render_template("new_session.html", **_form_context(sf))
     if created is None:
         return render_template("new_session.html", **_form_context(sf)), 422
-    sess = store.create_session(get_db(), **created)
+    try:
+        sess = store.create_session(get_db(), **created)
+    except store.StoreUnavailableError as e:
+        sf.errors["form"] = e.message  # the form comes back as typed
+        return render_template("new_session.html", **_form_context(sf)), 503
     remember_keeper(sess.edit_token)
     flash("Session created. Share the viewer link or QR code with the table.")
     return see_other("sessions.scoreboard", token=sess.edit_token)
@@ -256,9 +260,13 @@ def import_session():
     except ImportError as e:
         message = f"This game's scoring module is not installed ({e.name})."
     else:
-        sess = store.create_session(get_db(), **created)
+        try:
+            sess = store.create_session(get_db(), **created)
+        except store.StoreUnavailableError as e:
+            return render_template("import.html", message=e.message, text=text), 503
         remember_keeper(sess.edit_token)
-        flash(f"Imported {len(created['rounds'])} rounds.")
+        n = len(created["rounds"])
+        flash(f"Imported {n} round{'' if n == 1 else 's'}.")
         return see_other("sessions.scoreboard", token=sess.edit_token)
     return render_template("import.html", message=message, text=text), 422
 

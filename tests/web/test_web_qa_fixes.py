@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
+import sqlite3
 
 import pytest
 
@@ -141,3 +144,61 @@ def test_the_generic_guard_answers_a_clear_500_outside_tests(app, client, keeper
     assert "Something went wrong on the server" in r.get_data(as_text=True)
     r = client.get(f"/api/v1/sessions/{keeper}")
     assert r.status_code == 200  # the API does not use the broken fragment
+
+
+# ---- 4. a busy database gives the form back as typed -------------------------------
+
+
+@pytest.fixture
+def locked(app):
+    other = sqlite3.connect(app.config["DATABASE"])
+    other.execute("BEGIN EXCLUSIVE")
+    yield
+    other.rollback()
+    other.close()
+
+
+def test_new_session_on_a_busy_database_keeps_what_was_typed(client, locked):
+    form = {"name": "Friday at Aki's", "ruleset": "roppyakken", "dealer": "1", "opt.target": "1200"}
+    form |= {"player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo"}
+    r = client.post("/new", data=form)
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 503
+    assert "Nothing was saved" in body
+    assert 'value="Friday at Aki\'s"' in body
+    assert all(f'value="{p}"' in body for p in ("Aki", "Ben", "Chiyo"))
+    assert 'value="1200"' in body
+
+
+def test_import_on_a_busy_database_keeps_the_pasted_json(client, locked):
+    text = '{"game": {"players": ["Aki", "Ben", "Chiyo"], "rounds": []}, "name": "Pasted"}'
+    r = client.post("/import", data={"text": text})
+    assert r.status_code == 503
+    assert "Nothing was saved" in r.get_data(as_text=True)
+    assert text in html.unescape(r.get_data(as_text=True))
+
+
+# ---- 10. messages ---------------------------------------------------------------
+
+
+def test_a_missing_data_folder_is_named_on_a_page_that_only_reads(tmp_path):
+    from referee.web import create_app
+
+    folder = tmp_path / "data"
+    app = create_app({"TESTING": True, "DATA_DIR": str(folder), "SECRET_KEY": "t", "HTMX_LOCAL": True})
+    shutil.rmtree(folder)
+    r = app.test_client().get("/")
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 503
+    assert str(folder) in body
+    assert "is missing" in body
+    assert "Nothing was saved" not in body
+
+
+def test_one_round_is_singular(client, h):
+    text = json.dumps({"game": {"players": h.players, "rounds": [{"piles": h.piles(0)}]}, "name": "One"})
+    r = client.post("/import", data={"text": text}, follow_redirects=True)
+    body = r.get_data(as_text=True)
+    assert "Imported 1 round." in body
+    assert "1 rounds" not in body
+    assert "1 rounds" not in client.get("/").get_data(as_text=True)
