@@ -192,6 +192,15 @@ def new_session():
         sf.errors = {}
         sf.options = {}
         return render_template("new_session.html", **_form_context(sf))
+    shown = request.form.get("options_shown")
+    if shown and shown != sf.ruleset and "ruleset" not in sf.errors:
+        # The preset changed without JavaScript: the options on the page were another preset's.
+        sf.errors = {
+            "form": "The game changed, so its house rules are shown now with their defaults. "
+            "Check them and press Create session again."
+        }
+        sf.options = {}
+        return render_template("new_session.html", **_form_context(sf)), 409
     if created is None:
         return render_template("new_session.html", **_form_context(sf)), 422
     try:

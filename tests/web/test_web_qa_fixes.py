@@ -202,3 +202,34 @@ def test_one_round_is_singular(client, h):
     assert "Imported 1 round." in body
     assert "1 rounds" not in body
     assert "1 rounds" not in client.get("/").get_data(as_text=True)
+
+
+# ---- 5. offline tables and /new without JavaScript -----------------------------------
+
+
+def test_the_cdn_htmx_falls_back_to_the_vendored_copy(tmp_path):
+    from referee.web import HTMX_SRI, HTMX_VERSION, create_app
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "t", "HTMX_LOCAL": False})
+    body = app.test_client().get("/new").get_data(as_text=True)
+    assert f'integrity="{HTMX_SRI}"' in body
+    assert "onerror=" in body
+    assert f'data-local="/static/vendor/htmx-{HTMX_VERSION}.min.js"' in body
+    with app.test_client().get(f"/static/vendor/htmx-{HTMX_VERSION}.min.js") as js:
+        assert js.status_code == 200
+
+
+def test_a_preset_change_without_javascript_reloads_the_options(client):
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    form = {"name": "Friday", "ruleset": "hachihachi", "options_shown": "roppyakken", "dealer": "0"}
+    form |= {"player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo", "opt.target": "600", "action": "create"}
+    r = client.post("/new", data=form)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "house rules are shown now" in body
+    assert 'name="options_shown" value="hachihachi"' in body
+    assert 'value="Aki"' in body
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+    form["options_shown"] = "hachihachi"
+    del form["opt.target"]
+    assert client.post("/new", data=form).status_code == 303
