@@ -92,10 +92,8 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     """
     sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken")
     sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
-    try:
-        sf.dealer = int(form.get("dealer") or 0)
-    except ValueError:
-        sf.dealer = 0
+    raw_dealer = (form.get("dealer") or "0").strip()
+    sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > 100:
@@ -130,7 +128,12 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     elif any(len(p) > 40 for p in names):
         sf.errors["players"] = "Keep player names under 40 characters."
     dealer_names = [p for i, p in seated if i == sf.dealer]
-    dealer = dealer_names[0] if dealer_names else (names[0] if names else "")
+    dealer = dealer_names[0] if dealer_names else ""
+    if not dealer and "players" not in sf.errors:
+        sf.errors["players"] = (
+            f"The first dealer (●) must be a named player; the form chose {raw_dealer[:20]!r}, "
+            "which is not the position of a name entered above."
+        )
     if sf.errors:
         return sf, None
     try:  # an empty game checks the options, the player count and the dealer
@@ -155,6 +158,21 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         "players": names,
         "dealer": dealer,
     }
+
+
+_SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
+
+
+def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """A message when the form has a field for a seat the session does not have (``pile-9``)."""
+    for key in form:
+        m = _SEAT_FIELD.fullmatch(key)
+        if m and int(m.group(2)) >= len(players):
+            return (
+                f"Nothing was saved: the form has a field {key!r} for seat {int(m.group(2)) + 1}, "
+                f"but this session has {len(players)} players. Reload the round page."
+            )
+    return None
 
 
 def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:

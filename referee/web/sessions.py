@@ -52,6 +52,7 @@ from referee.web.forms import (
     parse_round_form,
     parse_session_form,
     shown_value,
+    unknown_seats,
 )
 
 bp = Blueprint("sessions", __name__)
@@ -432,10 +433,10 @@ def _entry(
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
     if sess.family in PICKER_FAMILIES:
-        return parse_round_form(request.form, sess.players), None
+        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     text = request.form.get("round_json", "").strip()
     if sess.family in MONEY_FAMILIES and not text:
-        return parse_money_round_form(request.form, sess.players), None
+        return parse_money_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -449,6 +450,21 @@ def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
         kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
         return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
     return stored_round(sess.family, data), None
+
+
+def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
+    """A message when a posted ``dealer`` is not this round's oya (``None``: none posted, or it matches)."""
+    if posted is None or posted == dealer:
+        return None
+    if not isinstance(posted, str) or posted not in players:
+        shown = posted if isinstance(posted, str) else type(posted).__name__
+        return (
+            f"Nothing was saved: the dealer {str(shown)[:40]!r} is not a player of this session (the oya is {dealer})."
+        )
+    return (
+        f"Nothing was saved: this round's oya is {dealer}, not {posted} (the rounds saved since this page "
+        "was opened changed it). Check the cards, then score and save again."
+    )
 
 
 def _submit(
@@ -469,6 +485,7 @@ def _submit(
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
     data, error = _round_data(sess)
+    error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, carry)
@@ -530,10 +547,12 @@ def preview(token: str):
     """The live score preview fragment, recomputed as cards are tapped."""
     sess, _ = load(token, edit=True)
     data, error = _round_data(sess)
-    dealer = request.form.get("dealer") or sess.dealer
+    board = board_of(sess)
+    dealer = request.form.get("dealer") or board.dealer
     if dealer not in sess.players:
-        dealer = sess.dealer
-    carry = board_of(sess).carry
+        error = error or dealer_mismatch(dealer, board.dealer, sess.players)
+        dealer = board.dealer
+    carry = board.carry
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, carry)

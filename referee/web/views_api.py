@@ -79,12 +79,15 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-def _round_input(sess: store.Session, body: dict[str, Any]) -> dict[str, Any]:
-    """The round to store from a request body; session keys may be repeated but must match."""
+def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict[str, Any]:
+    """The round to store from a request body; session keys (and ``dealer``, this round's oya)
+    may be repeated but must match."""
     session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
     for key, value in session_values.items():
         if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
+    if "dealer" in body and body["dealer"] != dealer:
+        abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
     return stored_round(sess.family, body)
 
 
@@ -151,7 +154,7 @@ def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, _body())
+    data = _round_input(sess, _body(), board.dealer)
     return jsonify(_checked(sess, data, board.dealer, board.carry))
 
 
@@ -170,7 +173,7 @@ def add_round(token: str):
     board = board_of(sess)
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
-    data = _round_input(sess, body)
+    data = _round_input(sess, body, board.dealer)
     _checked(sess, data, board.dealer, board.carry)
     row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
@@ -196,8 +199,9 @@ def edit_round(token: str, round_id: int):
         return error_response(422, '"version" is required: the round\'s version when you read it', "bad-request")
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
-    data = _round_input(sess, body)
-    _checked(sess, data, view.dealer if view else board.dealer)
+    dealer = view.dealer if view else board.dealer
+    data = _round_input(sess, body, dealer)
+    _checked(sess, data, dealer)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

@@ -233,3 +233,53 @@ def test_a_preset_change_without_javascript_reloads_the_options(client):
     form["options_shown"] = "hachihachi"
     del form["opt.target"]
     assert client.post("/new", data=form).status_code == 303
+
+
+# ---- 7. fields that were silently ignored or replaced --------------------------------
+
+
+def test_a_pile_for_a_seat_that_does_not_exist_is_refused(client, keeper, h):
+    form = h.round_form(h.piles(0))
+    form.add("pile-9", "pine-crane")
+    r = client.post(f"/s/{keeper}/round/new", data=form)
+    assert r.status_code == 422
+    assert "'pile-9' for seat 10" in html.unescape(r.get_data(as_text=True))
+    assert rounds(client, keeper) == []
+
+
+@pytest.mark.parametrize(
+    ("dealer", "says"), [("Nobody", "is not a player"), ("Ben", "oya is Aki, not Ben")], ids=["stranger", "not-oya"]
+)
+def test_a_posted_dealer_that_is_not_the_oya_is_refused(client, keeper, h, dealer, says):
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), dealer=dealer))
+    assert r.status_code == 422
+    assert says in html.unescape(r.get_data(as_text=True))
+    assert rounds(client, keeper) == []
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), dealer="Aki")).status_code == 303
+
+
+@pytest.mark.parametrize("dealer", [{"a": 1}, "Nobody", "Ben"], ids=["object", "stranger", "not-oya"])
+def test_api_dealer_must_be_the_oya(client, keeper, h, dealer):
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0), "dealer": dealer})
+    assert r.status_code == 422
+    assert "\"dealer\" must be this round's oya, 'Aki'" in r.get_json()["message"]
+    assert rounds(client, keeper) == []
+
+
+@pytest.mark.parametrize("dealer", ["7", "abc", "5", "-1"])
+def test_new_session_with_a_dealer_that_is_no_named_player(client, dealer):
+    form = {"name": "Friday", "ruleset": "roppyakken", "dealer": dealer}
+    form |= {"player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo"}
+    r = client.post("/new", data=form)
+    assert r.status_code == 422
+    assert "first dealer" in r.get_data(as_text=True)
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def test_an_empty_round_warns_before_saving_but_may_be_saved(client, keeper, h):
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, action="score"))
+    assert "No cards entered yet" in r.get_data(as_text=True)
+    r = client.post(f"/s/{keeper}/round/preview", data=h.round_form({}), headers={"HX-Request": "true"})
+    assert "No cards entered yet" in r.get_data(as_text=True)
+    r = client.post(f"/s/{keeper}/round/preview", data=h.round_form(h.piles(0)), headers={"HX-Request": "true"})
+    assert "No cards entered yet" not in r.get_data(as_text=True)
