@@ -663,6 +663,14 @@ def export_json(token: str):
     )
 
 
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run as a formula: text starting with ``= + - @``, a tab
+    or a carriage return gets a leading ``'`` (numbers are left as they are)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
     """Download the rounds table as CSV: one row per round, scores then running totals."""
@@ -670,7 +678,8 @@ def export_csv(token: str):
     board = board_of(sess)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(
+    write = lambda row: w.writerow([csv_cell(c) for c in row])  # noqa: E731
+    write(
         [
             "round",
             "dealer",
@@ -682,7 +691,7 @@ def export_csv(token: str):
     )
     for v in board.rounds:
         note = v.error or (f"instant win: {v.instant_win}" if v.instant_win else "")
-        w.writerow(
+        write(
             [
                 v.number,
                 v.dealer,

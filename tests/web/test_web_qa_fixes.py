@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import re
 import shutil
@@ -283,3 +285,19 @@ def test_an_empty_round_warns_before_saving_but_may_be_saved(client, keeper, h):
     assert "No cards entered yet" in r.get_data(as_text=True)
     r = client.post(f"/s/{keeper}/round/preview", data=h.round_form(h.piles(0)), headers={"HX-Request": "true"})
     assert "No cards entered yet" not in r.get_data(as_text=True)
+
+
+# ---- 8. CSV formula injection ----------------------------------------------------
+
+
+def test_csv_cells_that_look_like_formulas_are_escaped(client, h):
+    players = ["=HYPERLINK(1)", "+Ben", "@Chiyo"]
+    token = h.new_session(client, name="-cmd", players=players)
+    piles = dict(zip(players, h.piles(0).values(), strict=True))
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": piles})
+    assert r.status_code == 201
+    rows = list(csv.reader(io.StringIO(client.get(f"/s/{token}/export.csv").get_data(as_text=True))))
+    assert rows[0][3:6] == ["'=HYPERLINK(1) (points)", "'+Ben (points)", "'@Chiyo (points)"]
+    assert rows[1][1] == "'=HYPERLINK(1)"  # the dealer's name
+    cells = [c for row in rows for c in row]
+    assert not any(c[:1] in "=+-@\t\r" and c[:1] for c in cells if not c.lstrip("-").isdigit())
