@@ -18,6 +18,10 @@ from referee.ruleset import load_table
 from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
+#: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
+MAX_NAME = 40
+MAX_SESSION_NAME = 100
+MAX_ROUNDS = 1000
 
 
 class FormData(Protocol):
@@ -96,8 +100,8 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
-    elif len(sf.name) > 100:
-        sf.errors["name"] = "Keep the name under 100 characters."
+    elif len(sf.name) > MAX_SESSION_NAME:
+        sf.errors["name"] = f"Keep the name to {MAX_SESSION_NAME} characters."
     try:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
@@ -125,8 +129,8 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         sf.errors["players"] = "Enter at least two player names, in play order."
     elif len(set(names)) != len(names):
         sf.errors["players"] = "Each player needs a different name."
-    elif any(len(p) > 40 for p in names):
-        sf.errors["players"] = "Keep player names under 40 characters."
+    elif any(len(p) > MAX_NAME for p in names):
+        sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""
     if not dealer and "players" not in sf.errors:

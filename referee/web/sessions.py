@@ -41,7 +41,10 @@ from referee.errors import RefereeError
 from referee.web import get_db
 from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
 from referee.web.forms import (
+    MAX_NAME,
     MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_SESSION_NAME,
     PICKER_FAMILIES,
     SessionForm,
     cards_entered,
@@ -235,13 +238,29 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
     check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
-    players = [str(p) for p in game["players"]]
-    dealer = game.get("dealer") or (players[0] if players else "")
+    players = game["players"]
+    if not all(isinstance(p, str) and p.strip() for p in players):
+        raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise RefereeError("bad-round", "each player needs a different name")
+    long = [p for p in players if len(p) > MAX_NAME]
+    if long:
+        raise RefereeError("bad-round", f"keep player names to {MAX_NAME} characters; {long[0][:20]!r}... is longer")
+    if len(rounds) > MAX_ROUNDS:
+        raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
+    name = data.get("name") or game.get("name") or "Imported session"
+    if not isinstance(name, str) or len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    dealer = game.get("dealer") or players[0]
+    if dealer not in players:
+        raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
     stored = [stored_round(info["game"], r) for r in rounds]
     # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
     api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
     return {
-        "name": str(data.get("name") or game.get("name") or "Imported session")[:100],
+        "name": name,
         "ruleset": ruleset,
         "family": info["game"],
         "options": options,

@@ -301,3 +301,39 @@ def test_csv_cells_that_look_like_formulas_are_escaped(client, h):
     assert rows[1][1] == "'=HYPERLINK(1)"  # the dealer's name
     cells = [c for row in rows for c in row]
     assert not any(c[:1] in "=+-@\t\r" and c[:1] for c in cells if not c.lstrip("-").isdigit())
+
+
+# ---- 6. the same limits everywhere -----------------------------------------------
+
+LONG = "長" * 41
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ({"players": [LONG, "Ben", "Chiyo"]}, "40 characters"),
+        ({"players": ["Aki", "Ben", "Chiyo"], "name": "n" * 101}, "100 characters"),
+        ({"players": [f"P{i}" for i in range(40)]}, "2 to 6 players"),
+        ({"players": ["Aki", 5, "Chiyo"]}, "non-empty strings"),
+        ({"players": ["Aki", "  ", "Chiyo"]}, "non-empty strings"),
+        ({"players": ["Aki", "Ben", "Chiyo"], "dealer": {"a": 1}}, '"dealer" must be one of the players'),
+        ({"players": ["Aki", "Ben", "Chiyo"], "rounds": [{}] * 1001}, "at most 1000 rounds"),
+    ],
+    ids=["long-player", "long-name", "many-players", "not-a-name", "blank-name", "odd-dealer", "many-rounds"],
+)
+def test_api_and_import_enforce_the_forms_limits(client, game, says):
+    body = {"name": "Friday", **game}
+    r = client.post("/api/v1/sessions", json=body)
+    assert r.status_code == 422
+    assert says in r.get_json()["message"]
+    r = client.post("/import", data={"text": json.dumps({"name": body.pop("name"), "game": body})})
+    assert r.status_code == 422
+    assert says in html.unescape(r.get_data(as_text=True))
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def test_long_names_wrap_instead_of_widening_the_page(client):
+    css = client.get("/static/app.css")
+    assert "overflow-wrap: anywhere" in css.get_data(as_text=True)
+    assert "text-overflow: ellipsis" in css.get_data(as_text=True)
+    css.close()
