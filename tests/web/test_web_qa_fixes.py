@@ -337,3 +337,20 @@ def test_long_names_wrap_instead_of_widening_the_page(client):
     assert "overflow-wrap: anywhere" in css.get_data(as_text=True)
     assert "text-overflow: ellipsis" in css.get_data(as_text=True)
     css.close()
+
+
+def test_form_errors_use_the_forms_words_not_json():
+    from referee.web.sessions import form_wording
+
+    assert form_wording("Ben came after three players had joined, so was forced out (set forced: true)") == (
+        "Ben came after three players had joined, so was forced out (choose “forced out” for them)"
+    )
+    assert "set forced" not in form_wording("so was not forced out (set forced: false)")
+
+
+def test_the_round_page_says_where_save_is(client, keeper, h):
+    body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert "the Save button appears with the result" in body
+    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"))
+    assert "Save round 1" in scored.get_data(as_text=True)
+    assert "the Save button appears" not in scored.get_data(as_text=True)
