@@ -354,3 +354,23 @@ def test_the_round_page_says_where_save_is(client, keeper, h):
     scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"))
     assert "Save round 1" in scored.get_data(as_text=True)
     assert "the Save button appears" not in scored.get_data(as_text=True)
+
+
+# ---- 13. phones on the same Wi-Fi --------------------------------------------------
+
+
+def test_the_viewer_link_and_qr_use_the_address_the_page_was_opened_with(client, keeper, viewer):
+    lan = "http://192.168.1.20:5000"
+    body = client.get(f"/s/{keeper}", base_url=lan).get_data(as_text=True)
+    assert f"{lan}/s/{viewer}" in body
+    assert "127.0.0.1" not in body
+    qr = client.get(f"/s/{keeper}/qr.svg", base_url=lan)
+    assert qr.status_code == 200
+    assert qr.mimetype == "image/svg+xml"
+
+
+def test_the_readme_says_how_phones_reach_the_app():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "--host 0.0.0.0" in readme
