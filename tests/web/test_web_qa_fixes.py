@@ -374,3 +374,24 @@ def test_the_readme_says_how_phones_reach_the_app():
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert "--host 0.0.0.0" in readme
+
+
+# ---- 11. Changara: which round won a game ------------------------------------------
+
+
+def test_a_changara_match_marks_each_won_game_and_tallies_them(client):
+    from referee.cards import CARDS
+
+    r = client.post(
+        "/api/v1/sessions",
+        json={"name": "Match", "ruleset": "changara", "players": ["Aki", "Ben"], "options": {"target": 100}},
+    )
+    token = r.get_json()["edit_token"]
+    ids = [c.id for c in CARDS]
+    for _ in range(2):  # each round puts Ben over 100: a game each, best of 3
+        assert client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": {"Aki": ids[:24], "Ben": ids[24:]}})
+    body = client.get(f"/s/{token}").get_data(as_text=True)
+    assert "Game 1 won by <strong>Ben</strong>: totals start again from 0 after this round" in body
+    assert "Game 2 won by <strong>Ben</strong>" in body
+    assert re.search(r"Games won</strong> \(first to 2\): Aki <strong>0</strong> · Ben <strong>2</strong>", body)
+    assert client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][0]["game_winner"] == "Ben"
