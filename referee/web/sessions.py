@@ -500,6 +500,23 @@ def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | N
     )
 
 
+def round_diff(players: Sequence[str], mine: dict[str, Any], theirs: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """What differs between two versions of a round, per pile and hand: ``[{player, what,
+    only_mine, only_theirs}]`` (card ids), only where they differ."""
+    if theirs is None:
+        return []
+    out = []
+    for what in ("piles", "hands"):
+        for p in players:
+            a = (mine.get(what) or {}).get(p) or []
+            b = (theirs.get(what) or {}).get(p) or []
+            only_mine = [c for c in a if c not in b]
+            only_theirs = [c for c in b if c not in a]
+            if only_mine or only_theirs:
+                out.append({"player": p, "what": what[:-1], "only_mine": only_mine, "only_theirs": only_theirs})
+    return out
+
+
 def _submit(
     sess: store.Session,
     *,
@@ -549,7 +566,9 @@ def _submit(
     try:
         message = save(data)
     except store.ConflictError as e:
-        return render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd), 409
+        diff = round_diff(sess.players, data, e.current.data if e.current else None)
+        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff)
+        return page, 409
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)

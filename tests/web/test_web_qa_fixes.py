@@ -395,3 +395,27 @@ def test_a_changara_match_marks_each_won_game_and_tallies_them(client):
     assert "Game 2 won by <strong>Ben</strong>" in body
     assert re.search(r"Games won</strong> \(first to 2\): Aki <strong>0</strong> · Ben <strong>2</strong>", body)
     assert client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][0]["game_winner"] == "Ben"
+
+
+# ---- 12. the conflict page shows what differs -------------------------------------
+
+
+def test_the_conflict_page_highlights_the_cards_that_differ(client, keeper, h):
+    from referee.cards import BY_ID
+
+    client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))
+    (rnd,) = rounds(client, keeper)
+    url, v = f"/s/{keeper}/round/{rnd['id']}/edit", str(rnd["version"])
+    theirs = h.piles(0)
+    theirs["Aki"] = theirs["Aki"][1:]  # someone removed one card from Aki's pile
+    assert client.post(url, data=h.round_form(theirs, version=v)).status_code == 303
+    r = client.post(url, data=h.round_form(h.piles(0), version=v))  # my edit still has it
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 409
+    assert "What differs" in body
+    removed = BY_ID[h.piles(0)["Aki"][0]].name
+    assert re.search(
+        rf"<strong>Aki's pile</strong>:\s*<span class=\"added\">only in yours: {re.escape(removed)}</span>", body
+    )
+    assert "<strong>Ben's pile</strong>" not in body  # unchanged piles are not listed
+    assert "<strong>Chiyo's pile</strong>" not in body
