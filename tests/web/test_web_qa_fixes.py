@@ -419,3 +419,16 @@ def test_the_conflict_page_highlights_the_cards_that_differ(client, keeper, h):
     )
     assert "<strong>Ben's pile</strong>" not in body  # unchanged piles are not listed
     assert "<strong>Chiyo's pile</strong>" not in body
+
+
+# ---- 9. phone layout (the browser test measures it at 360 px) ------------------------------
+
+
+def test_the_rounds_table_scrolls_on_its_own(client, keeper, h):
+    client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))
+    assert '<div class="table-scroll">' in client.get(f"/s/{keeper}").get_data(as_text=True)
+
+
+def test_long_card_names_carry_soft_hyphens(client, keeper):
+    body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert "Chrys\u00adan\u00adthe\u00admum" in body
