@@ -465,9 +465,9 @@ def _entry(
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
-    if sess.family in PICKER_FAMILIES:
-        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     text = request.form.get("round_json", "").strip()
+    if sess.family in PICKER_FAMILIES and not text:
+        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     if sess.family in MONEY_FAMILIES and not text:
         return parse_money_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     try:

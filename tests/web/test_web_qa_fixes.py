@@ -432,3 +432,19 @@ def test_the_rounds_table_scrolls_on_its_own(client, keeper, h):
 def test_long_card_names_carry_soft_hyphens(client, keeper):
     body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
     assert "Chrys\u00adan\u00adthe\u00admum" in body
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1,2]"], ids=["broken", "array"])
+def test_bad_round_json_on_a_card_picker_session_is_refused_and_kept(client, keeper, h, text):
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, round_json=text))
+    assert r.status_code == 422
+    assert "Nothing was saved" in r.get_data(as_text=True)
+    assert 'class="mono" placeholder=' in r.get_data(as_text=True)
+    assert f">{text}</textarea>" in html.unescape(r.get_data(as_text=True))
+    assert rounds(client, keeper) == []
+
+
+def test_round_json_on_a_card_picker_session_saves_its_cards(client, keeper, h):
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, round_json=json.dumps({"piles": h.piles(0)})))
+    assert r.status_code == 303
+    assert rounds(client, keeper)[0]["scores"] == {"Aki": 70, "Ben": 50, "Chiyo": 220}
