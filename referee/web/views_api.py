@@ -8,6 +8,7 @@ status; ``/api/v1/openapi.json`` documents it all.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,8 +27,12 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 def _body() -> dict[str, Any]:
     try:
         data = request.get_json(silent=True)
+        if data is None and request.is_json and request.data:
+            json.loads(request.data)  # only to name what is wrong with it
     except RecursionError:
         abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
+    except ValueError as e:  # not JSON, or a number over Python's integer digit limit
+        abort(error_response(400, f"the body is not valid JSON: {str(e)[:200]}", "bad-request"))
     if not isinstance(data, dict):
         abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
     return data

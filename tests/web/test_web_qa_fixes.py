@@ -448,3 +448,18 @@ def test_round_json_on_a_card_picker_session_saves_its_cards(client, keeper, h):
     r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, round_json=json.dumps({"piles": h.piles(0)})))
     assert r.status_code == 303
     assert rounds(client, keeper)[0]["scores"] == {"Aki": 70, "Ben": 50, "Chiyo": 220}
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ('{"name": "n", "players": ["A", "B"], "options": {"target": ' + "1" * 5000 + "}}", "digits"),
+        ("{oops", "not valid"),
+    ],
+    ids=["5000-digits", "broken"],
+)
+def test_api_names_what_is_wrong_with_a_body(client, body, says):
+    r = client.post("/api/v1/sessions", data=body, content_type="application/json")
+    assert r.status_code == 400
+    assert "not valid JSON" in r.get_json()["message"]
+    assert says in r.get_json()["message"]
