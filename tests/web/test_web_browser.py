@@ -150,3 +150,16 @@ def test_a_360px_phone_never_scrolls_sideways(live, browser, client, h):
     taken = page.locator('#panel-1 input[value="pine-crane"] ~ .taken-by').bounding_box()
     assert taken["y"] >= face["y"] + face["height"] - 1  # below the card, not over its name
     assert "\u00ad" in page.locator('#panel-1 input[value="chrysanthemum-blue-ribbon"] + .face .name').inner_text()
+
+
+def test_without_htmx_a_preset_change_reloads_the_options(live, browser):
+    """Offline tables: when no htmx loads at all, /new still shows the chosen preset's options."""
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.route("**/htmx*.js", lambda route: route.abort())
+    page.goto(f"{live}/new")
+    assert page.evaluate("window.htmx === undefined")
+    page.fill('input[name="player-0"]', "Aki")
+    page.select_option('select[name="ruleset"]', "hachihachi")
+    page.wait_for_selector('input[name="options_shown"][value="hachihachi"]', state="attached")
+    assert page.input_value('input[name="player-0"]') == "Aki"
