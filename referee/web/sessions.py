@@ -369,27 +369,13 @@ def score_input(sess: store.Session, data: dict[str, Any], dealer: str, carry: S
     return api.score_json(money_round(sess, data, dealer, carry))
 
 
-#: The core's JSON wording, and what the entry form calls the same thing.
-_FORM_WORDS = {
-    "(set forced: true)": "(choose “forced out” for them)",
-    "(set forced: false)": "(choose “drops out” for them)",
-}
-
-
-def form_wording(message: str) -> str:
-    """A core error message in the entry form's words instead of the round JSON's."""
-    for json_words, form_words in _FORM_WORDS.items():
-        message = message.replace(json_words, form_words)
-    return message
-
-
 def _preview(
     sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
 ) -> tuple[dict | None, str | None]:
     try:
         return score_input(sess, data, dealer, carry), None
     except RefereeError as e:
-        return None, form_wording(e.message)
+        return None, e.message
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name})."
 

@@ -340,12 +340,19 @@ def test_long_names_wrap_instead_of_widening_the_page(client):
 
 
 def test_form_errors_use_the_forms_words_not_json():
-    from referee.web.sessions import form_wording
+    # The core words drop-out errors so that they read right in a form and in JSON alike.
+    from referee.errors import RefereeError
+    from referee.hachihachi import settle_round_json
 
-    assert form_wording("Ben came after three players had joined, so was forced out (set forced: true)") == (
-        "Ben came after three players had joined, so was forced out (choose “forced out” for them)"
-    )
-    assert "set forced" not in form_wording("so was not forced out (set forced: false)")
+    hand = ["pine-chaff-1", "plum-chaff-1", "cherry-chaff-1", "wisteria-chaff-1", "iris-chaff-1",
+            "peony-chaff-1", "maple-chaff-1"]
+    data = {"ruleset": "hachihachi", "players": ["A", "B", "C", "D"], "dealer": "A", "multiplier": 1,
+            "dropped": {"B": {"order": 1, "forced": True, "hand": hand}}, "piles": {}}
+    with pytest.raises(RefereeError) as e:
+        settle_round_json(data)
+    assert "set forced" not in e.value.message
+    assert "forced: " not in e.value.message
+    assert "mark them as dropping out" in e.value.message
 
 
 def test_the_round_page_says_where_save_is(client, keeper, h):
