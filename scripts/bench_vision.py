@@ -98,6 +98,27 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
     }
 
 
+def interleaved(backends: list[str], photo: str, runs: int, warmup: int) -> dict:
+    """Time all backends round-robin in one process, so that load from other programs on
+    the machine falls on each of them alike (fair ratios; no per-backend memory)."""
+    from vision.detector import Detector
+
+    dets = {}
+    for b in backends:
+        try:
+            dets[b] = Detector(b)
+        except ValueError as e:
+            print(f"{b}: skipped ({e})")
+    times: dict[str, list[float]] = {b: [] for b in dets}
+    for i in range(warmup + runs):
+        for b, det in dets.items():
+            t = time.perf_counter()
+            det.detect(photo)
+            if i >= warmup:
+                times[b].append((time.perf_counter() - t) * 1000)
+    return {b: statistics.median(v) for b, v in times.items()}
+
+
 def main(argv=None) -> int:
     from vision.render import DEFAULT_ART_DIR
 
@@ -110,6 +131,11 @@ def main(argv=None) -> int:
     p.add_argument("--backends", nargs="+", default=["onnxruntime", "openvino", "ultralytics"])
     p.add_argument("--tta", action="store_true", help="also time the default with TTA")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument(
+        "--interleave",
+        action="store_true",
+        help="also time all backends round-robin in one process (fair under load)",
+    )
     p.add_argument("--child", nargs=3, metavar=("BACKEND", "PHOTO", "TTA"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
@@ -150,7 +176,16 @@ def main(argv=None) -> int:
             if b in ok:
                 ratio = ok["ultralytics"]["median_ms"] / ok[b]["median_ms"]
                 print(f"{b} is {ratio:.2f}x faster than the ultralytics PyTorch path")
+    inter = None
+    if a.interleave:
+        inter = interleaved(a.backends, str(photo), a.runs, a.warmup)
+        print("interleaved medians (ms):", {b: round(v, 1) for b, v in inter.items()})
+        if "ultralytics" in inter:
+            for b in ("onnxruntime", "openvino"):
+                if b in inter:
+                    print(f"interleaved: {b} {inter['ultralytics'] / inter[b]:.2f}x faster")
     info = {
+        "interleaved_median_ms": inter,
         "photo": str(photo),
         "cpu_count": os.cpu_count(),
         "machine": platform.processor() or platform.machine(),
