@@ -4,8 +4,9 @@
 Each backend runs in its own subprocess (so peak memory is its own): ONNX Runtime (the
 shipped default), OpenVINO on the same ONNX files (if ``openvino`` is installed) and the
 ultralytics/PyTorch path on the ``.pt`` weights (if the ``train`` extra is installed).
-Reports median and p90 ms over --runs (after --warmup), a per-stage split for the default,
-and peak RSS (MiB) of each process.
+Reports median and p90 wall-clock ms over --runs (after --warmup), the median CPU time per
+call (both cores together; less sensitive to other programs' load), a per-stage split, the
+1-minute load average, and peak RSS (MiB) of each process.
 
 Example: python scripts/bench_vision.py --runs 20 --json runs/bench.json
 """
@@ -64,13 +65,14 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
 
     det = Detector(backend, tta=tta)
     load_s = time.perf_counter() - t_imp
-    times, n = [], 0
+    times, cpu, n = [], [], 0
     for i in range(warmup + runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         dets = det.detect(photo)
         dt = (time.perf_counter() - t) * 1000
         if i >= warmup:
             times.append(dt)
+            cpu.append((time.process_time() - c) * 1000)
             n = len(dets)
     stages = {"decode": [], "localise": [], "classify": []}
     for _ in range(max(3, runs // 2)):
@@ -90,6 +92,8 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
         "tta": tta,
         "median_ms": statistics.median(times),
         "p90_ms": times[int(0.9 * (len(times) - 1))],
+        "cpu_ms_median": statistics.median(cpu),
+        "load_average_1min": os.getloadavg()[0],
         "runs": runs,
         "detections": n,
         "model_load_s": round(load_s, 2),
@@ -166,7 +170,8 @@ def main(argv=None) -> int:
         st = res["stages_median_ms"]
         print(
             f"{backend:12} tta={res['tta']!s:5} median {res['median_ms']:7.1f} ms  "
-            f"p90 {res['p90_ms']:7.1f}  peak {res['peak_rss_mib']:6.0f} MiB  "
+            f"p90 {res['p90_ms']:7.1f}  cpu {res['cpu_ms_median']:6.1f}  "
+            f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
             f"{st['localise']:.1f}, classify {st['classify']:.1f})"
         )

@@ -13,7 +13,7 @@ from vision.imageio import load_image
 
 
 class FakeDetector:
-    def __init__(self, backend="auto", uncertain_below=0.5):
+    def __init__(self, backend="onnxruntime", uncertain_below=0.5):
         self.uncertain_below = uncertain_below
 
     def detect(self, path):

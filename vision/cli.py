@@ -35,8 +35,8 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="auto",
-        help="inference runtime (default: auto = openvino if installed, else onnxruntime)",
+        default="onnxruntime",
+        help="inference runtime (default: onnxruntime; openvino needs pip install openvino)",
     )
     parser.add_argument(
         "--uncertain-below",
