@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from vision import BACKENDS
 from vision.detection import Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obb
 from vision.imageio import load_image
 from vision.postprocess import assign_cards, decode_obb, letterbox, softmax, to_detections
 
-BACKENDS = ("onnxruntime", "openvino", "ultralytics")
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 
