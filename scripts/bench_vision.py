@@ -4,8 +4,9 @@
 Each backend runs in its own subprocess (so peak memory is its own): ONNX Runtime (the
 shipped default), OpenVINO on the same ONNX files (if ``openvino`` is installed) and the
 ultralytics/PyTorch path on the ``.pt`` weights (if the ``train`` extra is installed).
-Reports median and p90 ms over --runs (after --warmup), a per-stage split for the default,
-and peak RSS (MiB) of each process.
+Reports median and p90 wall-clock ms over --runs (after --warmup), the median CPU time per
+call (both cores together; less sensitive to other programs' load), a per-stage split, the
+1-minute load average, and peak RSS (MiB) of each process.
 
 Example: python scripts/bench_vision.py --runs 20 --json runs/bench.json
 """
@@ -64,13 +65,14 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
 
     det = Detector(backend, tta=tta)
     load_s = time.perf_counter() - t_imp
-    times, n = [], 0
+    times, cpu, n = [], [], 0
     for i in range(warmup + runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         dets = det.detect(photo)
         dt = (time.perf_counter() - t) * 1000
         if i >= warmup:
             times.append(dt)
+            cpu.append((time.process_time() - c) * 1000)
             n = len(dets)
     stages = {"decode": [], "localise": [], "classify": []}
     for _ in range(max(3, runs // 2)):
@@ -90,12 +92,35 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
         "tta": tta,
         "median_ms": statistics.median(times),
         "p90_ms": times[int(0.9 * (len(times) - 1))],
+        "cpu_ms_median": statistics.median(cpu),
+        "load_average_1min": os.getloadavg()[0],
         "runs": runs,
         "detections": n,
         "model_load_s": round(load_s, 2),
         "stages_median_ms": {k: statistics.median(v) for k, v in stages.items()},
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+
+
+def interleaved(backends: list[str], photo: str, runs: int, warmup: int) -> dict:
+    """Time all backends round-robin in one process, so that load from other programs on
+    the machine falls on each of them alike (fair ratios; no per-backend memory)."""
+    from vision.detector import Detector
+
+    dets = {}
+    for b in backends:
+        try:
+            dets[b] = Detector(b)
+        except ValueError as e:
+            print(f"{b}: skipped ({e})")
+    times: dict[str, list[float]] = {b: [] for b in dets}
+    for i in range(warmup + runs):
+        for b, det in dets.items():
+            t = time.perf_counter()
+            det.detect(photo)
+            if i >= warmup:
+                times[b].append((time.perf_counter() - t) * 1000)
+    return {b: statistics.median(v) for b, v in times.items()}
 
 
 def main(argv=None) -> int:
@@ -110,6 +135,11 @@ def main(argv=None) -> int:
     p.add_argument("--backends", nargs="+", default=["onnxruntime", "openvino", "ultralytics"])
     p.add_argument("--tta", action="store_true", help="also time the default with TTA")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument(
+        "--interleave",
+        action="store_true",
+        help="also time all backends round-robin in one process (fair under load)",
+    )
     p.add_argument("--child", nargs=3, metavar=("BACKEND", "PHOTO", "TTA"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
@@ -140,7 +170,8 @@ def main(argv=None) -> int:
         st = res["stages_median_ms"]
         print(
             f"{backend:12} tta={res['tta']!s:5} median {res['median_ms']:7.1f} ms  "
-            f"p90 {res['p90_ms']:7.1f}  peak {res['peak_rss_mib']:6.0f} MiB  "
+            f"p90 {res['p90_ms']:7.1f}  cpu {res['cpu_ms_median']:6.1f}  "
+            f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
             f"{st['localise']:.1f}, classify {st['classify']:.1f})"
         )
@@ -150,7 +181,16 @@ def main(argv=None) -> int:
             if b in ok:
                 ratio = ok["ultralytics"]["median_ms"] / ok[b]["median_ms"]
                 print(f"{b} is {ratio:.2f}x faster than the ultralytics PyTorch path")
+    inter = None
+    if a.interleave:
+        inter = interleaved(a.backends, str(photo), a.runs, a.warmup)
+        print("interleaved medians (ms):", {b: round(v, 1) for b, v in inter.items()})
+        if "ultralytics" in inter:
+            for b in ("onnxruntime", "openvino"):
+                if b in inter:
+                    print(f"interleaved: {b} {inter['ultralytics'] / inter[b]:.2f}x faster")
     info = {
+        "interleaved_median_ms": inter,
         "photo": str(photo),
         "cpu_count": os.cpu_count(),
         "machine": platform.processor() or platform.machine(),

@@ -24,15 +24,9 @@ import numpy as np
 
 from vision.detector import Detector
 from vision.evaluate import Evaluator, box_iou
-from vision.geometry import obb_to_xyxy
+from vision.geometry import obb_to_xyxy, quad_bounds
 from vision.render import DEFAULT_ART_DIR, STYLES, load_art, render_art
 from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
-
-
-def quad_xyxy(q: np.ndarray) -> np.ndarray:
-    """``(N, 4, 2)`` quads -> ``(N, 4)`` axis-aligned bounds."""
-    q = np.asarray(q, float).reshape(-1, 4, 2)
-    return np.concatenate([q.min(1), q.max(1)], 1)
 
 
 def main(argv=None) -> int:
@@ -92,7 +86,7 @@ def main(argv=None) -> int:
                 texture_scale=a.texture_scale,
             )
             dets = det.detect(s.image)
-            gtb = quad_xyxy(s.quads)
+            gtb = quad_bounds(s.quads)
             pb = np.array([d.box for d in dets]).reshape(-1, 4)
             args = (layout, s.cards, gtb, [d.card for d in dets], [d.confidence for d in dets], pb)
             ev.add(*args)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The one GPU training run (H200, 16 cores), as it was run. Expects, next to this repo copy:
 #   $SRC (this repo's vision/, referee/, scripts/), $ART_PNG (rendered art), $WHL (ultralytics
-#   wheels), $STUB (a 'polars' stub: ultralytics only needs it to re-read results.csv).
+#   wheels), $STUB (a folder with polars/__init__.py holding
+#   `def read_csv(*a, **k): raise RuntimeError("stub")`: ultralytics imports polars only to
+#   re-read results.csv, inside a try; the real polars wheel is 54 MB, too big to carry).
 # Sizes are env vars so the same script runs end to end on a CPU at toy size first.
 set -u
 OUT=${OUT:-/tmp/out}; WORK=${WORK:-/tmp/tr}; DEV=${DEV:-0}

@@ -2,6 +2,8 @@
 
 import argparse
 import json
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -13,7 +15,7 @@ from vision.imageio import load_image
 
 
 class FakeDetector:
-    def __init__(self, backend="auto", uncertain_below=0.5):
+    def __init__(self, backend="onnxruntime", uncertain_below=0.5):
         self.uncertain_below = uncertain_below
 
     def detect(self, path):
@@ -26,7 +28,7 @@ class FakeDetector:
 
 @pytest.fixture
 def parser(monkeypatch):
-    monkeypatch.setattr(cli, "Detector", FakeDetector)
+    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
     p = argparse.ArgumentParser()
     cli.add_detect_arguments(p)
     return p
@@ -78,3 +80,24 @@ def test_bad_input_raises_image_error(parser, tmp_path):
 def test_bad_threshold(parser, photo):
     with pytest.raises(ValueError, match="expected 0 to 1"):
         cli.run_detect(parser.parse_args([str(photo), "--uncertain-below", "2"]))
+
+
+def test_cli_module_needs_only_the_standard_library(tmp_path):
+    code = (
+        "import sys\n"
+        "for m in ('numpy', 'PIL', 'onnxruntime'):\n"
+        "    sys.modules[m] = None\n"
+        "import argparse\n"
+        "import vision.cli as cli\n"
+        "p = argparse.ArgumentParser()\n"
+        "cli.add_detect_arguments(p)\n"
+        "try:\n"
+        "    cli.run_detect(p.parse_args(['x.jpg']))\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "needs the vision extra" in out
+    assert "pip install 'hanafuda-referee[vision]'" in out

@@ -12,7 +12,11 @@ Pillow, numpy and onnxruntime (``pip install 'hanafuda-referee[vision]'``).
 from vision.detection import Detection
 from vision.errors import ImageError, ModelError, VisionError
 
+#: Inference runtimes, see :class:`vision.detector.Detector` (the first is the default).
+BACKENDS = ("onnxruntime", "openvino", "ultralytics")
+
 __all__ = [
+    "BACKENDS",
     "Detection",
     "Detector",
     "ImageError",

@@ -1,6 +1,8 @@
 """The ``hanafuda-referee detect IMAGE... [--json] [--annotate OUT.jpg]`` command.
 
-The main CLI (``referee/cli.py``) builds the sub-parser with :func:`add_detect_arguments`
+Importing this module needs only the standard library, so the main CLI can build its parser
+without the vision extra installed.  The main CLI (``referee/cli.py``) builds the sub-parser
+with :func:`add_detect_arguments`
 and calls :func:`run_detect`; any ``ValueError`` (all of :mod:`vision.errors`) is printed
 there as one line on stderr with exit status 2.
 """
@@ -12,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from vision.detector import BACKENDS, Detector
-from vision.errors import ImageError
+from vision import BACKENDS
+from vision.errors import ImageError, ModelError
 
 
 def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,8 +37,8 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="auto",
-        help="inference runtime (default: auto = openvino if installed, else onnxruntime)",
+        default="onnxruntime",
+        help="inference runtime (default: onnxruntime; openvino needs pip install openvino)",
     )
     parser.add_argument(
         "--uncertain-below",
@@ -62,6 +64,13 @@ def run_detect(args: argparse.Namespace) -> int:
     """
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
+    try:  # numpy, Pillow and onnxruntime come with the vision extra only
+        from vision.detector import Detector
+    except ImportError as e:
+        raise ModelError(
+            f"detect needs the vision extra ({e.name} is missing): "
+            "pip install 'hanafuda-referee[vision]'"
+        ) from None
     det = Detector(args.backend, uncertain_below=args.uncertain_below)
     for i, path in enumerate(args.images):
         dets = det.detect(path)

@@ -2,8 +2,8 @@
 
 Runtime backends (``backend=``):
 
-- ``"auto"`` (default): OpenVINO if the ``openvino`` package is installed, else ONNX Runtime.
-- ``"onnxruntime"``: both ONNX models with ONNX Runtime; no torch.
+- ``"onnxruntime"`` (default): both ONNX models with ONNX Runtime; no torch.  Fastest on
+  the shared 2-core benchmark machine once its busy-waiting threads were turned off.
 - ``"openvino"``: the same ONNX files compiled by OpenVINO (``pip install openvino``).
 - ``"ultralytics"``: the localiser's ``.pt`` through ultralytics/torch and the classifier's
   ``.pt`` through torch; for comparison only (needs the ``train`` extra).
@@ -20,24 +20,12 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from vision import BACKENDS
 from vision.detection import Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obb
 from vision.imageio import load_image
 from vision.postprocess import assign_cards, decode_obb, letterbox, softmax, to_detections
-
-BACKENDS = ("auto", "onnxruntime", "openvino", "ultralytics")
-
-
-def resolve_backend(backend: str) -> str:
-    """``"auto"`` -> ``"openvino"`` when the openvino package is installed (fastest on the
-    2-core benchmark machine), else ``"onnxruntime"``; other names are returned as given."""
-    if backend != "auto":
-        return backend
-    import importlib.util
-
-    return "openvino" if importlib.util.find_spec("openvino") else "onnxruntime"
-
 
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -69,6 +57,9 @@ class _OrtModel:
         so.intra_op_num_threads = threads or (os.cpu_count() or 1)
         so.inter_op_num_threads = 1
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no busy-waiting threads: on a shared 2-core machine spinning doubled the latency
+        if os.environ.get("HANAFUDA_ORT_SPIN", "0") != "1":
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
         except Exception as e:  # onnxruntime raises its own exception types
@@ -111,7 +102,7 @@ class Detector:
 
     def __init__(
         self,
-        backend: str = "auto",
+        backend: str = "onnxruntime",
         *,
         localiser: Path | None = None,
         classifier: Path | None = None,
@@ -126,7 +117,6 @@ class Detector:
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
-        backend = resolve_backend(backend)
         self.backend = backend
         self.conf, self.iou, self.uncertain_below = conf, iou, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
@@ -230,7 +220,7 @@ class Detector:
 _DEFAULT: dict[str, Detector] = {}
 
 
-def detect(image, backend: str = "auto") -> list[Detection]:
+def detect(image, backend: str = "onnxruntime") -> list[Detection]:
     """Detect cards with the shipped models (a cached :class:`Detector` per backend)."""
     if backend not in _DEFAULT:
         _DEFAULT[backend] = Detector(backend)

@@ -30,10 +30,15 @@ def obb_corners(obbs: np.ndarray) -> np.ndarray:
     return np.stack([ctr - u - v, ctr + u - v, ctr + u + v, ctr - u + v], 1)
 
 
+def quad_bounds(quads: np.ndarray) -> np.ndarray:
+    """``(N, 4, 2)`` corner sets -> ``(N, 4)`` axis-aligned ``x1, y1, x2, y2`` bounds."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    return np.concatenate([q.min(1), q.max(1)], 1)
+
+
 def obb_to_xyxy(obbs: np.ndarray) -> np.ndarray:
     """``(N, 5)`` OBBs -> ``(N, 4)`` axis-aligned ``x1, y1, x2, y2`` bounds in pixels."""
-    pts = obb_corners(obbs)
-    return np.concatenate([pts.min(1), pts.max(1)], 1).reshape(-1, 4)
+    return quad_bounds(obb_corners(obbs))
 
 
 def probiou(a: np.ndarray, b: np.ndarray, eps: float = 1e-7) -> np.ndarray:

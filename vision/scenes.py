@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
+from vision.geometry import obb_corners
 from vision.render import CARD_ASPECT, style_face
 
 LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "stack")
@@ -176,11 +177,7 @@ def _rot_pose(p, deg):
 
 def _card_corners(cx, cy, ang, w, h):
     """Corners TL, TR, BR, BL of a w x h card centred at (cx, cy), rotated ang degrees."""
-    a = math.radians(ang)
-    ca, sa = math.cos(a), math.sin(a)
-    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    rot = np.array([[ca, -sa], [sa, ca]])
-    return pts @ rot.T + np.array([cx, cy])
+    return obb_corners(np.array([[cx, cy, w, h, math.radians(ang)]]))[0]
 
 
 # --------------------------------------------------------------------------- geometry
@@ -279,10 +276,10 @@ def make_scene(
     h_ = size if ay >= ax else round(size * ay / ax)
     # compose on a flat canvas 25% larger, then tilt (perspective) and crop back
     cw_, ch_ = round(w_ * 1.25), round(h_ * 1.25)
-    k = texture_scale or 1.0
-    bg = background(str(rng.choice(backgrounds)), round(cw_ * k), round(ch_ * k), rng)
+    tex = texture_scale or 1.0
+    bg = background(str(rng.choice(backgrounds)), round(cw_ * tex), round(ch_ * tex), rng)
     canvas = Image.fromarray((bg * 255).astype(np.uint8))
-    if k != 1.0:
+    if tex != 1.0:
         canvas = canvas.resize((cw_, ch_), Image.Resampling.BOX)
     pool = [art[style][c] for c in CARD_IDS]
     _distractors(canvas, rng, pool, int(rng.integers(0, 5)))
@@ -337,12 +334,8 @@ def make_scene(
     k = math.sin(math.radians(tilt)) * 0.35
     win = np.array([[0, 0], [w_, 0], [w_, h_], [0, h_]], float)
     src = win + np.array([(cw_ - w_) / 2, (ch_ - h_) / 2])
-    shrink = np.zeros((4, 2))
     side = int(rng.integers(4))  # the far edge of the table
     a_, b_ = side, (side + 1) % 4
-    centre_c = src.mean(0)
-    for j in (a_, b_):
-        shrink[j] = (centre_c - src[j]) * 0  # placeholder for clarity
     far = src.copy()
     # far edge is wider in the canvas (more table fits at the top of a tilted photo)
     for j in (a_, b_):
