@@ -43,7 +43,9 @@
   function send(form, url, extra, status) {
     var fd = new FormData(form);
     Array.from(fd.keys()).forEach(function (k) { if (k.indexOf("snap-") === 0) { fd.delete(k); } });
-    (extra || []).forEach(function (kv) { fd.append(kv[0], kv[1], kv[2]); });
+    (extra || []).forEach(function (kv) {
+      if (kv.length > 2) { fd.append(kv[0], kv[1], kv[2]); } else { fd.append(kv[0], kv[1]); }
+    });
     if (status) { status.textContent = "Detecting cards…"; }
     return fetch(url, { method: "POST", body: fd, headers: { "X-Photo": "1" } })
       .then(function (resp) { return resp.text().then(function (t) { return [resp, t]; }); })
