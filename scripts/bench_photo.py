@@ -55,6 +55,34 @@ def picked(html: str, slot: str) -> list[str]:
     return [m.group(2) for m in boxes if m.group(1) == slot and " checked" in m.group(0)]
 
 
+def browser_runs(app, token: str, photo: Path, runs: int) -> dict:
+    """Chromium (Debian's) on localhost: choose the 12 MP file in "Snap pile" until the
+    detections are on screen (canvas shrink + upload + server + swap), median ms."""
+    import threading
+
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    times = []
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=[*args, "--disable-sync", "--no-first-run"])
+        page = b.new_page(viewport={"width": 360, "height": 740})
+        for i in range(runs + 1):
+            page.goto(f"http://127.0.0.1:{server.server_port}/s/{token}/round/new")
+            page.wait_for_load_state("load")
+            t = time.perf_counter()
+            page.set_input_files('input[name="snap-pile-0"]', str(photo))
+            page.wait_for_selector("#photos-pile-0 .det", state="attached", timeout=30_000)
+            if i:
+                times.append((time.perf_counter() - t) * 1000)
+        b.close()
+    server.shutdown()
+    return {"median_ms": round(statistics.median(times), 1), "runs": runs}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=9)
@@ -62,6 +90,7 @@ def main(argv=None) -> int:
     p.add_argument("--eval", type=int, default=0, metavar="N", help="held-out scenes per layout")
     p.add_argument("--png", type=Path, default=ROOT / "data" / "art_png")
     p.add_argument("--json", type=Path, default=None)
+    p.add_argument("--browser", type=int, default=0, metavar="N", help="also time N snaps in headless Chromium")
     a = p.parse_args(argv)
 
     from bench_vision import make_photo
@@ -120,6 +149,10 @@ def main(argv=None) -> int:
             "cards_filled": len(picked(html, "pile-0")),
         }
         print(name, out[name], flush=True)
+
+    if a.browser:
+        out["browser_12mp"] = browser_runs(app, token, photo, a.browser)
+        print("browser", out["browser_12mp"], flush=True)
 
     if a.eval:
         import numpy as np

@@ -38,6 +38,18 @@ def jpeg(w: int = 640, h: int = 480, *, gps: bool = False) -> bytes:
     return buf.getvalue()
 
 
+def bomb_png() -> bytes:
+    """A PNG header claiming 20000 x 20000 pixels (400 MP), with no pixel data."""
+    import struct
+    import zlib
+
+    ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    head = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    idat = struct.pack(">I", 0) + b"IDAT" + struct.pack(">I", zlib.crc32(b"IDAT"))
+    return b"\x89PNG\r\n\x1a\n" + head + idat
+
+
 class Stub:
     """Returns ``by_call`` detections in turn (the last one repeats); counts its calls."""
 
@@ -121,8 +133,9 @@ def test_detect_api_returns_the_cli_json(client, stub):
         (b"", 422, "empty"),
         (b"this is not a photo at all", 422, "not an image"),
         (jpeg()[:400], 422, "truncated"),
+        (bomb_png(), 422, "limit"),  # 20000 x 20000 pixels claimed: refused before decoding
     ],
-    ids=["empty", "not-an-image", "truncated"],
+    ids=["empty", "not-an-image", "truncated", "bomb"],
 )
 def test_detect_api_bad_images(tmp_path, body, status, words):
     from vision.detector import Detector  # noqa: F401  (the real loader path decodes)
