@@ -345,13 +345,20 @@ def _photos_for_page(ctx) -> list[store.PhotoRow]:
     if "photos" in state:
         return state["photos"]
     rnd, sess = ctx.get("rnd"), ctx.get("s")
-    if rnd is None or sess is None or request.method != "GET":
+    if sess is None:
         return []
+    form = None
     try:
-        photos = store.photos_of_round(get_db(), sess.id, rnd.id)
+        if request.method == "POST":  # the round form shown again ("Score round", an error)
+            form = MultiDict(request.form.items(multi=True))
+            photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+        elif rnd is not None:
+            photos = store.photos_of_round(get_db(), sess.id, rnd.id)
+        else:
+            photos = []
     except store.StoreError:
         photos = []
-    g.photo_state = {"photos": photos, "errors": {}, "form": None}
+    g.photo_state = {"photos": photos, "errors": {}, "form": form}
     return photos
 
 

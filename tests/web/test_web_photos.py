@@ -376,3 +376,22 @@ def test_hachihachi_deck_check_shows_the_gap_to_264(client, h):
     assert 'name="snap-hand-f"' in page  # the field (multiplier) can be snapped too
     assert 'name="snap-pile-0"' in page
     assert 'name="snap-hand-0"' in page
+
+
+def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
+    # once lost: "Score round" re-rendered the form without the photo ids, so Save dropped the photo
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    pid = photo_ids(html)[0]
+    form = _state(html)
+    form["action"] = "score"
+    html = client.post(f"/s/{keeper}/round/new", data=form).get_data(as_text=True)
+    assert photo_ids(html) == [pid]
+    form = _state(html)
+    form["action"] = "save"
+    assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
+    with app.app_context():
+        from referee.web import get_db
+
+        sess, _ = store.find_session(get_db(), keeper)
+        rid = store.rounds_of(get_db(), sess.id)[0].id
+        assert [p.id for p in store.photos_of_round(get_db(), sess.id, rid)] == [pid]
