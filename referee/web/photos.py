@@ -13,6 +13,8 @@ Routes:
 
 A round's photos are attached when the round form is saved (an ``after_request`` hook on
 the round routes, so the round views stay as they are) and deleted with the round.
+Writes go through ``referee.store``; this module writes no SQL and must not import
+onnxruntime (the detector is built lazily on the worker, ``referee.web.evidence``).
 """
 
 from __future__ import annotations

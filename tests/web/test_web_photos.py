@@ -395,3 +395,14 @@ def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
         sess, _ = store.find_session(get_db(), keeper)
         rid = store.rounds_of(get_db(), sess.id)[0].id
         assert [p.id for p in store.photos_of_round(get_db(), sess.id, rid)] == [pid]
+
+
+def test_slow_detection_in_the_round_form_keeps_the_photo_and_the_taps(tmp_path, h):
+    client = make_app(tmp_path, Stub(delay=0.8), PHOTO_TIMEOUT=0.2).test_client()
+    keeper = h.new_session(client)
+    form = MultiDict({"nonce": "n-1", "tab": "0", "pile-2": "plum-bush-warbler"})
+    html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
+    assert "longer than 0.2 s" in html
+    assert len(photo_ids(html)) == 1
+    assert checked(html, "pile-2") == {"plum-bush-warbler"}
+    assert checked(html, "pile-0") == set()
