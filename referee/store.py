@@ -66,12 +66,14 @@ class NotFoundError(StoreError):
 class StoreUnavailableError(StoreError):
     """The database cannot be written now (locked by another writer, read-only file...).
 
-    ``message`` says so in words a player understands; nothing was saved.
+    ``message`` says so in words a player understands; nothing was saved.  ``why`` is the
+    reason alone (for a page that only reads).
     """
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, why: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.why = why or message
 
 
 class ConflictError(StoreError):
@@ -125,15 +127,23 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _unavailable(e: sqlite3.OperationalError) -> StoreUnavailableError:
+def _unavailable(e: sqlite3.OperationalError, path: str | Path | None = None) -> StoreUnavailableError:
     text = str(e)
     if "locked" in text or "busy" in text:
         why = "the database is busy (locked by another program or a long write)"
-    elif "readonly" in text or "read-only" in text:
+        return StoreUnavailableError(f"Nothing was saved: {why}. Wait a moment and try again.", why)
+    if "readonly" in text or "read-only" in text:
         why = "the database file is read-only"
+    elif "unable to open" in text and path is not None:
+        folder = Path(path).parent
+        why = (
+            f"the database file {path} cannot be opened"
+            + ("" if folder.is_dir() else f" because its data folder {folder} is missing")
+            + " (check the folder exists and is writable, then restart the app)"
+        )
     else:
         why = f"the database cannot be used ({text})"
-    return StoreUnavailableError(f"Nothing was saved: {why}. Wait a moment and try again.")
+    return StoreUnavailableError(f"Nothing was saved: {why}.", why)
 
 
 def guarded(fn: Callable[P, T]) -> Callable[P, T]:
@@ -213,7 +223,7 @@ def open_db(path: str | Path | None, timeout: float = 5.0, *, apply_migrations: 
     try:
         conn = sqlite3.connect(":memory:" if path is None else str(path), timeout=timeout, check_same_thread=False)
     except sqlite3.OperationalError as e:
-        raise _unavailable(e) from e
+        raise _unavailable(e, path) from e
     db = Database(conn)
     if apply_migrations:
         migrate(db)

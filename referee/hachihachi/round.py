@@ -143,13 +143,13 @@ def _active_and_dropped(
         raise RefereeError(
             "bad-round",
             f"{', '.join(late)} came after three players had joined, so "
-            "was forced out (set forced: true)",
+            "they were forced out: mark them as forced out, not as dropping out",
         )
     if early:
         raise RefereeError(
             "bad-round",
             f"{', '.join(early)} chose before three players had joined, so "
-            "was not forced out (set forced: false)",
+            "they dropped out by choice: mark them as dropping out, not as forced out",
         )
     orders = [raw[p][0] for p in voluntary]
     if any(orders):

@@ -121,6 +121,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     photos.init_app(app)
     app.cli.add_command(init_db_command)
 
+    app.add_template_filter(soft_hyphens)
+
     @app.context_processor
     def htmx_settings() -> dict[str, Any]:
         return {
@@ -138,6 +140,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         except store.StoreUnavailableError as e:
             app.logger.error("database not ready: %s", e.message)
     return app
+
+
+#: Where the card names' long words may break on a 360 px phone (U+00AD, a soft hyphen).
+_HYPHENATED = {
+    "Chrysanthemum": "Chrys\u00adan\u00adthe\u00admum",
+    "Butterflies": "But\u00adter\u00adflies",
+    "Paulownia": "Pau\u00adlow\u00adnia",
+    "lightning": "light\u00adning",
+}
+
+
+def soft_hyphens(text: str) -> str:
+    """``text`` with soft hyphens in the card names' long words, so a narrow tile breaks them
+    at a syllable ("Chrysan-themum"), never mid-syllable."""
+    for word, hyphenated in _HYPHENATED.items():
+        text = text.replace(word, hyphenated)
+    return text
 
 
 def get_db():

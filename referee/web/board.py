@@ -74,6 +74,7 @@ class RoundView:
     void: bool = False
     instant_win: str | None = None
     game_winner: str | None = None
+    game: int = 1
     warnings: list[str] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
     payments: list[dict[str, Any]] = field(default_factory=list)
@@ -177,6 +178,7 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
             view.void = result.void
             view.instant_win = result.instant_win
             view.game_winner = played.game_winner
+            view.game = played.game
             view.warnings = list(result.warnings)
             view.lines = [line.to_json() for line in result.explanation]
         views.append(view)

@@ -6,7 +6,7 @@ a page.  Must not import the views.
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from referee.store import StoreUnavailableError
@@ -53,6 +53,31 @@ def init_app(app: Flask) -> None:
         custom = e.description if e.description != type(e).description else None
         return error_response(status, custom or _MESSAGES.get(status) or e.description or e.name)
 
+    @app.errorhandler(RecursionError)
+    def too_deep(_e: RecursionError):
+        return error_response(400, "That input is nested too deeply to read. Nothing was changed.")
+
+    @app.errorhandler(OverflowError)
+    def too_large(_e: OverflowError):
+        return error_response(400, "That input holds a number too large to use. Nothing was changed.")
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception):
+        # A bug stays visible where it can be fixed: tests and debugging re-raise it.
+        if isinstance(e, HTTPException):
+            return http_error(e)
+        if current_app.testing or current_app.debug:
+            raise e
+        current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(
+            500,
+            "Something went wrong on the server while handling this request; the error is in the server's log. "
+            "Go back and try again; if it keeps happening, export the session and report it.",
+            "server-error",
+        )
+
     @app.errorhandler(StoreUnavailableError)
     def unavailable(e: StoreUnavailableError):
+        if request.method in ("GET", "HEAD"):  # nothing was being saved
+            return error_response(503, f"The database cannot be read: {e.why}.")
         return error_response(503, e.message)

@@ -18,6 +18,10 @@ from referee.ruleset import load_table
 from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
+#: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
+MAX_NAME = 40
+MAX_SESSION_NAME = 100
+MAX_ROUNDS = 1000
 
 
 class FormData(Protocol):
@@ -92,14 +96,12 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     """
     sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken")
     sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
-    try:
-        sf.dealer = int(form.get("dealer") or 0)
-    except ValueError:
-        sf.dealer = 0
+    raw_dealer = (form.get("dealer") or "0").strip()
+    sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
-    elif len(sf.name) > 100:
-        sf.errors["name"] = "Keep the name under 100 characters."
+    elif len(sf.name) > MAX_SESSION_NAME:
+        sf.errors["name"] = f"Keep the name to {MAX_SESSION_NAME} characters."
     try:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
@@ -127,10 +129,15 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         sf.errors["players"] = "Enter at least two player names, in play order."
     elif len(set(names)) != len(names):
         sf.errors["players"] = "Each player needs a different name."
-    elif any(len(p) > 40 for p in names):
-        sf.errors["players"] = "Keep player names under 40 characters."
+    elif any(len(p) > MAX_NAME for p in names):
+        sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
     dealer_names = [p for i, p in seated if i == sf.dealer]
-    dealer = dealer_names[0] if dealer_names else (names[0] if names else "")
+    dealer = dealer_names[0] if dealer_names else ""
+    if not dealer and "players" not in sf.errors:
+        sf.errors["players"] = (
+            f"The first dealer (●) must be a named player; the form chose {raw_dealer[:20]!r}, "
+            "which is not the position of a name entered above."
+        )
     if sf.errors:
         return sf, None
     try:  # an empty game checks the options, the player count and the dealer
@@ -155,6 +162,21 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         "players": names,
         "dealer": dealer,
     }
+
+
+_SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
+
+
+def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """A message when the form has a field for a seat the session does not have (``pile-9``)."""
+    for key in form:
+        m = _SEAT_FIELD.fullmatch(key)
+        if m and int(m.group(2)) >= len(players):
+            return (
+                f"Nothing was saved: the form has a field {key!r} for seat {int(m.group(2)) + 1}, "
+                f"but this session has {len(players)} players. Reload the round page."
+            )
+    return None
 
 
 def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:

@@ -124,6 +124,9 @@ def document(server: str) -> dict[str, Any]:
             "/sessions/{token}/rounds": {
                 "post": {
                     "summary": "Add a round",
+                    "description": "Send a fresh `form_token` (any string of 1 to 200 characters, e.g. a UUID) "
+                    "as the idempotency key: a retried request with the same token saves the round once and "
+                    "answers 200 with the saved round. Without it, every request saves a new round.",
                     "parameters": [token],
                     "requestBody": body,
                     "responses": {
@@ -169,7 +172,12 @@ def document(server: str) -> dict[str, Any]:
                         "hands": {"type": "object"},
                         "field": {"type": "array", "items": {"type": "string"}},
                         "version": {"type": "integer", "description": "PUT: the version you read"},
-                        "form_token": {"type": "string", "description": "POST: one-time token"},
+                        "form_token": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 200,
+                            "description": "POST: the idempotency key; a retry with the same key saves once",
+                        },
                     },
                 },
                 "NewSession": {

@@ -33,6 +33,7 @@ from flask import (
     session,
     url_for,
 )
+from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
 from referee import api, store
@@ -40,7 +41,10 @@ from referee.errors import RefereeError
 from referee.web import get_db
 from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
 from referee.web.forms import (
+    MAX_NAME,
     MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_SESSION_NAME,
     PICKER_FAMILIES,
     SessionForm,
     cards_entered,
@@ -51,6 +55,7 @@ from referee.web.forms import (
     parse_round_form,
     parse_session_form,
     shown_value,
+    unknown_seats,
 )
 
 bp = Blueprint("sessions", __name__)
@@ -104,6 +109,27 @@ def remember_keeper(token: str) -> None:
     kept = session.get("keeper", [])
     if kept[:1] != [token]:  # unchanged cookies are not sent again
         session["keeper"] = [token, *(t for t in kept if t != token)][:50]
+
+
+def sign_nonce(secret_key: str, seed: str) -> str:
+    """A round form's one-time token: ``seed`` signed with the app's secret key."""
+    return URLSafeSerializer(secret_key, salt="round-form").dumps(seed)
+
+
+def new_nonce() -> str:
+    """A fresh one-time token for a round entry form."""
+    return sign_nonce(current_app.secret_key, secrets.token_urlsafe(12))
+
+
+def nonce_ok(nonce: str | None) -> bool:
+    """Whether ``nonce`` is a token this app issued (a missing or forged one is not)."""
+    if not nonce or len(nonce) > 200:
+        return False
+    try:
+        URLSafeSerializer(current_app.secret_key, salt="round-form").loads(nonce)
+    except BadSignature:
+        return False
+    return True
 
 
 def see_other(endpoint: str, **values: Any):
@@ -170,9 +196,22 @@ def new_session():
         sf.errors = {}
         sf.options = {}
         return render_template("new_session.html", **_form_context(sf))
+    shown = request.form.get("options_shown")
+    if shown and shown != sf.ruleset and "ruleset" not in sf.errors:
+        # The preset changed without JavaScript: the options on the page were another preset's.
+        sf.errors = {
+            "form": "The game changed, so its house rules are shown now with their defaults. "
+            "Check them and press Create session again."
+        }
+        sf.options = {}
+        return render_template("new_session.html", **_form_context(sf)), 409
     if created is None:
         return render_template("new_session.html", **_form_context(sf)), 422
-    sess = store.create_session(get_db(), **created)
+    try:
+        sess = store.create_session(get_db(), **created)
+    except store.StoreUnavailableError as e:
+        sf.errors["form"] = e.message  # the form comes back as typed
+        return render_template("new_session.html", **_form_context(sf)), 503
     remember_keeper(sess.edit_token)
     flash("Session created. Share the viewer link or QR code with the table.")
     return see_other("sessions.scoreboard", token=sess.edit_token)
@@ -192,16 +231,36 @@ def session_from_export(data: Any) -> dict[str, Any]:
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
     ruleset = game.get("ruleset") or "roppyakken"
+    if not isinstance(ruleset, str):
+        raise RefereeError("bad-ruleset", '"ruleset" must be a preset name (a string)')
     options = game.get("options") or {}
+    if not isinstance(options, dict):
+        raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
     check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
-    players = [str(p) for p in game["players"]]
-    dealer = game.get("dealer") or (players[0] if players else "")
+    players = game["players"]
+    if not all(isinstance(p, str) and p.strip() for p in players):
+        raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise RefereeError("bad-round", "each player needs a different name")
+    long = [p for p in players if len(p) > MAX_NAME]
+    if long:
+        raise RefereeError("bad-round", f"keep player names to {MAX_NAME} characters; {long[0][:20]!r}... is longer")
+    if len(rounds) > MAX_ROUNDS:
+        raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
+    name = data.get("name") or game.get("name") or "Imported session"
+    if not isinstance(name, str) or len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    dealer = game.get("dealer") or players[0]
+    if dealer not in players:
+        raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
     stored = [stored_round(info["game"], r) for r in rounds]
     # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
     api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
     return {
-        "name": str(data.get("name") or game.get("name") or "Imported session")[:100],
+        "name": name,
         "ruleset": ruleset,
         "family": info["game"],
         "options": options,
@@ -220,15 +279,23 @@ def import_session():
     try:
         created = session_from_export(json.loads(text))
     except json.JSONDecodeError as e:
-        message = f"That is not valid JSON ({e.msg}, line {e.lineno})."
+        message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+    except RecursionError:
+        message = "That JSON is nested too deeply to be a session export."
+    except ValueError as e:  # e.g. a number longer than Python's integer digit limit
+        message = f"That JSON has a value that cannot be read ({e})."
     except RefereeError as e:
         message = e.message
     except ImportError as e:
         message = f"This game's scoring module is not installed ({e.name})."
     else:
-        sess = store.create_session(get_db(), **created)
+        try:
+            sess = store.create_session(get_db(), **created)
+        except store.StoreUnavailableError as e:
+            return render_template("import.html", message=e.message, text=text), 503
         remember_keeper(sess.edit_token)
-        flash(f"Imported {len(created['rounds'])} rounds.")
+        n = len(created["rounds"])
+        flash(f"Imported {n} round{'' if n == 1 else 's'}.")
         return see_other("sessions.scoreboard", token=sess.edit_token)
     return render_template("import.html", message=message, text=text), 422
 
@@ -365,7 +432,7 @@ def _entry(
         "result": result,
         "error": error,
         "scored": scored,
-        "nonce": nonce or secrets.token_urlsafe(16),
+        "nonce": nonce if nonce_ok(nonce) else new_nonce(),
         "version": version,
         "owner": owner,
         "hand_owner": hand_owner,
@@ -384,18 +451,56 @@ def _entry(
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
-    if sess.family in PICKER_FAMILIES:
-        return parse_round_form(request.form, sess.players), None
     text = request.form.get("round_json", "").strip()
+    if sess.family in PICKER_FAMILIES and not text:
+        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     if sess.family in MONEY_FAMILIES and not text:
-        return parse_money_round_form(request.form, sess.players), None
+        return parse_money_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
-        return {"piles": {}, "_text": text}, f"The round is not valid JSON ({e.msg}, line {e.lineno})."
+        return {"piles": {}, "_text": text}, (
+            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        )
+    except (RecursionError, ValueError):
+        why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
+        return {"piles": {}, "_text": text}, why
     if not isinstance(data, dict):
-        return {"piles": {}, "_text": text}, "The round must be a JSON object."
+        kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
+        return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
     return stored_round(sess.family, data), None
+
+
+def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
+    """A message when a posted ``dealer`` is not this round's oya (``None``: none posted, or it matches)."""
+    if posted is None or posted == dealer:
+        return None
+    if not isinstance(posted, str) or posted not in players:
+        shown = posted if isinstance(posted, str) else type(posted).__name__
+        return (
+            f"Nothing was saved: the dealer {str(shown)[:40]!r} is not a player of this session (the oya is {dealer})."
+        )
+    return (
+        f"Nothing was saved: this round's oya is {dealer}, not {posted} (the rounds saved since this page "
+        "was opened changed it). Check the cards, then score and save again."
+    )
+
+
+def round_diff(players: Sequence[str], mine: dict[str, Any], theirs: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """What differs between two versions of a round, per pile and hand: ``[{player, what,
+    only_mine, only_theirs}]`` (card ids), only where they differ."""
+    if theirs is None:
+        return []
+    out = []
+    for what in ("piles", "hands"):
+        for p in players:
+            a = (mine.get(what) or {}).get(p) or []
+            b = (theirs.get(what) or {}).get(p) or []
+            only_mine = [c for c in a if c not in b]
+            only_theirs = [c for c in b if c not in a]
+            if only_mine or only_theirs:
+                out.append({"player": p, "what": what[:-1], "only_mine": only_mine, "only_theirs": only_theirs})
+    return out
 
 
 def _submit(
@@ -408,12 +513,15 @@ def _submit(
     rnd: store.RoundRow | None = None,
     version: int | None = None,
     closed: str | None = None,
+    need_nonce: bool = False,
 ):
     """Score a submitted round form, or save it with ``save(data)`` (which returns the flash message).
 
     An error, a conflict or a locked database gives the form back with every tap kept.
+    ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
     data, error = _round_data(sess)
+    error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, carry)
@@ -435,10 +543,18 @@ def _submit(
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
+    if need_nonce and not nonce_ok(request.form.get("nonce")):
+        return again(
+            error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
+            "server). Your cards are kept below; press Save again.",
+            status=400,
+        )
     try:
         message = save(data)
     except store.ConflictError as e:
-        return render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd), 409
+        diff = round_diff(sess.players, data, e.current.data if e.current else None)
+        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff)
+        return page, 409
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)
@@ -459,7 +575,9 @@ def new_round(token: str):
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = f"The game is over: {board.winner} won. Start a new session for the next game." if board.winner else None
-    return _submit(sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed)
+    return _submit(
+        sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed, need_nonce=True
+    )
 
 
 @bp.post("/s/<token>/round/preview")
@@ -467,10 +585,12 @@ def preview(token: str):
     """The live score preview fragment, recomputed as cards are tapped."""
     sess, _ = load(token, edit=True)
     data, error = _round_data(sess)
-    dealer = request.form.get("dealer") or sess.dealer
+    board = board_of(sess)
+    dealer = request.form.get("dealer") or board.dealer
     if dealer not in sess.players:
-        dealer = sess.dealer
-    carry = board_of(sess).carry
+        error = error or dealer_mismatch(dealer, board.dealer, sess.players)
+        dealer = board.dealer
+    carry = board.carry
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, carry)
@@ -488,6 +608,9 @@ def preview(token: str):
 
 
 def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
+    """A round of the session, or 404 (also for an id too large to be one)."""
+    if not 0 <= round_id < 2**63:
+        abort(404, "This session has no such round; it may have been deleted.")
     try:
         return store.get_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
@@ -578,6 +701,14 @@ def export_json(token: str):
     )
 
 
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run as a formula: text starting with ``= + - @``, a tab
+    or a carriage return gets a leading ``'`` (numbers are left as they are)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
     """Download the rounds table as CSV: one row per round, scores then running totals."""
@@ -585,7 +716,8 @@ def export_csv(token: str):
     board = board_of(sess)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(
+    write = lambda row: w.writerow([csv_cell(c) for c in row])  # noqa: E731
+    write(
         [
             "round",
             "dealer",
@@ -597,7 +729,7 @@ def export_csv(token: str):
     )
     for v in board.rounds:
         note = v.error or (f"instant win: {v.instant_win}" if v.instant_win else "")
-        w.writerow(
+        write(
             [
                 v.number,
                 v.dealer,

@@ -8,6 +8,7 @@ status; ``/api/v1/openapi.json`` documents it all.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +25,14 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+        if data is None and request.is_json and request.data:
+            json.loads(request.data)  # only to name what is wrong with it
+    except RecursionError:
+        abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
+    except ValueError as e:  # not JSON, or a number over Python's integer digit limit
+        abort(error_response(400, f"the body is not valid JSON: {str(e)[:200]}", "bad-request"))
     if not isinstance(data, dict):
         abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
     return data
@@ -76,12 +84,15 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-def _round_input(sess: store.Session, body: dict[str, Any]) -> dict[str, Any]:
-    """The round to store from a request body; session keys may be repeated but must match."""
+def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict[str, Any]:
+    """The round to store from a request body; session keys (and ``dealer``, this round's oya)
+    may be repeated but must match."""
     session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
     for key, value in session_values.items():
         if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
+    if "dealer" in body and body["dealer"] != dealer:
+        abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
     return stored_round(sess.family, body)
 
 
@@ -148,21 +159,28 @@ def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, _body())
+    data = _round_input(sess, _body(), board.dealer)
     return jsonify(_checked(sess, data, board.dealer, board.carry))
 
 
 @bp.post("/sessions/<token>/rounds")
 def add_round(token: str):
-    """Append a round; ``form_token`` (optional) makes a retried request save it once."""
+    """Append a round; ``form_token`` (optional, the idempotency key) makes a retried request save it once."""
     sess, _ = load(token, edit=True)
     body = _body()
+    form_token = body.get("form_token")
+    if form_token is not None and (not isinstance(form_token, str) or not 1 <= len(form_token) <= 200):
+        return error_response(
+            400,
+            '"form_token" must be a string of 1 to 200 characters (the idempotency key), or left out',
+            "bad-request",
+        )
     board = board_of(sess)
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
-    data = _round_input(sess, body)
+    data = _round_input(sess, body, board.dealer)
     _checked(sess, data, board.dealer, board.carry)
-    row, created = store.add_round(get_db(), sess.id, data, body.get("form_token") or None)
+    row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {
@@ -186,8 +204,9 @@ def edit_round(token: str, round_id: int):
         return error_response(422, '"version" is required: the round\'s version when you read it', "bad-request")
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
-    data = _round_input(sess, body)
-    _checked(sess, data, view.dealer if view else board.dealer)
+    dealer = view.dealer if view else board.dealer
+    data = _round_input(sess, body, dealer)
+    _checked(sess, data, dealer)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

@@ -28,6 +28,16 @@
     var form = ev.target.closest && ev.target.closest("#round-form");
     if (form) { refresh(form); }
   });
+  // New session without htmx (offline, CDN and local copy both failed): a preset change
+  // reloads the page's option fields from the server, as the no-JS button does.
+  document.addEventListener("change", function (ev) {
+    var select = ev.target;
+    if (select.name !== "ruleset" || window.htmx || !select.form) { return; }
+    var action = document.createElement("input");
+    action.type = "hidden"; action.name = "action"; action.value = "reload";
+    select.form.appendChild(action);
+    select.form.submit();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }

@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee.cards import CARDS
 from referee.web import create_app
+from referee.web.sessions import sign_nonce
 
 PLAYERS = ["Aki", "Ben", "Chiyo"]
 
@@ -36,6 +37,11 @@ def runner(app):
     return app.test_cli_runner()
 
 
+def signed(nonce: str) -> str:
+    """A one-time round form token as the test app (secret key "test") issues it."""
+    return sign_nonce("test", nonce)
+
+
 def made_up_piles(offset: int, months: Iterable[int] = range(2, 13, 2)) -> dict[str, list[str]]:
     """A round of modest scores: two cards of each listed month to one player, two to another.
 
@@ -50,8 +56,8 @@ def made_up_piles(offset: int, months: Iterable[int] = range(2, 13, 2)) -> dict[
 
 
 def round_form(piles: dict[str, list[str]], action: str = "save", nonce: str = "nonce-1", **extra: str) -> MultiDict:
-    """The round entry form as a browser without JavaScript submits it."""
-    form = MultiDict({"action": action, "nonce": nonce, **extra})
+    """The round entry form as a browser without JavaScript submits it (``nonce`` is signed as the app does)."""
+    form = MultiDict({"action": action, "nonce": signed(nonce), **extra})
     for i, p in enumerate(PLAYERS):
         for cid in piles.get(p, []):
             form.add(f"pile-{i}", cid)
@@ -87,6 +93,7 @@ class Helpers:
     piles = staticmethod(made_up_piles)
     round_form = staticmethod(round_form)
     new_session = staticmethod(new_session)
+    signed = staticmethod(signed)
 
 
 @pytest.fixture

@@ -127,3 +127,39 @@ def test_the_core_actions_work_without_javascript(live, browser, h):
     page.get_by_role("button", name="Undo delete round 1").click()
     assert page.locator("#round-1").count() == 1
     context.close()
+
+
+def test_a_360px_phone_never_scrolls_sideways(live, browser, client, h):
+    """QA at 360 px: a 40-character name and six Hachi-hachi players once widened the page;
+    the sticky preview covered ~130 px of cards; "taken by" was drawn over the card's name."""
+    long = "長" * 40
+    players = ["Aki", long, "Chiyo"]
+    r = client.post("/api/v1/sessions", json={"name": "Long", "ruleset": "roppyakken", "players": players})
+    token = r.get_json()["edit_token"]
+    piles = dict(zip(players, h.piles(0).values(), strict=True))
+    assert client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": piles}).status_code == 201
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(f"{live}/s/{token}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.goto(f"{live}/s/{token}/round/new")
+    tap(page, 0, "pine-crane")
+    page.locator('label[for="tab-1"]').click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate("document.getElementById('preview').getBoundingClientRect().height") <= 90
+    face = page.locator('#panel-1 input[value="pine-crane"] + .face').bounding_box()
+    taken = page.locator('#panel-1 input[value="pine-crane"] ~ .taken-by').bounding_box()
+    assert taken["y"] >= face["y"] + face["height"] - 1  # below the card, not over its name
+    assert "\u00ad" in page.locator('#panel-1 input[value="chrysanthemum-blue-ribbon"] + .face .name').inner_text()
+
+
+def test_without_htmx_a_preset_change_reloads_the_options(live, browser):
+    """Offline tables: when no htmx loads at all, /new still shows the chosen preset's options."""
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.route("**/htmx*.js", lambda route: route.abort())
+    page.goto(f"{live}/new")
+    assert page.evaluate("window.htmx === undefined")
+    page.fill('input[name="player-0"]', "Aki")
+    page.select_option('select[name="ruleset"]', "hachihachi")
+    page.wait_for_selector('input[name="options_shown"][value="hachihachi"]', state="attached")
+    assert page.input_value('input[name="player-0"]') == "Aki"

@@ -13,6 +13,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from referee import api
+from referee.web.sessions import sign_nonce
 
 pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not merged into this branch yet")
 
@@ -35,7 +36,7 @@ def hh(client, example) -> str:
 def as_form(example: dict, action: str) -> MultiDict:
     """The example round as the entry form submits it (no JavaScript)."""
     players = example["players"]
-    form = MultiDict({"action": action, "nonce": "hh-1"})
+    form = MultiDict({"action": action, "nonce": sign_nonce("test", "hh-1")})
     for c in example["field"]:
         form.add("hand-f", c)
     for i, p in enumerate(players):
@@ -90,9 +91,13 @@ def test_suggestions_in_the_preview(client, hh, example):
 
 def test_round_as_json(client, hh, example):
     rnd = {k: v for k, v in example.items() if k not in ("ruleset", "options", "players")}
-    r = client.post(f"/s/{hh}/round/new", data={"round_json": json.dumps(rnd), "action": "save", "nonce": "j"})
+    r = client.post(
+        f"/s/{hh}/round/new", data={"round_json": json.dumps(rnd), "action": "save", "nonce": sign_nonce("test", "j")}
+    )
     assert r.status_code == 303
     assert len(client.get(f"/api/v1/sessions/{hh}").get_json()["rounds"]) == 1
-    bad = client.post(f"/s/{hh}/round/new", data={"round_json": "{oops", "action": "save", "nonce": "k"})
+    bad = client.post(
+        f"/s/{hh}/round/new", data={"round_json": "{oops", "action": "save", "nonce": sign_nonce("test", "k")}
+    )
     assert bad.status_code == 422
     assert "not valid JSON" in bad.get_data(as_text=True)

@@ -226,10 +226,10 @@ def test_live_preview_fragment(client, keeper, h):
     assert "Aki" in text(r)
 
 
-def test_odd_piles_and_missing_cards_warn_but_do_not_block(client, keeper):
+def test_odd_piles_and_missing_cards_warn_but_do_not_block(client, keeper, h):
     form = {
         "action": "save",
-        "nonce": "odd",
+        "nonce": h.signed("odd"),
         "pile-0": ["pine-crane", "pine-chaff-1", "plum-chaff-1"],
         "pile-1": ["cherry-curtain"],
     }
@@ -239,10 +239,10 @@ def test_odd_piles_and_missing_cards_warn_but_do_not_block(client, keeper):
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
 
 
-def test_a_card_in_two_piles_is_refused_naming_both_and_keeping_the_taps(client, keeper):
+def test_a_card_in_two_piles_is_refused_naming_both_and_keeping_the_taps(client, keeper, h):
     form = {
         "action": "save",
-        "nonce": "dup",
+        "nonce": h.signed("dup"),
         "pile-0": ["pine-crane", "pine-chaff-1"],
         "pile-1": ["pine-crane", "plum-chaff-1"],
     }
@@ -264,8 +264,8 @@ def test_no_round_after_the_game_is_over(client, h):
     assert "The game is over" in text(r)
 
 
-def test_a_void_round_is_marked(client, keeper):
-    form = {"action": "save", "nonce": "v", "pile-0": ["pine-crane", "pine-chaff-1"]}
+def test_a_void_round_is_marked(client, keeper, h):
+    form = {"action": "save", "nonce": h.signed("v"), "pile-0": ["pine-crane", "pine-chaff-1"]}
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
     body = text(client.get(f"/s/{keeper}"))
     assert "round void" in body

@@ -93,8 +93,15 @@ def app(tmp_path, stub):  # overrides the web conftest's app: same config plus t
     return make_app(tmp_path, stub)
 
 
+def nonce() -> str:
+    """A round-form token signed as the app signs it (SECRET_KEY "test")."""
+    from referee.web.sessions import sign_nonce
+
+    return sign_nonce("test", "n-1")
+
+
 def snap(client, keeper, slot="pile-0", data=None, form=None, name="pile.jpg"):
-    body = MultiDict(form or {"nonce": "n-1", "tab": "0", "dealer": "Aki"})
+    body = MultiDict(form or {"nonce": nonce(), "tab": "0", "dealer": "Aki"})
     body.add(f"snap-{slot}", (io.BytesIO(jpeg() if data is None else data), name))
     body.add("snap", slot)
     return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data")
@@ -218,7 +225,10 @@ def test_two_photos_of_one_pile_merge(tmp_path, h):
 
 
 def _state(html: str, slots=("pile-0", "pile-1", "pile-2")) -> MultiDict:
-    form = MultiDict({"nonce": "n-1", "tab": "0"})
+    """The round form as the page shows it: its token, photos and ticked cards."""
+    import re
+
+    form = MultiDict({"nonce": re.search(r'name="nonce" value="([^"]+)"', html).group(1), "tab": "0"})
     for pid in photo_ids(html):
         form.add("photo", pid)
     for s in slots:
