@@ -116,6 +116,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sessions.bp)
     app.register_blueprint(views_api.bp)
     app.teardown_appcontext(close_db)
+    from referee.web import photos  # issue 6: pile photos
+
+    photos.init_app(app)
     app.cli.add_command(init_db_command)
 
     app.add_template_filter(soft_hyphens)

@@ -53,6 +53,32 @@ def document(server: str) -> dict[str, Any]:
         },
         "servers": [{"url": server}],
         "paths": {
+            "/detect": {  # issue 6
+                "post": {
+                    "summary": "Detect the cards in a photo (multipart field image); the JSON of detect --json",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {"image": {"type": "string", "format": "binary"}},
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": _resp("{image, detections: [{card, confidence, box, uncertain}]}", {"type": "object"}),
+                        "400": _resp("No image field", _ERROR),
+                        "413": _resp("Photo too large", _ERROR),
+                        "422": _resp(
+                            "Not a usable image (empty, truncated, not an image, over 64 MP, HEIC unsupported)", _ERROR
+                        ),
+                        "503": _resp("Card recognition unavailable (model file missing) or busy", _ERROR),
+                        "504": _resp("Detection took too long", _ERROR),
+                    },
+                }
+            },
             "/sessions": {
                 "get": {
                     "summary": "List sessions",

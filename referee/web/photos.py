@@ -1,0 +1,535 @@
+"""Photo to score: snap a pile, detect its cards, review and correct them, keep the photo.
+
+Routes:
+
+- ``POST /api/v1/detect``: a multipart ``image``; answers ``{"image", "detections"}`` like
+  ``hanafuda-referee detect --json``, or ``{"error", "message"}`` with 413/422/503/504.
+- ``POST /s/<edit token>/round/photo``: the whole round form plus ``snap-<slot>`` files
+  (slot = the picker's field name: ``pile-0``, ``hand-1``, ``hand-f``), corrections
+  (``as-<photo>-<i>``) and ``fix`` buttons; answers the round entry page with the
+  detected cards tapped in.  Works as a plain form post; ``photo.js`` sends it with fetch.
+- ``POST /s/<edit token>/round/deck-check``: the deck-check fragment for the form.
+- ``GET /s/<token>/photo/<id>.jpg`` and ``GET /s/<token>/round/<id>/photos``: the evidence.
+
+A round's photos are attached when the round form is saved (an ``after_request`` hook on
+the round routes, so the round views stay as they are) and deleted with the round.
+Writes go through ``referee.store``; this module writes no SQL and must not import
+onnxruntime (the detector is built lazily on the worker, ``referee.web.evidence``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, g, jsonify, render_template, request, send_file
+from jinja2 import pass_context
+from markupsafe import Markup
+from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+
+from referee import store
+from referee.cards import BY_ID, CARDS
+from referee.web import get_db
+from referee.web.board import PICKER_FAMILIES
+from referee.web.evidence import (
+    DetectionRunner,
+    default_detector,
+    delete_files,
+    describe_error,
+    prepare,
+    save_evidence,
+)
+from referee.web.forms import parse_money_round_form, parse_round_form
+from vision.detection import Detection
+from vision.merge import merge
+
+bp = Blueprint("photos", __name__)
+HACHI_DECK_POINTS = 264
+
+
+# ---- app wiring -----------------------------------------------------------------
+
+
+def init_app(app) -> None:
+    """Register the blueprint, the template helpers and the detector pool.
+
+    Config: ``PHOTO_MAX_BYTES`` (upload limit, default 20 MB), ``PHOTO_SIDE`` (evidence
+    long side, 1600 px), ``PHOTO_TIMEOUT`` (seconds, 15), ``PHOTO_DETECTOR`` (a factory
+    returning a detector; default: the shipped ONNX models), ``PHOTO_KEEP_UNSAVED_HOURS`` (24).
+    """
+    app.config.setdefault("PHOTO_MAX_BYTES", 20 * 1024 * 1024)
+    app.config.setdefault("PHOTO_SIDE", 1600)
+    app.config.setdefault("PHOTO_TIMEOUT", 15.0)
+    app.config.setdefault("PHOTO_DETECTOR", default_detector)
+    app.config.setdefault("PHOTO_KEEP_UNSAVED_HOURS", 24)
+    app.extensions["photo_runner"] = DetectionRunner(
+        app.config["PHOTO_DETECTOR"], timeout=float(app.config["PHOTO_TIMEOUT"])
+    )
+    app.jinja_env.globals.update(photo_slot=photo_slot, photo_deck_check=photo_deck_check)
+    app.register_blueprint(bp)
+
+
+def runner() -> DetectionRunner:
+    return current_app.extensions["photo_runner"]
+
+
+@bp.before_app_request
+def _photo_limit() -> None:
+    # Photos are larger than the app-wide body limit; only these routes accept them.
+    if request.endpoint in ("photos.detect_api", "photos.round_photo"):
+        request.max_content_length = current_app.config["PHOTO_MAX_BYTES"]
+    elif request.method == "POST" and request.endpoint in ("sessions.new_round", "sessions.edit_round"):
+        _apply_before_save()
+
+
+def _apply_before_save() -> None:
+    """A correction chosen without JavaScript, then "Score" or "Save": apply it first, so
+    the round views parse the corrected picker."""
+    if not any(k.startswith("as-") for k in request.form):
+        return
+    token = (request.view_args or {}).get("token", "")
+    try:
+        sess, role = store.find_session(get_db(), token)
+    except store.StoreError:
+        return
+    if role != "edit":
+        return
+    form = MultiDict(request.form.items(multi=True))
+    photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    apply_corrections(form, photos, sess)
+    request.form = ImmutableMultiDict(form)
+
+
+@bp.after_app_request
+def _attach_or_prune(resp):
+    """Attach the form's photos to the round just saved; forget those of deleted rounds."""
+    ep = request.endpoint or ""
+    if resp.status_code != 303 or request.method != "POST":
+        return resp
+    if ep in ("sessions.new_round", "sessions.edit_round"):
+        ids = request.form.getlist("photo")
+        token = (request.view_args or {}).get("token")
+        try:
+            sess, _ = store.find_session(get_db(), token)
+            if ep == "sessions.edit_round":
+                round_id = request.view_args["round_id"]
+            else:
+                round_id = store.round_of_form_token(get_db(), sess.id, request.form.get("nonce") or "")
+            if round_id is not None:
+                store.attach_photos(get_db(), sess.id, round_id, ids)
+        except (store.StoreError, KeyError):
+            current_app.logger.warning("photos of a saved round were not attached", exc_info=True)
+    if ep in ("sessions.delete_round", "sessions.undo", "sessions.new_round", "sessions.edit_round"):
+        prune()
+    return resp
+
+
+def prune() -> None:
+    """Delete the photos of deleted rounds, and unsaved photos older than a day."""
+    hours = current_app.config["PHOTO_KEEP_UNSAVED_HOURS"]
+    cutoff = (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
+    try:
+        files = store.prune_photos(get_db(), cutoff)
+    except store.StoreError:
+        return
+    delete_files(current_app.config["DATA_DIR"], files)
+
+
+# ---- the API ----------------------------------------------------------------------
+
+
+def _api_error(status: int, code: str, message: str):
+    resp = jsonify({"error": code, "message": message})
+    resp.status_code = status
+    return resp
+
+
+@bp.post("/api/v1/detect")
+def detect_api():
+    """Detect the cards in one uploaded photo (multipart field ``image``)."""
+    upload = request.files.get("image") or next(iter(request.files.values()), None)
+    if upload is None:
+        return _api_error(400, "no-image", "Send the photo as a multipart file field named 'image'.")
+    raw = upload.read()
+    if not raw:
+        return _api_error(422, "bad-image", "The uploaded file is empty; expected a photo.")
+    try:
+        dets = runner().detect(raw)
+    except Exception as e:  # every failure becomes words and a status
+        status, message = describe_error(e)
+        code = {422: "bad-image", 503: "unavailable", 504: "timeout"}.get(status, "detector-error")
+        return _api_error(status, code, message)
+    return jsonify({"image": upload.filename or "upload", "detections": [d.to_dict() for d in dets]})
+
+
+# ---- slots and the form -----------------------------------------------------------
+
+
+def slot_label(slot: str, players) -> str:
+    group, _, seat = slot.partition("-")
+    if seat == "f":
+        return "the field"
+    name = players[int(seat)] if seat.isdigit() and int(seat) < len(players) else seat
+    return f"{name}'s {'pile' if group == 'pile' else 'hand'}"
+
+
+def _valid_slot(slot: str, players) -> bool:
+    group, _, seat = slot.partition("-")
+    if group == "hand" and seat == "f":
+        return True
+    return group in ("pile", "hand") and seat.isdigit() and int(seat) < len(players)
+
+
+def _active(d: dict[str, Any]) -> str | None:
+    """The card a detection stands for now (after corrections), or None if removed."""
+    return d.get("fixed", d["card"])
+
+
+def _claims(form: MultiDict, photos: list[store.PhotoRow], group: str) -> dict[str, set[str]]:
+    """card -> the slots of ``group`` that hold it (tapped in, or detected and not removed)."""
+    out: dict[str, set[str]] = {}
+    for key in form:
+        if key.partition("-")[0] == group and key.partition("-")[2] and not key.startswith(("as-", "snap-")):
+            for c in form.getlist(key):
+                out.setdefault(c, set()).add(key)
+    for p in photos:
+        if p.slot.partition("-")[0] == group:
+            for d in p.detections:
+                if (c := _active(d)) is not None:
+                    out.setdefault(c, set()).add(p.slot)
+    return out
+
+
+def conflicts(form: MultiDict, photos: list[store.PhotoRow]) -> dict[str, dict[str, list[str]]]:
+    """slot -> {card: the other slots claiming it} for cards claimed by two slots of a group."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for group in ("pile", "hand"):
+        for card, slots in _claims(form, photos, group).items():
+            if len(slots) > 1:
+                for s in slots:
+                    out.setdefault(s, {})[card] = sorted(slots - {s})
+    return out
+
+
+def _add(form: MultiDict, slot: str, card: str) -> None:
+    if card not in form.getlist(slot):
+        form.add(slot, card)
+
+
+def _remove(form: MultiDict, slot: str, card: str) -> None:
+    form.setlist(slot, [c for c in form.getlist(slot) if c != card])
+
+
+def _fill(form: MultiDict, photos: list[store.PhotoRow], photo: store.PhotoRow) -> None:
+    """Tap in ``photo``'s cards, except those another slot of its group claims (flagged)."""
+    group = photo.slot.partition("-")[0]
+    others = [p for p in photos if p.id != photo.id]
+    claims = _claims(form, others, group)
+    for d in photo.detections:
+        c = _active(d)
+        if c is not None and not (claims.get(c, set()) - {photo.slot}):
+            _add(form, photo.slot, c)
+
+
+def _still_seen(photos: list[store.PhotoRow], slot: str, card: str) -> bool:
+    return any(p.slot == slot and any(_active(d) == card for d in p.detections) for p in photos)
+
+
+def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session) -> list[store.PhotoRow]:
+    """Apply ``as-<photo>-<i>`` choices (a card id, or empty = not a card) and the ``fix``
+    button (``keep:<card>:<slot>``); returns the photos as updated in the store."""
+    db = get_db()
+    out = []
+    for p in photos:
+        changed = False
+        dets = [dict(d) for d in p.detections]
+        for i, d in enumerate(dets):
+            key = f"as-{p.id}-{i}"
+            if key not in form:
+                continue
+            want = form.get(key) or None
+            if want is not None and want not in BY_ID:
+                continue
+            old = _active(d)
+            if want == old:
+                continue
+            d["fixed"] = want
+            changed = True
+            rest = [q if q.id != p.id else _with(p, dets) for q in photos]
+            if old is not None and not _still_seen(rest, p.slot, old):
+                _remove(form, p.slot, old)
+            if want is not None:
+                _add(form, p.slot, want)
+        if changed:
+            store.set_photo_detections(db, sess.id, p.id, dets)
+            p = _with(p, dets)
+        out.append(p)
+    fix = form.get("fix", "")
+    if fix.startswith("keep:"):
+        _, card, slot = fix.split(":", 2)
+        group = slot.partition("-")[0]
+        if card in BY_ID and _valid_slot(slot, sess.players):
+            for key in list(form):
+                if key != slot and key.partition("-")[0] == group and not key.startswith(("as-", "snap-")):
+                    _remove(form, key, card)
+            kept = []
+            for p in out:
+                if p.slot != slot and p.slot.partition("-")[0] == group:
+                    dets = [dict(d, fixed=None) if _active(d) == card else dict(d) for d in p.detections]
+                    if dets != p.detections:
+                        store.set_photo_detections(db, sess.id, p.id, dets)
+                        p = _with(p, dets)
+                kept.append(p)
+            out = kept
+            _add(form, slot, card)
+    return out
+
+
+def _with(p: store.PhotoRow, dets: list[dict[str, Any]]) -> store.PhotoRow:
+    from dataclasses import replace
+
+    return replace(p, detections=dets)
+
+
+def take_photo(sess: store.Session, slot: str, raw: bytes) -> tuple[store.PhotoRow | None, str | None]:
+    """Decode, keep and detect one upload.  Returns (photo, error in words); the photo is
+    kept even when detection fails, and is None only when the file is not a usable image."""
+    cfg = current_app.config
+    if not raw:
+        return None, "The photo is empty (0 bytes); take it again, or tap the cards in by hand."
+    try:
+        prepared = prepare(raw, int(cfg["PHOTO_SIDE"]))
+    except Exception as e:
+        return None, describe_error(e)[1]
+    pid = secrets.token_urlsafe(12)
+    rel = save_evidence(cfg["DATA_DIR"], sess.id, pid, prepared.jpeg)
+    error = None
+    dets: list[Detection] = []
+    try:
+        dets = runner().detect(prepared.image)
+    except Exception as e:
+        error = describe_error(e)[1]
+        current_app.logger.warning("detection failed: %s", error)
+    records = [dict(d.to_dict(), fixed=d.card) for d in dets]
+    photo = store.add_photo(
+        get_db(), sess.id, photo_id=pid, slot=slot, file=rel, size=prepared.size, detections=records, error=error
+    )
+    return photo, error
+
+
+# ---- deck checks -------------------------------------------------------------------
+
+
+def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
+    """Piles that break the deck: cards in no pile, odd piles, and for Hachi-hachi the gap to 264."""
+    piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
+    known = {c for cs in piles.values() for c in cs if c in BY_ID}
+    missing = [c for c in CARDS if c.id not in known]
+    odd = [p for p, cs in piles.items() if len(cs) % 2]
+    out: dict[str, Any] = {"count": len(known), "missing": missing, "odd": odd, "hachi": None}
+    if sess.family not in PICKER_FAMILIES:
+        points = sum(BY_ID[c].hachihachi_points for c in known)
+        out["hachi"] = {"points": points, "gap": HACHI_DECK_POINTS - points}
+    return out
+
+
+# ---- template helpers ------------------------------------------------------------
+
+
+def _state() -> dict[str, Any]:
+    return g.get("photo_state") or {}
+
+
+def _photos_for_page(ctx) -> list[store.PhotoRow]:
+    state = _state()
+    if "photos" in state:
+        return state["photos"]
+    rnd, sess = ctx.get("rnd"), ctx.get("s")
+    if sess is None:
+        return []
+    form = None
+    try:
+        if request.method == "POST":  # the round form shown again ("Score round", an error)
+            form = MultiDict(request.form.items(multi=True))
+            photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+        elif rnd is not None:
+            photos = store.photos_of_round(get_db(), sess.id, rnd.id)
+        else:
+            photos = []
+    except store.StoreError:
+        photos = []
+    g.photo_state = {"photos": photos, "errors": {}, "form": form}
+    return photos
+
+
+@pass_context
+def photo_slot(ctx, group: str, seat) -> Markup:
+    """The "Snap" input and the review of a slot's photos (``round.html`` includes it per picker)."""
+    sess = ctx.get("s")
+    if sess is None:
+        return Markup("")
+    slot = f"{group}-{seat}"
+    photos = _photos_for_page(ctx)
+    state = _state()
+    form = state.get("form") or MultiDict()
+    mine = [p for p in photos if p.slot == slot]
+    merged = merge(
+        [
+            [
+                Detection(_active(d), d["confidence"], d["box"], d["uncertain"])
+                for d in p.detections
+                if _active(d) is not None
+            ]
+            for p in mine
+        ]
+    )
+    return Markup(
+        render_template(
+            "partials/photo_slot.html",
+            s=sess,
+            slot=slot,
+            label=slot_label(slot, sess.players),
+            photos=mine,
+            merged=merged,
+            error=state.get("errors", {}).get(slot),
+            conflicts=conflicts(form, photos).get(slot, {}),
+            slot_label=lambda x: slot_label(x, sess.players),
+            round_id=ctx["rnd"].id if ctx.get("rnd") else "",
+            active=_active,
+            cards=CARDS,
+            BY_ID=BY_ID,
+        )
+    )
+
+
+@pass_context
+def photo_deck_check(ctx) -> Markup:
+    """The deck-check box (cards in no pile, odd piles, the 264-point gap), live via htmx."""
+    sess = ctx.get("s")
+    if sess is None:
+        return Markup("")
+    form = _state().get("form")
+    if form is None:
+        form = MultiDict()
+        for i, p in enumerate(sess.players):
+            for c in (ctx.get("data") or {}).get("piles", {}).get(p, []):
+                form.add(f"pile-{i}", c)
+    return Markup(
+        render_template(
+            "partials/photo_deck.html",
+            s=sess,
+            check=deck_check(sess, form),
+            wrap=True,
+            round_id=ctx["rnd"].id if ctx.get("rnd") else "",
+        )
+    )
+
+
+# ---- the round routes -----------------------------------------------------------
+
+
+def _parse(sess: store.Session, form: MultiDict) -> dict[str, Any]:
+    if sess.family in PICKER_FAMILIES:
+        return parse_round_form(form, sess.players)
+    return parse_money_round_form(form, sess.players)
+
+
+@bp.post("/s/<token>/round/photo")
+def round_photo(token: str):
+    """Take the snapped photos, tap their cards into the pickers, apply corrections; show the form again."""
+    from referee.web import sessions
+
+    sess, _ = sessions.load(token, edit=True)
+    form = MultiDict(request.form.items(multi=True))
+    photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    photos = apply_corrections(form, photos, sess)
+    errors: dict[str, str] = {}
+    for key, upload in request.files.items(multi=True):
+        slot = key.removeprefix("snap-")
+        if not key.startswith("snap-") or not _valid_slot(slot, sess.players) or not upload.filename:
+            continue
+        photo, error = take_photo(sess, slot, upload.read())
+        if error:
+            errors[slot] = error
+        if photo is not None:
+            photos.append(photo)
+            form.add("photo", photo.id)
+            _fill(form, photos, photo)
+    g.photo_state = {"photos": photos, "errors": errors, "form": form}
+    data = _parse(sess, form)
+    board = sessions.board_of(sess)
+    rid = form.get("round_id", "")
+    rnd, version = None, None
+    number, dealer, carry = len(board.rounds) + 1, board.dealer, board.carry
+    if rid.isdigit():
+        rnd = sessions.round_or_404(sess, int(rid))
+        view = next((v for v in board.rounds if v.id == rnd.id), None)
+        number, dealer, carry = rnd.position, (view.dealer if view else board.dealer), ()
+        version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
+    result, error = sessions._preview(sess, data, dealer, carry)
+    return sessions._entry(
+        sess,
+        data,
+        dealer=dealer,
+        number=number,
+        rnd=rnd,
+        result=result,
+        error=None if not any(data.get("piles", {}).values()) else error,
+        nonce=form.get("nonce"),
+        version=version,
+        tab=form.get("tab", "0"),
+        carry=carry,
+        status=422 if errors and not photos else 200,
+    )
+
+
+@bp.post("/s/<token>/round/deck-check")
+def deck_check_fragment(token: str):
+    """The deck-check fragment for the submitted round form (htmx, after each tap)."""
+    from referee.web import sessions
+
+    sess, _ = sessions.load(token, edit=True)
+    form = MultiDict(request.form.items(multi=True))
+    return render_template("partials/photo_deck.html", s=sess, check=deck_check(sess, form), wrap=False)
+
+
+@bp.get("/s/<token>/photo/<photo_id>.jpg")
+def photo_file(token: str, photo_id: str):
+    """An evidence photo (either link of its session may see it)."""
+    from referee.web import sessions
+
+    sess, _ = sessions.load(token)
+    try:
+        photo = store.get_photo(get_db(), sess.id, photo_id)
+    except store.NotFoundError:
+        from flask import abort
+
+        abort(404, "No such photo; it may have been deleted with its round.")
+    path = Path(current_app.config["DATA_DIR"]) / photo.file
+    if not path.is_file():
+        from flask import abort
+
+        abort(404, "This photo's file is gone.")
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.get("/s/<token>/round/<int:round_id>/photos")
+def round_photos(token: str, round_id: int):
+    """The round's evidence: each pile's photo with a labelled box per detected card."""
+    from referee.web import sessions
+
+    sess, _ = sessions.load(token)
+    rnd = sessions.round_or_404(sess, round_id)
+    photos = store.photos_of_round(get_db(), sess.id, round_id)
+    return render_template(
+        "photo_round.html",
+        s=sess,
+        rnd=rnd,
+        token=token,
+        photos=photos,
+        slot_label=lambda x: slot_label(x, sess.players),
+        active=_active,
+        BY_ID=BY_ID,
+    )
