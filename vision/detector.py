@@ -96,7 +96,7 @@ class Detector:
     ``pre_blur``: Gaussian blur radius (pixels of the 512 localiser input) applied before
     the localiser.  The localiser was trained on coarse procedural textures; fine wood
     grain or weave at phone resolution made it miss cards, and a 1.5 px blur recovers them
-    (docs/BENCHMARKS_vision.md).  The ``ultralytics`` backend does not blur.
+    (docs/BENCHMARKS.md).  The ``ultralytics`` backend does not blur.
     Raises ModelError for missing files or an unknown backend.
     """
 
