@@ -70,11 +70,21 @@ def test_annotate_writes_one_file_per_image(parser, photo, tmp_path):
             assert im.size == (64, 48)
 
 
-def test_bad_input_raises_image_error(parser, tmp_path):
+def test_a_bad_image_is_one_stderr_line_and_the_others_are_still_read(parser, tmp_path, photo, capsys):
     bad = tmp_path / "bad.jpg"
     bad.write_bytes(b"")
-    with pytest.raises(ImageError, match="empty file"):
-        cli.run_detect(parser.parse_args([str(bad)]))
+    code = cli.run_detect(parser.parse_args([str(bad), str(photo), "--json"]))
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "empty file" in err
+    assert json.loads(out)["image"] == str(photo)
+
+
+@pytest.mark.parametrize("name", ["ann16", "."], ids=["no extension", "a folder"])
+def test_annotate_path_must_be_an_image_file_name(parser, photo, tmp_path, name):
+    with pytest.raises(ImageError, match=r"--annotate .*expected an image file name ending in \.jpg"):
+        cli.run_detect(parser.parse_args([str(photo), "--annotate", str(tmp_path / name)]))
 
 
 def test_bad_threshold(parser, photo):
@@ -99,5 +109,5 @@ def test_cli_module_needs_only_the_standard_library(tmp_path):
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert "needs the vision extra" in out
-    assert "pip install 'hanafuda-referee[vision]'" in out
+    assert "which the install lacks" in out
+    assert "pip install hanafuda-referee" in out

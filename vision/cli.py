@@ -56,24 +56,36 @@ def _annotate_path(base: Path, index: int, total: int) -> Path:
 
 
 def run_detect(args: argparse.Namespace) -> int:
-    """Detect cards in each of ``args.images`` and print them; return 0.
+    """Detect cards in each of ``args.images`` and print them.
 
     Without ``--json`` prints one line per card (``id  confidence  box``), with ``?`` for
-    uncertain ones.  Raises :class:`vision.errors.ImageError` for unusable input and
-    :class:`vision.errors.ModelError` when the model cannot be loaded.
+    uncertain ones.  An unusable image gets one line on stderr and the others are still
+    read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
+    for a bad ``--annotate`` path (before any work) and :class:`vision.errors.ModelError`
+    when the model cannot be loaded.
     """
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
-    try:  # numpy, Pillow and onnxruntime come with the vision extra only
+    try:  # numpy, Pillow and onnxruntime are base dependencies; a broken install lacks them
         from vision.detector import Detector
     except ImportError as e:
         raise ModelError(
-            f"detect needs the vision extra ({e.name} is missing): "
-            "pip install 'hanafuda-referee[vision]'"
+            f"detect needs {e.name}, which the install lacks: "
+            "pip install hanafuda-referee (onnxruntime, numpy and Pillow are part of it)"
         ) from None
+    if args.annotate:
+        target = Path(args.annotate)
+        if target.is_dir() or target.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
+            raise ImageError(f"--annotate {target}: expected an image file name ending in .jpg, .png or .webp")
     det = Detector(args.backend, uncertain_below=args.uncertain_below)
+    failed = 0
     for i, path in enumerate(args.images):
-        dets = det.detect(path)
+        try:
+            dets = det.detect(path)
+        except ImageError as e:
+            print(f"hanafuda-referee: error: {e}", file=sys.stderr)
+            failed += 1
+            continue
         if args.json:
             print(json.dumps({"image": str(path), "detections": [d.to_dict() for d in dets]}))
         else:
@@ -91,4 +103,4 @@ def run_detect(args: argparse.Namespace) -> int:
             except OSError as e:
                 raise ImageError(f"{out}: cannot write annotated image ({e})") from None
     sys.stdout.flush()
-    return 0
+    return 2 if failed else 0

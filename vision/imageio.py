@@ -18,7 +18,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from vision.errors import ImageError
 
 #: Largest accepted photo, in pixels (50 MP plus headroom).  Bigger is treated as a bomb.
-MAX_PIXELS = 64_000_000
+MAX_PIXELS = 120_000_000  # a 108 MP phone photo is read; Pillow's own bomb limit is disabled below
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1", b"avif")
 
 
@@ -33,6 +33,13 @@ class Loaded:
     image: Image.Image
     scale: float
     size: tuple[int, int]
+
+
+def too_large(name: str, w: int | None = None, h: int | None = None) -> str:
+    """The words for a photo over ``MAX_PIXELS`` (a decompression bomb, or a huge photo)."""
+    size = f"{w}x{h}, {w * h / 1e6:.0f} megapixels" if w and h else f"over {2 * MAX_PIXELS / 1e6:.0f} megapixels"
+    return (f"{name}: the photo is too large to read safely ({size}; the limit is "
+            f"{MAX_PIXELS / 1e6:.0f}); take it at a lower resolution")
 
 
 def _register_heif() -> bool:
@@ -127,15 +134,13 @@ def load_image(src, max_side: int = 1280) -> Loaded:
             "(pip install pillow-heif), or export it as JPEG"
         )
     with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        # Our MAX_PIXELS check replaces Pillow's warning (89 MP); its hard error (179 MP) stays.
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
             im = Image.open(io.BytesIO(data))
             w, h = im.size
             if w * h > MAX_PIXELS:
-                raise ImageError(
-                    f"{name}: {w}x{h} = {w * h / 1e6:.0f} MP is over the "
-                    f"{MAX_PIXELS / 1e6:.0f} MP limit (decompression bomb?)"
-                )
+                raise ImageError(too_large(name, w, h))
             orient = im.getexif().get(0x0112, 1)
             # DCT-domain downscale for JPEG; orientation 5-8 swaps the axes
             if im.format == "JPEG" and max(w, h) > max_side:
@@ -146,12 +151,12 @@ def load_image(src, max_side: int = 1280) -> Loaded:
             im.load()
         except ImageError:
             raise
-        except (Image.DecompressionBombWarning, Image.DecompressionBombError) as e:
-            raise ImageError(f"{name}: image too large (decompression bomb): {e}") from None
+        except Image.DecompressionBombError:
+            raise ImageError(too_large(name)) from None
         except UnidentifiedImageError:
             raise ImageError(f"{name}: not an image, or a format Pillow cannot read") from None
-        except (OSError, SyntaxError, ValueError, EOFError) as e:
-            raise ImageError(f"{name}: truncated or corrupt image ({e})") from None
+        except (OSError, SyntaxError, ValueError, EOFError):
+            raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
     full = (w, h) if orient not in (5, 6, 7, 8) else (h, w)
     im = to_rgb8(ImageOps.exif_transpose(im))
     return _shrink(im, full, max_side)

@@ -23,7 +23,8 @@ _MESSAGES = {
     403: "This is the viewer link: it shows the scoreboard but cannot change it. "
     "Ask the scorekeeper for the scorekeeper link.",
     404: "There is no such page or session. Check the link, or start a new session from the home page.",
-    413: "That upload is too large. A session export is a few kilobytes; check you picked the right file.",
+    413: "That upload is too large: a photo may be up to {photo} MB and a session export up to {other} MB. "
+    "Check you picked the right file.",
 }
 
 
@@ -51,7 +52,12 @@ def init_app(app: Flask) -> None:
         status = e.code or 500
         # A view's own description (abort(404, "No session ...")) wins over the stock one.
         custom = e.description if e.description != type(e).description else None
-        return error_response(status, custom or _MESSAGES.get(status) or e.description or e.name)
+        message = custom or _MESSAGES.get(status) or e.description or e.name
+        if status == 413 and not custom:
+            mb = 1024 * 1024
+            message = message.format(photo=current_app.config.get("PHOTO_MAX_BYTES", 20 * mb) // mb,
+                                     other=max(1, (current_app.config.get("MAX_CONTENT_LENGTH") or mb) // mb))
+        return error_response(status, message)
 
     @app.errorhandler(RecursionError)
     def too_deep(_e: RecursionError):

@@ -80,11 +80,12 @@ class DetectionRunner:
 
     ``make_detector``: builds an object with ``.detect(image)`` or a plain callable; it is
     called once, lazily, on a worker (loading models there).  ``timeout``: seconds a
-    request waits.  ``queue``: most detections waiting or running at once; more are
-    refused at once with :class:`DetectionBusyError`.
+    request waits.  ``queue``: most detections waiting or running at once (12: every
+    player of a six-player table snapping twice); more are refused at once with
+    :class:`DetectionBusyError`.
     """
 
-    def __init__(self, make_detector: Callable[[], Any], *, timeout: float = 10.0, workers: int = 1, queue: int = 3):
+    def __init__(self, make_detector: Callable[[], Any], *, timeout: float = 10.0, workers: int = 1, queue: int = 12):
         self._make = make_detector
         self._detector: Any = None
         self._lock = threading.Lock()

@@ -72,7 +72,7 @@ def document(server: str) -> dict[str, Any]:
                         "400": _resp("No image field", _ERROR),
                         "413": _resp("Photo too large", _ERROR),
                         "422": _resp(
-                            "Not a usable image (empty, truncated, not an image, over 64 MP, HEIC unsupported)", _ERROR
+                            "Not a usable image (empty, truncated, not an image, over 120 MP, HEIC unsupported)", _ERROR
                         ),
                         "503": _resp("Card recognition unavailable (model file missing) or busy", _ERROR),
                         "504": _resp("Detection took too long", _ERROR),
