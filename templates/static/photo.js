@@ -54,6 +54,9 @@
         var fresh = doc.getElementById("round-form");
         if (!fresh) {
           var msg = doc.querySelector(".error, main p");
+          // Only the latest photo's error stays on screen.
+          var old = status && status.closest(".photo-slot").querySelector("p.error");
+          if (old) { old.remove(); }
           if (status) { status.textContent = "Upload failed (" + rt[0].status + "): " + (msg ? msg.textContent : "") + " Tap the cards in by hand."; }
           return;
         }
