@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee.cards import BY_ID, CARD_IDS
 from referee.hachihachi import settle_round
 from referee.hachihachi.dekiyaku import find_dekiyaku
+from referee.hachihachi.json_io import ROUND_KEYS
 
 
 def _deal_round(data):
@@ -112,23 +113,7 @@ JSON_VALUES = st.recursive(
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.sampled_from(
-        [
-            "players",
-            "dealer",
-            "field",
-            "multiplier",
-            "carry",
-            "hands",
-            "dropped",
-            "mizuten",
-            "dekiyaku",
-            "hatto",
-            "piles",
-            "options",
-            "ruleset",
-        ]
-    ),
+    st.sampled_from(ROUND_KEYS),
     JSON_VALUES,
 )
 def test_any_bad_value_is_a_referee_error(key, value):

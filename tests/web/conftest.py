@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import threading
 from collections.abc import Iterable
 
 import pytest
 from werkzeug.datastructures import MultiDict
+from werkzeug.serving import make_server
 
 from referee.cards import CARDS
 from referee.web import create_app
@@ -99,3 +103,37 @@ class Helpers:
 @pytest.fixture
 def h() -> type[Helpers]:
     return Helpers
+
+
+# ---- Browser tests: Debian chromium through Playwright; never downloads a browser. ----
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def live(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the browser extra (playwright)")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

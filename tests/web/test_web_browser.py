@@ -8,47 +8,9 @@ to point elsewhere) and skips, with the reason, when there is none.
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-
 import pytest
-from werkzeug.serving import make_server
 
 pytestmark = pytest.mark.slow
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def live(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the browser extra (playwright)")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def tap(page, seat: int, card_id: str, group: str = "pile") -> None:
     page.locator(f'input[name="{group}-{seat}"][value="{card_id}"] + .face').click()
 

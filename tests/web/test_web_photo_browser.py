@@ -9,28 +9,15 @@ art (skipped, with the reason, when ../shared/cards/art is absent).
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from referee.cards import CARD_IDS
 
 pytestmark = pytest.mark.slow
 ART = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module")
@@ -68,28 +55,6 @@ def test_real_model_fills_the_picker_from_a_rendered_scene(client, keeper, scene
     assert len(got - set(cards)) <= 1, (cards, got)  # at most one misread on an easy spread
     api = client.post("/api/v1/detect", data={"image": (io.BytesIO(data), "scene.jpg")}).get_json()
     assert {d["card"] for d in api["detections"]} >= got
-
-
-@pytest.fixture
-def live(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the browser extra (playwright)")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_snap_fix_save_in_a_browser(live, browser, client, keeper, scene, tmp_path):
