@@ -86,7 +86,7 @@ def test_user_file_extends_a_preset(tmp_path):
          r"field 'yaku.kozan.cards' has 'pine-crain'"),
         ('extends = "roppyakken"\n[yaku.teppo]\nreplaces = ["nope"]\n', r"'yaku.teppo.replaces' names 'nope'"),
         ('extends = "roppyakken"\n[yaku.x]\nen = "X"\nja = "X"\npoints = 1\ncards = ["pine-crane"]\n'
-         'enabled_if = "nope"\n', r"'yaku.x.enabled_if' is 'nope'; expected an option name"),
+         'enabled_if = "nope"\n', r"'yaku.x.enabled_if' is 'nope'; expected the name of a true/false option"),
         ('extends = "roppyakken"\n[options]\nmatch_games = 2\n', r"'options.match_games' is 2; expected an odd"),
         ('extends = "roppyakken"\n[options.fuke]\nthreshold = -1\n', r"expected an integer of at least 0"),
         ('game = "poker"\n', r"field 'game' is 'poker'"),
@@ -128,3 +128,11 @@ def test_option_schema_lists_every_option_for_forms():
                  "lucky_hands", "hand_four_misdeal", "triple_hand_three", "korean_ribbon_yaku", "korean_values",
                  "rounds", "winner", "target", "fuke.count_yaku", "fuke.excluded_months", "fuke.enabled"):
         assert name in schema
+
+
+def test_points_from_must_name_a_whole_number_option(tmp_path):
+    f = tmp_path / "bad.toml"
+    f.write_text('extends = "roppyakken"\n[teyaku.mitatesan]\npoints_from = "lucky_hands"\n', encoding="utf-8")
+    with pytest.raises(RefereeError, match=r"'teyaku\.mitatesan\.points_from' is 'lucky_hands'; expected the name of a "
+                       r"whole-number option"):
+        load_ruleset(str(f))

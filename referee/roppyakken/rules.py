@@ -170,11 +170,17 @@ class RoppyakkenRules:
         raise KeyError(yaku_id)
 
 
-def _bool_option(options: Options, name: str, source: str, path: str) -> bool:
+def _option(options: Options, name: str, kind: type, source: str, path: str):
+    """The value of the option a yaku or teyaku field names; it must be of ``kind`` (bool or int)."""
     value = getattr(options, name, None)
-    if not isinstance(value, bool) and not (path.endswith("points_from") and isinstance(value, int)):
-        raise RefereeError("bad-ruleset", f"{source}: field {path!r} is {name!r}; expected an option name")
-    return bool(value)
+    if type(value) is not kind:
+        raise RefereeError("bad-ruleset", f"{source}: field {path!r} is {name!r}; "
+                           f"expected the name of a {'true/false' if kind is bool else 'whole-number'} option")
+    return value
+
+
+def _bool_option(options: Options, name: str, source: str, path: str) -> bool:
+    return _option(options, name, bool, source, path)
 
 
 def _compile_yaku(yid: str, t: YakuTable, o: Options, source: str) -> Yaku | None:
@@ -216,8 +222,7 @@ def _compile_teyaku(tid: str, t: TeyakuTable, o: Options, source: str) -> Teyaku
                            f"sets {t.sets}; expected points >= 0, size 1-4 and sets >= 1")
     points = t.points
     if t.points_from:
-        _bool_option(o, t.points_from, source, f"teyaku.{tid}.points_from")
-        points = getattr(o, t.points_from)
+        points = _option(o, t.points_from, int, source, f"teyaku.{tid}.points_from")
         if not points:
             return None
     if not t.enabled or not o.lucky_hands:
