@@ -142,3 +142,17 @@ def select(selectors: tuple[str, ...], source: str, path: str) -> int:
         for c in hit:
             m |= c.bit
     return m
+
+
+def month_label(month: int) -> str:
+    """A month as players name it: its plant in English with the Japanese, e.g. ``"Pine (松, month 1)"``.
+
+    Use this wherever a month is named to a player (errors, warnings, explanations, the web).
+    Raises ``ValueError`` for a month outside 1-12.
+    """
+    if not 1 <= month <= 12:
+        raise ValueError(f"month must be 1-12, got {month!r}")
+    first = month_cards(month)[0]
+    english = first.plant.replace("-", " ").capitalize()
+    kanji = first.plant_ja.split(" ")[0]
+    return f"{english} ({kanji}, month {month})"

@@ -2,7 +2,9 @@
 
 from collections import Counter
 
-from referee.cards import BY_ID, CARD_IDS, CARDS, FULL_DECK, ids_of, mask, month_cards
+import pytest
+
+from referee.cards import BY_ID, CARD_IDS, CARDS, FULL_DECK, ids_of, mask, month_cards, month_label
 
 
 def test_deck_has_48_distinct_ids():
@@ -39,3 +41,19 @@ def test_kind_terms():
     assert BY_ID["maple-deer"].kind_term == "tane"
     assert BY_ID["iris-ribbon"].kind_term == "tanzaku"
     assert BY_ID["iris-chaff-1"].kind_term == "kasu"
+
+
+@pytest.mark.parametrize(
+    ("month", "label"),
+    [(1, "Pine (松, month 1)"), (7, "Bush clover (萩, month 7)"), (10, "Maple (紅葉, month 10)"),
+     (12, "Paulownia (桐, month 12)")],
+    ids=["pine", "bush-clover", "maple", "paulownia"],
+)
+def test_month_label_names_the_plant_in_english_and_japanese(month, label):
+    assert month_label(month) == label
+
+
+@pytest.mark.parametrize("month", [0, 13])
+def test_month_label_refuses_a_month_outside_the_year(month):
+    with pytest.raises(ValueError, match="1-12"):
+        month_label(month)
