@@ -1,0 +1,98 @@
+"""Koi-Koi rounds and games as JSON (KOIKOI-RULES.md "JSON"), and every error the rules name:
+each names the card, field or player."""
+
+import json
+from importlib import resources
+
+import pytest
+
+from referee import api
+from referee.errors import RefereeError
+
+
+def example(name: str) -> dict:
+    return json.loads(resources.files("referee").joinpath(f"examples/{name}").read_text("utf-8"))
+
+
+def test_the_example_round():
+    out = api.score_json(example("koikoi-round.json"))
+    aki, ben = out["players"]["Aki"], out["players"]["Ben"]
+    assert (aki["yaku_total"], aki["round_score"], out["multiplier"]) == (7, 28, 4)
+    assert [y["id"] for y in ben["yaku"]] == ["sankou", "hanami-zake", "tsukimi-zake"]
+    assert ben["round_score"] == 0
+    assert (out["winner"], out["next_dealer"], out["month"]) == ("Aki", "Aki", 3)
+    for p, r in out["players"].items():
+        assert sum(x["points"] for x in out["explanation"] if x["player"] == p) == r["round_score"]
+    assert [x["en"] for x in out["explanation"] if x["player"] == "Aki"][1:] == [
+        "×2: 7 points or more", "×2: Ben called koi-koi"]
+
+
+def test_the_example_game():
+    out = api.game_json(example("koikoi-game.json"))
+    assert [(r["round"], r["month"], r["dealer"]) for r in out["rounds"]] == [(1, 1, "Aki"), (2, 2, "Ben"),
+                                                                              (3, 3, "Ben")]
+    assert [r["totals"] for r in out["rounds"]] == [{"Aki": 0, "Ben": 10}, {"Aki": 0, "Ben": 10},
+                                                    {"Aki": 6, "Ben": 10}]
+    assert (out["complete"], out["winner"], out["draw"], out["next_dealer"]) == (True, "Ben", False, "Aki")
+
+
+BASE = {"ruleset": "koikoi", "players": ["A", "B"], "month": 1}
+ERRORS = [
+    ("a card in two piles names both players", {"piles": {"A": ["pine-crane"], "B": ["pine-crane"]}},
+     "duplicate-card", "pine-crane is in both pile A and pile B"),
+    ("an unknown card", {"piles": {"A": ["pine-crain"]}}, "unknown-card", "pine-crain"),
+    ("not exactly two players: players and the count", {"players": ["A", "B", "C"]}, "player-count",
+     'Koi-Koi is for exactly 2 players; "players" has 3'),
+    ("a stopper without yaku", {"piles": {"A": ["pine-crane"]}, "stopped_by": "A"}, "no-yaku",
+     "A stopped but holds no yaku"),
+    ("an unknown option", {"options": {"sake_cups": "both"}}, "bad-ruleset", "options.sake_cups"),
+    ("a bad option value", {"options": {"sake_cup": "three"}}, "bad-ruleset", "'options.sake_cup' is 'three'"),
+    ("a stopper who is not a player", {"stopped_by": "C"}, "unknown-player", '"stopped_by" is \'C\''),
+    ("a call by someone else", {"calls": [{"player": "C", "call": "koikoi"}]}, "unknown-player",
+     "calls[0].player"),
+    ("a call that is not koi-koi", {"calls": [{"player": "A", "call": "agari"}]}, "bad-round",
+     "call 1 is 'agari'"),
+    ("a month outside 1-12", {"month": 13}, "bad-round", '"month" is 13'),
+    ("a hand of nine cards", {"hands": {"A": [f"{m}-chaff-1" for m in ("pine", "plum", "cherry", "wisteria", "iris",
+                                                                      "peony", "pampas", "maple", "paulownia")]}},
+     "bad-round", "hand A has 9 cards"),
+    ("two hands share a card", {"hands": {"A": ["pine-crane"], "B": ["pine-crane"]}}, "duplicate-card",
+     "hand A and hand B"),
+    ("an unknown key", {"stopper": "A"}, "bad-round", "unknown key(s) in the round: stopper"),
+]
+
+
+@pytest.mark.parametrize(("extra", "code", "message"), [c[1:] for c in ERRORS], ids=[c[0] for c in ERRORS])
+def test_round_errors(extra, code, message):
+    with pytest.raises(RefereeError) as e:
+        api.score_json({**BASE, **extra})
+    assert e.value.code == code
+    assert message in e.value.message
+
+
+def test_a_round_after_the_game_has_ended():
+    game = example("koikoi-game.json")
+    game["rounds"].append({"piles": {}})
+    with pytest.raises(RefereeError, match=r"round 4: the game is over \(Ben won after 3 rounds\)") as e:
+        api.game_json(game)
+    assert e.value.code == "game-over"
+
+
+def test_an_error_inside_a_game_names_the_round():
+    game = example("koikoi-game.json")
+    game["rounds"][1]["stopped_by"] = "Aki"
+    with pytest.raises(RefereeError, match=r"^round 2: Aki stopped but holds no yaku"):
+        api.game_json(game)
+
+
+def test_an_odd_pile_and_a_short_hand_are_warnings():
+    out = api.score_json({**BASE, "piles": {"A": ["pine-crane"]}, "hands": {"B": ["plum-chaff-1"]}})
+    assert any("pile A has 1 cards" in w for w in out["warnings"])
+    assert any("hand B has 1 cards" in w for w in out["warnings"])
+
+
+def test_the_ruleset_lists_every_option_of_the_rules():
+    keys = [o["key"] for o in api.ruleset_json("koikoi")["options"]]
+    assert keys == ["sake_cup", "special_extras", "special_stacks_with_generic", "viewing", "rain_spoils_viewing",
+                    "tsukifuda", "lucky_hands", "teshi_counts_as_pairs", "seven_plus_double", "opponent_koikoi",
+                    "own_koikoi", "exhausted", "oyaken_points", "draw_dealer", "rounds", "tie"]
