@@ -20,7 +20,7 @@ FAMILY = Family(
     score_json=json_io.round_json,
     game_json=json_io.game_json,
     round_keys=game.ROUND_KEYS,
-    entry_form="picker",
+    entry_form="calls",
     board="points",
     next_round=json_io.next_round,
 )

@@ -328,11 +328,15 @@ def score_round(rules: KoikoiRules, rnd: RoundInput) -> RoundResult:
             base = 0
         scores[p] = base
     winner = scorer if scorer is not None and scores[scorer] > 0 else None
+    next_dealer = _next_dealer(rules, rnd, winner)
+    if winner is None:
+        warnings.append(f"the hands ran out: nobody scores (option exhausted = {o.exhausted}); "
+                        f"{next_dealer} deals next")
     out = tuple(
         PlayerRound(p, yaku[p], (), totals[p], scores[p], (*yaku[p], *extra[p])) for p in rnd.players
     )
     return RoundResult(out, rnd.dealer, rnd.month, rnd.stopped_by, rnd.calls, outcome, winner,
-                       multiplier if winner else 1, _next_dealer(rules, rnd, winner), tuple(warnings))
+                       multiplier if winner else 1, next_dealer, tuple(warnings))
 
 
 def _exhausted(rules: KoikoiRules, rnd: RoundInput, totals: dict[str, int],

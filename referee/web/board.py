@@ -146,6 +146,19 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def without_context(family: str, data: Mapping[str, Any],
+                    context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's
+    ``month``) that a stored round does not keep, and a message when one differs from the
+    game's value (it may be repeated, as the ``score`` input has it, but must match)."""
+    keys = families.get(family).round_keys
+    out = dict(data)
+    for key, value in context.items():
+        if key not in keys and key in out and out.pop(key) != value:
+            return out, f'"{key}" is {data[key]!r}, but this round\'s {key} is {value!r} (leave it out)'
+    return out, None
+
+
 def round_input(session: Session, data: Mapping[str, Any], dealer: str,
                 context: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The full round object (``score`` CLI shape) of a stored round: the session's keys, the
