@@ -12,8 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from referee.cards import BY_ID
+from referee.cards import CARDS
 from referee.koikoi.rules import KoikoiRules, Teyaku
+
+_MONTH = {c.id: c.month for c in CARDS}
 
 
 class TeyakuHit(NamedTuple):
@@ -28,7 +30,9 @@ def find_teyaku(rules: KoikoiRules, hand: Sequence[str]) -> list[TeyakuHit]:
     """Lucky hands in a dealt hand (card ids), in ruleset order."""
     if not hand or not rules.teyaku:
         return []
-    months = Counter(BY_ID[c].month for c in hand)
+    months = Counter(map(_MONTH.__getitem__, hand))
+    if max(months.values()) < 2:
+        return []
     fours = {m for m, n in months.items() if n >= 4}
     paired = {m for m, n in months.items() if 2 <= n < 4}
     as_pairs = rules.options.teshi_counts_as_pairs
@@ -36,8 +40,8 @@ def find_teyaku(rules: KoikoiRules, hand: Sequence[str]) -> list[TeyakuHit]:
     hits = []
     for t in rules.teyaku:
         if t.rule == "four" and fours:
-            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if BY_ID[c].month in fours)))
+            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if _MONTH[c] in fours)))
         elif t.rule == "pairs" and pairs >= t.pairs:
             shown = paired | (fours if as_pairs else set())
-            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if BY_ID[c].month in shown)))
+            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if _MONTH[c] in shown)))
     return hits

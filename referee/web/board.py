@@ -217,7 +217,8 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
 
     Returns the game result of the rounds that count and, per stored round, its entry
     or its error.  One pass when every round counts; each rejected round costs one more
-    pass, or, when the error does not name its round, a pass per round.  Raises
+    pass (all the rounds after a game-over, one), or, when the error does not name its
+    round, a pass per round.  Raises
     ``RefereeError`` when the game itself is invalid (players, dealer, options).
     """
     kept = list(range(len(stored)))
@@ -231,7 +232,10 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
             n = int(m.group(1)) if m else 0
             if not 1 <= n <= len(kept):
                 return _replay_each(family, rules, game, stored)
-            errors[kept.pop(n - 1)] = e.message[m.end():]
+            # After a game-over every later round is over too: one more pass, not one per round.
+            for i in kept[n - 1 :] if e.code == "game-over" else kept[n - 1 : n]:
+                errors[i] = e.message[m.end():]
+            kept = [i for i in kept if i not in errors]
     rows: list[_Row] = []
     played = 0
     for i in range(len(stored)):
