@@ -277,7 +277,9 @@ def factors(rules: KoikoiRules, rnd: RoundInput, scorer: str, total: int) -> lis
 
 
 def _lines(player: str, hits) -> tuple[Line, ...]:
-    return tuple(Line(player, h[0].id, h[0].en, h[0].ja, h[1], h[2]) for h in hits)
+    """Explanation lines of yaku or teyaku hits (a four's month named after the teyaku's name)."""
+    return tuple(Line(player, h[0].id, f"{h[0].en}: {h.months}" if getattr(h, "months", "") else h[0].en,
+                      h[0].ja, h[1], h[2]) for h in hits)
 
 
 def score_round(rules: KoikoiRules, rnd: RoundInput) -> RoundResult:
@@ -361,7 +363,7 @@ def _exhausted(rules: KoikoiRules, rnd: RoundInput, totals: dict[str, int],
 def _lucky_round(rules: KoikoiRules, rnd: RoundInput, lucky: dict[str, tuple[Line, ...]],
                  holders: list[str], warnings: list[str]) -> RoundResult:
     """A lucky hand at the deal: the holder wins and scores it (never doubled); both: a draw."""
-    shown = ", ".join(f"{p}: {', '.join(t.code for t in lucky[p])}" for p in holders)
+    shown = ", ".join(f"{p}: {', '.join(t.en for t in lucky[p])}" for p in holders)
     played = [k for k, v in (("piles", any(rnd.piles.values())), ("calls", rnd.calls),
                              ("stopped_by", rnd.stopped_by)) if v]
     if played:

@@ -12,18 +12,20 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from referee.cards import CARDS
+from referee.cards import CARDS, month_label
 from referee.koikoi.rules import KoikoiRules, Teyaku
 
 _MONTH = {c.id: c.month for c in CARDS}
 
 
 class TeyakuHit(NamedTuple):
-    """A lucky hand: the teyaku, its points and the cards shown for it."""
+    """A lucky hand: the teyaku, its points, the cards shown for it and, for a four, its
+    month as players name it (``referee.cards.month_label``)."""
 
     teyaku: Teyaku
     points: int
     cards: tuple[str, ...]
+    months: str = ""
 
 
 def find_teyaku(rules: KoikoiRules, hand: Sequence[str]) -> list[TeyakuHit]:
@@ -40,7 +42,8 @@ def find_teyaku(rules: KoikoiRules, hand: Sequence[str]) -> list[TeyakuHit]:
     hits = []
     for t in rules.teyaku:
         if t.rule == "four" and fours:
-            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if _MONTH[c] in fours)))
+            named = ", ".join(month_label(m) for m in sorted(fours))
+            hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if _MONTH[c] in fours), named))
         elif t.rule == "pairs" and pairs >= t.pairs:
             shown = paired | (fours if as_pairs else set())
             hits.append(TeyakuHit(t, t.points, tuple(c for c in hand if _MONTH[c] in shown)))

@@ -96,3 +96,24 @@ def test_the_ruleset_lists_every_option_of_the_rules():
     assert keys == ["sake_cup", "special_extras", "special_stacks_with_generic", "viewing", "rain_spoils_viewing",
                     "tsukifuda", "lucky_hands", "teshi_counts_as_pairs", "seven_plus_double", "opponent_koikoi",
                     "own_koikoi", "exhausted", "oyaken_points", "draw_dealer", "rounds", "tie"]
+
+
+def test_the_cli_scores_koikoi_and_lists_its_options(capsys):
+    from referee.cli import main
+
+    path = str(resources.files("referee").joinpath("examples/koikoi-round.json"))
+    assert main(["score", path, "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    assert "Month: Cherry (桜, month 3)" in out
+    assert "+14  ×2: Ben called koi-koi" in out
+    assert main(["score", path, "--option", "opponent_koikoi=off"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"]["Aki"]["round_score"] == 14
+    game = str(resources.files("referee").joinpath("examples/koikoi-game.json"))
+    assert main(["game", game, "--format", "text"]) == 0
+    assert "winner: Ben" in capsys.readouterr().out
+    assert main(["rulesets", "koikoi"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["game"] == "koikoi"
+    assert {"sake_cup", "tie"} <= {o["key"] for o in listed["options"]}
+    assert main(["score", path, "--option", "sake_cup=three"]) == 2
+    assert "field 'options.sake_cup' is 'three'" in capsys.readouterr().err

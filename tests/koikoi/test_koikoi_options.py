@@ -193,7 +193,8 @@ def test_both_players_hold_a_lucky_hand_a_draw():
 
 
 def test_a_lucky_hand_with_piles_is_an_error():
-    with pytest.raises(RefereeError, match=r"lucky hand ends the round at the deal \(B: teshi\).*piles, stopped_by"):
+    message = r"at the deal \(B: Four of a Month: Pine \(松, month 1\)\), so piles, stopped_by"
+    with pytest.raises(RefereeError, match=message):
         score(POETRY, hands={"B": TESHI_HAND})
 
 

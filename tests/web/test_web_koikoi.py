@@ -5,6 +5,7 @@ order, the dealt hands and the month; the scoreboard by month; the JSON API."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -117,8 +118,13 @@ def test_hands_ran_out_and_a_lucky_hand(client, kk, h):
 def test_a_stopper_without_yaku_is_shown_and_nothing_is_saved(client, kk, h):
     r = client.post(f"/s/{kk}/round/new", data=round_form(h, stopped_by="Ben", piles={"Ben": ["pine-crane"]}))
     assert r.status_code == 422
-    assert "Ben stopped but holds no yaku" in r.get_data(as_text=True)
+    body = r.get_data(as_text=True)
+    assert "Ben stopped but holds no yaku" in body
     assert client.get(f"/api/v1/sessions/{kk}").get_json()["rounds"] == []
+    # Everything entered comes back as it was: the tap, who stopped, the call.
+    assert re.search(r'name="pile-1" value="pine-crane"[^>]*checked', body)
+    assert re.search(r'name="stopped_by" value="Ben" checked', body)
+    assert re.search(r'<option value="Ben" selected>1\. Ben</option>', body)
 
 
 def test_editing_a_round_rescores_the_game(client, kk, h):
