@@ -11,15 +11,17 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.roppyakken.game import game_to_json, play_game
 from referee.roppyakken.round import make_round, score_round
+from referee.roppyakken.totals import score_totals
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
 __all__ = ["game_json", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
-ROUND_KEYS = {"ruleset", "options", "players", "dealer", "piles", "hands", "field"}
+ROUND_KEYS = {"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals"}
 GAME_KEYS = {"ruleset", "options", "players", "dealer", "rounds"}
 #: Family -> (module, round function, game function) for families with their own JSON shapes.
 OTHER_FAMILIES = {"hachihachi": ("referee.hachihachi", "settle_round_json", "play_game_json")}
@@ -68,6 +70,10 @@ def score_json(data: Mapping) -> dict:
     if rules.game in OTHER_FAMILIES:
         return _family(rules, 0, data)
     _check_keys(data, ROUND_KEYS, "round")
+    if "totals" in data:  # entered totals, scored on paper (README "Round input")
+        entered.refuse_cards(data)
+        return {"ruleset": rules.name,
+                **score_totals(rules, data.get("players"), data["totals"], data.get("dealer")).to_json()}
     rnd = make_round(rules, data.get("players"), data.get("piles") or {}, data.get("hands") or {},
                      data.get("dealer"), data.get("field") or [])
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}

@@ -19,6 +19,7 @@ from referee.hachihachi.round import make_round
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.settlement import RoundResult, settle
 from referee.hachihachi.suggest import suggest
+from referee.hachihachi.totals import settle_totals, totals_kwargs
 from referee.ruleset import load_ruleset
 
 #: Keys a round object may have.
@@ -117,11 +118,14 @@ def settle_round(rules: HachihachiRules, **round_fields: Any) -> RoundResult:
 
 
 def settle_round_json(data: Mapping[str, Any]) -> dict:
-    """Settle a round object (docs/HACHIHACHI.md "Round input") and return the "Round output" dict.
+    """Settle a round object (docs/HACHIHACHI.md "Round input", or "Entered totals") and return the
+    "Round output" dict.
 
     Raises ``RefereeError`` for any user mistake.
     """
     rules = rules_from(data)
+    if isinstance(data, Mapping) and "totals" in data:  # entered totals, settled on paper
+        return settle_totals(rules, **totals_kwargs(data)).to_json()
     return settle_round(rules, **round_kwargs(data)).to_json()
 
 
@@ -163,7 +167,10 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
                 raise RefereeError(
                     "bad-round", f"players {r['players']} differ from the game's {players}"
                 )
-            kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
+            if isinstance(r, dict) and "totals" in r:
+                kw = totals_kwargs({**r, "players": players})
+            else:
+                kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         kw.pop("players")
