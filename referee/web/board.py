@@ -59,8 +59,9 @@ class RoundView:
     """One row of the rounds table.
 
     ``scores``: player -> points (or mon) this round; ``lines``: the explanation
-    lines (``{player, code, en, ja, points, cards}``); ``error``: why the round
-    does not count, if it does not.
+    lines (``{player, code, en, ja, points, cards}``); ``made``: player -> the
+    yaku, teyaku (lucky hands) and dekiyaku they made (``{id, name, name_ja}``),
+    for the player pages; ``error``: why the round does not count, if it does not.
     """
 
     id: int
@@ -79,6 +80,7 @@ class RoundView:
     lines: list[dict[str, Any]] = field(default_factory=list)
     payments: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    made: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -88,7 +90,7 @@ class Board:
 
     ``unit`` is ``points`` or ``mon``; ``progress`` is player -> 0..100 (percent
     of the target); ``dealer`` the oya of the next round; ``winner`` is set when
-    the game (or match) is over.
+    the game (or match) is over; ``winners`` lists them (tied Hachi-hachi winners share).
     """
 
     family: str
@@ -109,6 +111,7 @@ class Board:
     rounds_played: int = 0
     carry: list[int] = field(default_factory=list)
     jackpot: str = ""
+    winners: tuple[str, ...] = ()
 
     @property
     def leader(self) -> str | None:
@@ -166,6 +169,7 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
                 row.data.get("piles") or {},
                 row.data.get("hands"),
                 row.data.get("field") or (),
+                row.data.get("totals"),
             )
         except RefereeError as e:
             view.error = e.message
@@ -181,11 +185,15 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
             view.game = played.game
             view.warnings = list(result.warnings)
             view.lines = [line.to_json() for line in result.explanation]
+            view.made = {
+                pr.player: [{"id": y.code, "name": y.en, "name_ja": y.ja} for y in (*pr.yaku, *pr.lucky_hands)]
+                for pr in result.players
+            }
         views.append(view)
     o = rules.options
     target = o.target
     progress = {p: max(0, min(100, round(100 * t / target))) for p, t in state.totals.items()}
-    return Board(
+    board = Board(
         "roppyakken",
         rules.title,
         state.players,
@@ -200,6 +208,8 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
         views,
         match_games=o.match_games,
     )
+    board.winners = (state.winner,) if state.winner else ()
+    return board
 
 
 #: Keys of a round object that belong to the session, never stored with a round.
@@ -207,10 +217,11 @@ SESSION_KEYS = ("ruleset", "options", "players")
 
 
 def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a session stores of a round object: its cards (and, for money families, the
-    players' statements), without the session's keys or a request's bookkeeping."""
+    """What a session stores of a round object: its cards or entered ``totals`` (and, for money
+    families, the players' statements), without the session's keys or a request's bookkeeping."""
     if family in PICKER_FAMILIES:
-        return {k: data[k] for k in ("piles", "hands", "field") if data.get(k)}
+        kept = {k: data[k] for k in ("piles", "hands", "field") if data.get(k)}
+        return {**kept, "totals": data["totals"]} if "totals" in data else kept
     return {k: v for k, v in data.items() if k not in (*SESSION_KEYS, "version", "form_token")}
 
 
@@ -230,6 +241,8 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     except (RefereeError, ImportError) as e:
         return _empty(session, session.ruleset, "mon", str(e))
     per_kan = next((int(o["default"]) for o in info["options"] if o["key"] == "mon_per_kan"), 12)
+    rules = session_rules(session)
+    names = {d.id: (d.en, d.ja) for d in getattr(rules, "dekiyaku", ())}
     fmt = mon_formatter(per_kan)
     game = {
         "ruleset": session.ruleset,
@@ -263,6 +276,7 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
             view.lines = list(result.get("explanation", []))
             view.payments = list(result.get("payments", []))
             view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
+            view.made = _money_made(session, result, names)
         views.append(view)
     standings = {s["player"]: s["mon"] for s in last.get("standings", [])}
     totals = {p: standings.get(p, 0) for p in session.players}
@@ -286,7 +300,21 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     board.rounds_planned, board.rounds_played = planned, played
     board.carry = list(last.get("carry", []))
     board.jackpot = fmt(int(last.get("jackpot", 0)))
+    board.winners = tuple(last.get("winners", [])) if complete else ()
     return board
+
+
+def _money_made(session: Session, result: Mapping[str, Any], names: Mapping[str, tuple[str, str]]):
+    """Player -> the teyaku, dekiyaku and special yaku of a Hachi-hachi round result."""
+    made: dict[str, list[dict[str, str]]] = {p: [] for p in session.players}
+    for p, hits in (result.get("teyaku") or {}).items():
+        made[p] += [{"id": h["id"], "name": h["name"], "name_ja": h["name_ja"]} for h in hits]
+    for p, ids in (result.get("dekiyaku") or {}).items():
+        made[p] += [{"id": i, "name": names.get(i, (i, ""))[0], "name_ja": names.get(i, (i, ""))[1]} for i in ids]
+    special = result.get("special")
+    if special:
+        made[special["player"]].append({k: special[k] for k in ("id", "name", "name_ja")})
+    return made
 
 
 def money_round(session: Session, data: Mapping[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
@@ -316,4 +344,6 @@ def round_input(session: Session, data: Mapping[str, Any], dealer: str) -> dict[
         out["hands"] = data["hands"]
     if data.get("field"):
         out["field"] = data["field"]
+    if "totals" in data:
+        out["totals"] = data["totals"]
     return out

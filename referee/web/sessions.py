@@ -54,9 +54,11 @@ from referee.web.forms import (
     parse_money_round_form,
     parse_round_form,
     parse_session_form,
+    parse_totals_form,
     shown_value,
     unknown_seats,
 )
+from referee.web.players import remember_seen
 
 bp = Blueprint("sessions", __name__)
 #: Boards by (viewer token, rev), and their rendered fragments by (..., role):
@@ -308,8 +310,8 @@ def import_form():
 
 @bp.get("/about")
 def about():
-    """What the app is, and the card art's credits when art is shown."""
-    return render_template("about.html", art=current_app.extensions.get("card_art"))
+    """What the app is and how a table uses it (licences and credits: ``/credits``)."""
+    return render_template("about.html")
 
 
 # ---- scoreboard -------------------------------------------------------------
@@ -333,6 +335,8 @@ def scoreboard(token: str):
     sess, role = load(token)
     if role == "edit":
         remember_keeper(token)
+    else:
+        remember_seen(sess.view_token)  # this browser opened it: its players' pages may show it
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
@@ -417,7 +421,9 @@ def _entry(
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
-    if sess.family in PICKER_FAMILIES:
+    if "totals" in data:
+        template = "round_totals.html"
+    elif sess.family in PICKER_FAMILIES:
         template = "round.html"
     elif sess.family in MONEY_FAMILIES:
         template = "round_money.html"
@@ -445,6 +451,9 @@ def _entry(
         "dekiyaku_ids": dekiyaku_ids(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
         "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
+        "typed": request.form if request.method == "POST" else {},
+        "mon_per_kan": int(sess.options.get("mon_per_kan", 12)),
+        "money_family": sess.family in MONEY_FAMILIES,
     }
     return render_template(template, **ctx), status
 
@@ -452,6 +461,8 @@ def _entry(
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
     text = request.form.get("round_json", "").strip()
+    if request.form.get("entry") == "totals" and not text:
+        return parse_totals_form(request.form, sess.players, int(sess.options.get("mon_per_kan", 12))), None
     if sess.family in PICKER_FAMILIES and not text:
         return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
     if sess.family in MONEY_FAMILIES and not text:
@@ -568,7 +579,8 @@ def new_round(token: str):
     board = board_of(sess)
     number = len(board.rounds) + 1
     if request.method == "GET":
-        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, carry=board.carry)
+        start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
+        return _entry(sess, start, dealer=board.dealer, number=number, carry=board.carry)
 
     def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
