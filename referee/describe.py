@@ -11,6 +11,7 @@ Pure core: standard library and ``referee`` only.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -95,9 +96,19 @@ class HowItScores:
 def how_it_scores(rules: Any) -> HowItScores:
     """Describe a loaded ruleset (``referee.ruleset.load_ruleset``) through its family's describer.
 
-    Raises ``KeyError`` for a family with no describer.
+    A family without one yet gets its description and options only (``generic``).
     """
-    return importlib.import_module(DESCRIBERS[rules.game]).describe(rules)
+    module = DESCRIBERS.get(rules.game)
+    if module is None:
+        return generic(rules)
+    return importlib.import_module(module).describe(rules)
+
+
+def generic(rules: Any) -> HowItScores:
+    """The least a ruleset says of itself: its description and its options in words."""
+    overview = Section("overview", "The game", (rules.description or rules.title,))
+    options = option_entries(rules.options) if dataclasses.is_dataclass(getattr(rules, "options", None)) else ()
+    return HowItScores(rules.name, rules.title, rules.description, rules.game, "", (overview,), options)
 
 
 # ---- shared wording ----------------------------------------------------------

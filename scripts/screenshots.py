@@ -3,7 +3,8 @@
 Usage: ``python scripts/screenshots.py [--out docs/screenshots] [--width 390] [--height 844]
 [--art ../shared/cards/art/mantia]``.  Starts the app on a free port with a temporary data
 folder, creates a 3-player Roppyakken session with two rounds, and saves home, scoreboard and
-round entry PNGs, and the Help, rules, player and totals-entry pages.  Needs the ``browser`` extra (Playwright's Python package, no browser download).
+round entry PNGs, and the Help, rules, player and totals-entry pages.  Needs the ``browser``
+extra (Playwright's Python package, no browser download).
 """
 
 from __future__ import annotations

@@ -24,7 +24,15 @@ def text(how):
 
 
 def test_every_family_has_a_describer():
+    """A new family (Koi-Koi, issue 13) needs ``referee.<family>.describe`` for its Help page."""
     assert set(DESCRIBERS) == set(FAMILIES)
+
+
+def test_a_family_without_a_describer_still_gets_its_description_and_options(monkeypatch):
+    monkeypatch.delitem(DESCRIBERS, "roppyakken")
+    how = how_it_scores(load_ruleset("sanbyakuken"))
+    assert how.sections[0].lines == ("Roppyakken played to 300 points.",)
+    assert next(o for o in how.options if o.key == "target").value == "300"
 
 
 @pytest.mark.parametrize("preset", PRESETS)
