@@ -112,3 +112,24 @@ def test_the_players_index_links_each_player(client, h, keeper):
 def test_a_name_with_a_slash_has_a_page(client, h):
     h.new_session(client, name="Slash", players=["A/B", "C"])
     assert client.get("/players/a/b").status_code == 200
+
+
+def test_hachihachi_teyaku_and_dekiyaku_count_as_yaku_made(client):
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    import json
+    from importlib import resources
+
+    example = json.loads(resources.files("referee").joinpath("examples/hachihachi-round.json").read_text("utf-8"))
+    hh = api_session(client, example["players"], ruleset="hachihachi", name="HH")
+    add(client, hh["edit_token"], {k: v for k, v in example.items() if k not in ("ruleset", "options", "players")})
+    client.get(f"/s/{hh['view_token']}")
+    made = text(client.get("/players/a")).split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
+    assert "Poetry Ribbons" in made  # akatan, the dekiyaku A stopped on (docs/HACHIHACHI.md worked example)
+    assert "Empty Hand (All Chaff)" in made  # karasu, A's teyaku
+
+
+def test_a_name_in_japanese_has_a_page(client, h):
+    h.new_session(client, name="JP", players=["千代", "ＡＫＩ"])
+    assert "千代" in text(client.get("/players"))
+    assert client.get("/players/千代").status_code == 200
+    assert client.get("/players/aki").status_code == 200  # full-width letters fold to "aki"
