@@ -3,8 +3,8 @@
 ``how_it_scores(rules)`` turns a loaded ruleset (a preset file, with any house-rule
 options applied) into a ``HowItScores``: titled sections of plain sentences, the
 yaku with their cards and values, and every option with its value in words.  Each
-family writes its own in ``referee.<family>.describe``; nothing here or there is
-written per preset, so a new preset file is described by itself.
+family writes its own (``Family.describe``, in the family's ``describe.py``);
+nothing here or there is written per preset, so a new preset file is described by itself.
 
 Pure core: standard library and ``referee`` only.
 """
@@ -12,7 +12,6 @@ Pure core: standard library and ``referee`` only.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +19,6 @@ from typing import Any
 from referee.cards import BY_ID, CARDS, KIND_TERMS, month_label
 from referee.schema import option_specs
 
-#: Family -> the module whose ``describe(rules) -> HowItScores`` explains it.
-#: One entry per family: fold into the family registry (issue 13) when it lands.
-DESCRIBERS = {
-    "roppyakken": "referee.roppyakken.describe",
-    "hachihachi": "referee.hachihachi.describe",
-}
 #: English names of the card kinds, singular and plural.
 KIND_WORDS = {
     "bright": ("bright", "brights"),
@@ -96,12 +89,13 @@ class HowItScores:
 def how_it_scores(rules: Any) -> HowItScores:
     """Describe a loaded ruleset (``referee.ruleset.load_ruleset``) through its family's describer.
 
-    A family without one yet gets its description and options only (``generic``).
+    A family without one (``Family.describe`` is None) gets its description and options only
+    (``generic``).  Raises ``RefereeError('bad-ruleset')`` for a family not in the registry.
     """
-    module = DESCRIBERS.get(rules.game)
-    if module is None:
-        return generic(rules)
-    return importlib.import_module(module).describe(rules)
+    from referee import families  # the families import this module: resolve at call time
+
+    describe = families.of(rules).describe
+    return generic(rules) if describe is None else describe(rules)
 
 
 def generic(rules: Any) -> HowItScores:

@@ -1,16 +1,19 @@
 """How each ruleset scores, generated from the ruleset files (issue 11 "Help").
 
 Every active yaku, teyaku and dekiyaku of every preset is described with its value and
-cards; options change the words; every family in ``referee.ruleset.FAMILIES`` has a describer.
+cards; options change the words; every family in the registry has a describer.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from referee.describe import DESCRIBERS, how_it_scores, need_words, words
+from referee import families
+from referee.describe import how_it_scores, need_words, words
 from referee.explain import mask_ids
-from referee.ruleset import FAMILIES, load_ruleset, preset_names
+from referee.ruleset import load_ruleset, preset_names
 
 PRESETS = preset_names()
 
@@ -25,11 +28,12 @@ def text(how):
 
 def test_every_family_has_a_describer():
     """A new family (Koi-Koi, issue 13) needs ``referee.<family>.describe`` for its Help page."""
-    assert set(DESCRIBERS) == set(FAMILIES)
+    assert all(f.describe is not None for f in families.REGISTRY.values())
 
 
 def test_a_family_without_a_describer_still_gets_its_description_and_options(monkeypatch):
-    monkeypatch.delitem(DESCRIBERS, "roppyakken")
+    rules = load_ruleset("sanbyakuken")
+    monkeypatch.setitem(families.REGISTRY, rules.game, dataclasses.replace(families.of(rules), describe=None))
     how = how_it_scores(load_ruleset("sanbyakuken"))
     assert how.sections[0].lines == ("Roppyakken played to 300 points.",)
     assert next(o for o in how.options if o.key == "target").value == "300"

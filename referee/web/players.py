@@ -18,6 +18,7 @@ follow edits and undo.  Views only read.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from flask import Blueprint, Flask, abort, render_template, session
 from referee import store
 from referee.names import clean_name, name_key
 from referee.web import get_db
-from referee.web.board import Board, mon_formatter
+from referee.web.board import Board, amount_formatter
 
 bp = Blueprint("players", __name__)
 #: How many links of each kind a browser's cookie remembers.
@@ -53,9 +54,13 @@ def _link(sess: store.Session) -> str:
 
 @dataclass
 class Tally:
-    """A player's numbers in one unit (points, or mon): rounds counted, their sum, the best round."""
+    """A player's numbers in one unit (points, or mon): rounds counted, their sum, the best round.
+
+    ``fmt`` writes an amount as the family does (``2 kan 6 mon``); points are plain numbers.
+    """
 
     unit: str
+    fmt: Callable[[int], str] = str
     rounds: int = 0
     total: int = 0
     best: int | None = None
@@ -71,6 +76,18 @@ class Tally:
     def average(self) -> float | None:
         """Mean round score (``None`` before any round)."""
         return self.total / self.rounds if self.rounds else None
+
+    def shown_average(self) -> str:
+        """The mean as players read it: points to one decimal, money to the nearest mon."""
+        if self.average is None:
+            return ""
+        if self.unit == "points":
+            return f"{self.average:.1f}".removesuffix(".0")
+        return self.fmt(round(self.average))
+
+    def shown_best(self) -> str:
+        """The best round as players read it."""
+        return "" if self.best is None else self.fmt(self.best)
 
 
 @dataclass
@@ -98,7 +115,10 @@ class PlayerStats:
 
 
 def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Board) -> None:
-    tally = stats.tallies.setdefault(board.unit, Tally(board.unit))
+    tally = stats.tallies.get(board.unit)
+    if tally is None:
+        fmt = amount_formatter(sess) if board.unit != "points" else str
+        tally = stats.tallies[board.unit] = Tally(board.unit, fmt)
     played = 0
     for v in board.rounds:
         if v.error or seat not in v.scores:
@@ -150,18 +170,10 @@ def saved_player_names() -> list[str]:
     return list(seen.values())
 
 
-def money_text(unit: str, mon_per_kan: int = 12):
-    """How a tally's amounts read: points as numbers, mon as kan and mon."""
-    if unit == "mon":
-        fmt = mon_formatter(mon_per_kan)
-        return lambda value: fmt(round(value))
-    return lambda value: f"{value:g}" if isinstance(value, float) else str(value)
-
-
 @bp.get("/players")
 def index():
     """The players of the sessions this browser created or opened."""
-    return render_template("players.html", players=list(player_stats().values()), money_text=money_text)
+    return render_template("players.html", players=list(player_stats().values()))
 
 
 @bp.get("/players/<path:key>")
@@ -171,7 +183,7 @@ def player(key: str):
     if stats is None:
         abort(404, "No player of that name in the sessions this browser created or opened. "
               "Players lists the ones it knows.")
-    return render_template("player.html", p=stats, money_text=money_text)
+    return render_template("player.html", p=stats)
 
 
 def init_app(app: Flask) -> None:
