@@ -91,3 +91,19 @@ def test_help_credits_and_player_pages_fit_a_360px_phone(live, browser, client):
     for url in ["/help", "/credits", "/about", "/players", *(f"/help/{name}" for name in preset_names())]:
         page.goto(live + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+
+
+def test_chromium_reads_the_manifests_and_finds_the_app_installable(live, browser, client):
+    """Chromium's own manifest parser and installability check (over CDP). Playwright's
+    contexts are incognito, which Chromium reports as the one reason not to offer install."""
+    token = client.post("/api/v1/sessions", json={"name": "Friday", "ruleset": "roppyakken",
+                                                  "players": ["Aki", "Ben"]}).get_json()["edit_token"]
+    page = browser.new_page(**PHONE)
+    for url, manifest in (("/", "/manifest.webmanifest"), (f"/s/{token}", f"/s/{token}/manifest.webmanifest")):
+        page.goto(live + url)
+        cdp = page.context.new_cdp_session(page)
+        got = cdp.send("Page.getAppManifest")
+        assert got["url"] == live + manifest
+        assert got["errors"] == []
+        reasons = {e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+        assert reasons <= {"in-incognito"}, reasons
