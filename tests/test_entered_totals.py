@@ -247,3 +247,34 @@ def test_cli_game_takes_totals_and_refuses_a_bad_sum(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "round 1: the amounts entered sum to" in err
+
+
+# ---- a round the table's fuke voided ------------------------------------------
+
+
+def test_a_void_totals_round_keeps_the_oya_and_does_not_count_toward_fixed_rounds():
+    """RULES.md "Fuke": the same dealer deals again; "Fixed rounds": a void round does not count."""
+    rounds = [{"totals": {"A": 0, "B": 0, "C": 0}, "void": True}, {"totals": {"A": 50, "B": 40, "C": 200}}]
+    game = api.game_json({"ruleset": "roppyakken", "options": {"rounds": 2}, "players": ABC, "dealer": "B",
+                          "rounds": rounds})
+    assert game["rounds"][0]["void"] is True
+    assert [r["dealer"] for r in game["rounds"]] == ["B", "B"]
+    assert game["winner"] is None  # one scored round of two
+    assert game["next_dealer"] == "C"
+
+
+@pytest.mark.parametrize(
+    ("round_", "code", "message"),
+    [
+        ({"totals": {"A": 40, "B": 0, "C": 0}, "void": True}, "bad-totals", r"void round \(fuke\) adds nothing, but A"),
+        ({"totals": {"A": 0, "B": 0, "C": 0}, "void": "yes"}, "bad-totals", '"void" is \'yes\'; expected true'),
+        ({"piles": {"A": ["pine-crane"]}, "void": True}, "bad-round", '"void" is only for a round of entered totals'),
+    ],
+    ids=["void-with-points", "void-not-bool", "void-with-cards"],
+)
+def test_bad_void_rounds(round_, code, message):
+    with pytest.raises(RefereeError, match=message) as e:
+        api.score_json({"players": ABC, **round_})
+    assert e.value.code == code
+    with pytest.raises(RefereeError, match="round 1: " + message):
+        api.game_json({"players": ABC, "rounds": [round_]})

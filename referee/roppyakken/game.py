@@ -29,7 +29,7 @@ from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list.
-ROUND_KEYS = frozenset({"piles", "hands", "field", "totals"})
+ROUND_KEYS = frozenset({"piles", "hands", "field", "totals", "void"})
 
 
 @dataclass(frozen=True)
@@ -105,12 +105,13 @@ def play_round(
     hands: Mapping[str, Sequence[str]] | None = None,
     field: Sequence[str] = (),
     totals: Mapping[str, int] | None = None,
+    void: object = False,
 ) -> GameState:
     """Score the next round and advance the game.
 
     ``totals`` (``{player: points}``, instead of cards): a round the table scored
-    on paper (``referee.roppyakken.totals``); ``piles``, ``hands`` and ``field``
-    must then be empty.  Raises ``RefereeError('game-over')`` once the game has a
+    on paper (``referee.roppyakken.totals``; ``void``: fuke voided it); ``piles``,
+    ``hands`` and ``field`` must then be empty.  Raises ``RefereeError('game-over')`` once the game has a
     winner, and the errors of ``make_round`` and ``score_totals``.
     """
     if state.over:
@@ -118,7 +119,10 @@ def play_round(
     rules, o = state.rules, state.rules.options
     if totals is not None:
         entered.refuse_cards({"piles": piles, "hands": hands, "field": field})
-        result = score_totals(rules, state.players, totals, state.dealer)
+        result = score_totals(rules, state.players, totals, state.dealer, void)
+    elif void is not False:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals; with cards, the "
+                           "referee finds fuke itself")
     else:
         result = score_round(rules, make_round(rules, state.players, piles, hands, state.dealer, field))
     totals = dict(state.totals)
@@ -172,7 +176,8 @@ def play_game(
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
                                f"expected {', '.join(sorted(ROUND_KEYS))}")
         try:
-            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"))
+            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
+                               r.get("void", False))
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
     return state

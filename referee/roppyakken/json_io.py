@@ -18,7 +18,7 @@ from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.totals import score_totals
 
 #: Keys a round object may have.
-ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals"})
+ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals", "void"})
 #: Keys a game object may have.
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
 
@@ -37,8 +37,11 @@ def round_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     check_keys(data, ROUND_KEYS, "round")
     if "totals" in data:  # entered totals, scored on paper
         entered.refuse_cards(data)
-        return {"ruleset": rules.name,
-                **score_totals(rules, data.get("players"), data["totals"], data.get("dealer")).to_json()}
+        result = score_totals(rules, data.get("players"), data["totals"], data.get("dealer"), data.get("void", False))
+        return {"ruleset": rules.name, **result.to_json()}
+    if "void" in data:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals; with cards, the referee "
+                           "finds fuke itself")
     rnd = make_round(rules, data.get("players"), data.get("piles") or {}, data.get("hands") or {},
                      data.get("dealer"), data.get("field") or [])
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}

@@ -273,7 +273,8 @@ _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
     """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
-    (README "Entered totals"), plus ``winner`` when one is chosen.
+    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
+    seats count 0) when ticked.
 
     Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
     ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
@@ -297,6 +298,9 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
         if text:
             totals[p] = int(text) if _WHOLE.fullmatch(text) else text
     data: dict[str, Any] = {"totals": totals}
+    if form.get("void") == "true":  # fuke voided the round: everyone 0
+        data["totals"] = {p: totals.get(p, 0) for p in players}
+        data["void"] = True
     winner = form.get("winner")
     if winner in players:
         data["winner"] = winner

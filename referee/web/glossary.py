@@ -96,7 +96,8 @@ TERMS: tuple[Term, ...] = (
     Term("entered-totals", "", "", "entered totals",
          "A round the table scored on paper: only each player's total was entered, with the number pad, not the "
          "cards. The explanation shows one “Entered total” line per player; yaku, fuke and instant wins are "
-         "not checked. In Hachi-hachi the amounts must add up to zero."),
+         "not checked (tick “Fuke” for a round your table found void). In Hachi-hachi the amounts must add "
+         "up to zero."),
 )
 TERM_IDS = frozenset(t.id for t in TERMS)
 

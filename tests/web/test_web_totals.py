@@ -141,3 +141,16 @@ def test_hachihachi_totals_that_do_not_sum_to_zero_are_refused(client, hh, h):
     assert "the amounts entered sum to 3 kan 0 mon (+36 mon); a Hachi-hachi round sums to zero" in text(r)
     assert 'name="sign-2" value="+" checked' in r.get_data(as_text=True)  # the form comes back as typed
     assert client.get(f"/api/v1/sessions/{hh}").get_json()["rounds"] == []
+
+
+def test_a_fuke_round_ticked_on_the_number_pad_keeps_the_oya(client, keeper, h):
+    r = client.post(f"/s/{keeper}/round/new", data=totals_form({"void": "true"}, signed=h.signed))
+    assert r.status_code == 303
+    session = client.get(f"/api/v1/sessions/{keeper}").get_json()
+    assert session["rounds"][0]["void"] is True
+    assert session["next_dealer"] == "Aki"
+    assert "fuke · void" in text(client.get(f"/s/{keeper}"))
+    refused = client.post(f"/s/{keeper}/round/new", data=totals_form(
+        {"void": "true", "total-0": "40"}, nonce="t-2", signed=h.signed))
+    assert refused.status_code == 422
+    assert "a void round (fuke) adds nothing, but Aki's total is 40" in text(refused)
