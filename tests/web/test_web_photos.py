@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 from PIL import Image
@@ -53,17 +52,15 @@ def bomb_png() -> bytes:
 class Stub:
     """Returns ``by_call`` detections in turn (the last one repeats); counts its calls."""
 
-    def __init__(self, *by_call, delay: float = 0.0, error: Exception | None = None):
+    def __init__(self, *by_call, error: Exception | None = None):
         self.by_call = list(by_call) or [ONE]
         self.calls = 0
-        self.delay, self.error = delay, error
+        self.error = error
         self.images = []
 
     def detect(self, image):
         self.images.append(image)
         self.calls += 1
-        if self.delay:
-            time.sleep(self.delay)
         if self.error:
             raise self.error
         return self.by_call[min(self.calls - 1, len(self.by_call) - 1)]
@@ -104,7 +101,12 @@ def snap(client, keeper, slot="pile-0", data=None, form=None, name="pile.jpg"):
     body = MultiDict(form or {"nonce": nonce(), "tab": "0", "dealer": "Aki"})
     body.add(f"snap-{slot}", (io.BytesIO(jpeg() if data is None else data), name))
     body.add("snap", slot)
-    return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data")
+    return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data", follow_redirects=True)
+
+
+def step(client, keeper, form):
+    """Post the round form to the photo route without a file (a correction, Keep with, Yes / No)."""
+    return client.post(f"/s/{keeper}/round/photo", data=form, follow_redirects=True)
 
 
 def checked(html: str, slot: str) -> set[str]:
@@ -172,22 +174,41 @@ def test_detect_api_without_a_model_is_503(tmp_path):
     assert "localiser.onnx" in r.get_json()["message"]
 
 
+class Blocking:
+    """A detector that signals when it starts and then waits until the test releases it."""
+
+    def __init__(self):
+        self.started, self.release, self.finished = threading.Event(), threading.Event(), threading.Event()
+
+    def detect(self, image):
+        self.started.set()
+        self.release.wait(30)
+        self.finished.set()
+        return ONE
+
+
 def test_slow_detection_times_out_and_other_requests_still_answer(tmp_path):
-    stub = Stub(delay=1.5)
-    app = make_app(tmp_path, stub, PHOTO_TIMEOUT=0.3)
+    # Issue 10, item 12: once asserted a wall-clock time after a sleep.  Now it checks the
+    # behaviour: while the detector is known to be busy (an event it sets), a page answers,
+    # and the detect call gives up with 504 while the detector still has not returned.
+    det = Blocking()
+    app = make_app(tmp_path, det, PHOTO_TIMEOUT=0.3)
     c = app.test_client()
     out = {}
     t = threading.Thread(
         target=lambda: out.setdefault("r", c.post("/api/v1/detect", data={"image": (io.BytesIO(jpeg()), "a.jpg")}))
     )
-    t0 = time.perf_counter()
     t.start()
-    time.sleep(0.05)
-    assert app.test_client().get("/").status_code == 200  # not stalled by the detection
-    assert time.perf_counter() - t0 < 1.0
-    t.join()
-    assert out["r"].status_code == 504
-    assert "longer than 0.3 s" in out["r"].get_json()["message"]
+    try:
+        assert det.started.wait(30), "the detector never started"
+        assert app.test_client().get("/").status_code == 200  # not stalled by the running detection
+        t.join(30)
+        assert not t.is_alive()
+        assert not det.finished.is_set()  # the 504 came while the detector was still busy
+        assert out["r"].status_code == 504
+        assert "longer than 0.3 s" in out["r"].get_json()["message"]
+    finally:
+        det.release.set()
 
 
 # ---- the round form ------------------------------------------------------------------
@@ -197,10 +218,11 @@ def test_snap_fills_the_players_picker_with_confidences(client, keeper, stub):
     r = snap(client, keeper, "pile-1")
     html = r.get_data(as_text=True)
     assert r.status_code == 200
-    assert checked(html, "pile-1") == {"pine-crane", "pine-poetry-ribbon", "cherry-curtain"}
+    # issue 9: only the certain cards are tapped in; the 42% one is a suggestion beside the photo
+    assert checked(html, "pile-1") == {"pine-crane", "pine-poetry-ribbon"}
     assert checked(html, "pile-0") == set()
-    assert 'class="det uncertain' in html
-    assert "42% ?" in html
+    assert "Cherry with Curtain 桜に幕?" in html
+    assert "42% sure" in html
     assert "97%" in html
     assert 'capture="environment"' in html
     assert 'accept="image/*"' in html
@@ -221,7 +243,7 @@ def test_two_photos_of_one_pile_merge(tmp_path, h):
         form.add("pile-0", c)
     html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "pine-poetry-ribbon", "pine-chaff-1"}
-    assert "3 cards seen in 2 photos" in html
+    assert "3 cards tapped in from 2 photos" in html
 
 
 def _state(html: str, slots=("pile-0", "pile-1", "pile-2")) -> MultiDict:
@@ -247,7 +269,7 @@ def test_card_in_two_piles_is_flagged_on_both_and_never_scored_twice(client, kee
     # one tap resolves it: keep the crane with Ben
     form = _state(html)
     form["fix"] = "keep:pine-crane:pile-1"
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert "pine-crane" in checked(html, "pile-1")
     assert "pine-crane" not in checked(html, "pile-0")
     assert 'data-conflict="pine-crane"' not in html
@@ -260,11 +282,11 @@ def test_correcting_a_detection_replaces_or_removes_the_card(client, keeper):
     form = _state(html)
     form[f"as-{pid}-2"] = "cherry-poetry-ribbon"  # the uncertain one was misread
     form[f"as-{pid}-1"] = ""  # not a card
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "cherry-poetry-ribbon"}
     # the correction is kept with the photo
     form = _state(html)
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "cherry-poetry-ribbon"}
 
 
@@ -408,10 +430,14 @@ def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
 
 
 def test_slow_detection_in_the_round_form_keeps_the_photo_and_the_taps(tmp_path, h):
-    client = make_app(tmp_path, Stub(delay=0.8), PHOTO_TIMEOUT=0.2).test_client()
+    det = Blocking()
+    client = make_app(tmp_path, det, PHOTO_TIMEOUT=0.2).test_client()
     keeper = h.new_session(client)
     form = MultiDict({"nonce": "n-1", "tab": "0", "pile-2": "plum-bush-warbler"})
-    html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
+    try:
+        html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
+    finally:
+        det.release.set()
     assert "longer than 0.2 s" in html
     assert len(photo_ids(html)) == 1
     assert checked(html, "pile-2") == {"plum-bush-warbler"}
