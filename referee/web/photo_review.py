@@ -137,8 +137,17 @@ class Box:
 
     @property
     def label(self) -> str:
-        mark = "?" if self.state == "ask" else ""
-        return f"{self.number} {short_name(self.card)}{mark} {self.percent}%"
+        """What is written on the box: a suggestion shows only its number and "?" (large; the
+        question beside the photo names the card), the others number, name and confidence."""
+        if self.state == "ask":
+            return f"{self.number}?"
+        return f"{self.number} {short_name(self.card)} {self.percent}%"
+
+    @property
+    def title(self) -> str:
+        """The box in words (its tooltip and accessible name)."""
+        name = BY_ID[self.card].name if self.card else "not a card"
+        return f"{self.number}: {name}{'?' if self.state == 'ask' else ''} {self.percent}%"
 
 
 def box_views(photo: PhotoLike, anchors: Mapping[str, str] | None = None) -> list[Box]:
@@ -165,7 +174,7 @@ class Review:
     ``seen``: one merged detection per card across the photos (``vision.merge``), a
     suggestion's card ``uncertain``; ``suggestions``: the cards to ask about (not in the pile
     yet), most likely first; ``boxes``/``asks``: per photo id, what to draw and which
-    suggestions to list beside it; ``guide``: why to show the capture guide (``first``: no
+    suggestions to list beside it (in box-number order); ``guide``: why to show the capture guide (``first``: no
     photo yet; ``unclear``: the latest photo has uncertain cards; ``none``: it found no
     card) or None.
     """
@@ -216,7 +225,7 @@ def review(
             suggestions.append(Suggestion(BY_ID[d.card], d.confidence, slot, pid, i, others))
     anchors = {s.card.id: s.anchor for s in suggestions}
     asks: dict[str, list[Suggestion]] = {p.id: [] for p in mine}
-    for s in suggestions:
+    for s in sorted(suggestions, key=lambda s: s.index):  # beside the photo in box-number order
         asks[s.photo].append(s)
     guide = None
     if not mine:

@@ -459,10 +459,11 @@ def ask_ids(html: str, slot: str = "pile-0") -> set[str]:
     return set(re.findall(rf'<li class="ask" id="ask-{slot}-([\w-]+)"', html))
 
 
-def box_labels(html: str) -> list[str]:
+def box_titles(html: str) -> list[str]:
+    """The boxes drawn on the photos, in words ("2: Maple with Deer? 20%")."""
     import re
 
-    return re.findall(r"<text [^>]*>([^<]*)</text>", html)
+    return re.findall(r'<g class="box[^"]*" id="box-[\w-]+">\s*<title>([^<]*)</title>', html)
 
 
 def test_suggest_floor_is_the_vision_contract():
@@ -492,7 +493,7 @@ def test_what_a_detection_becomes_in_the_photo_flow(tmp_path, h, det, tapped, as
     html = snap(client, keeper, "pile-0").get_data(as_text=True)
     assert ("maple-deer" in checked(html, "pile-0")) is tapped
     assert ("maple-deer" in ask_ids(html)) is asked
-    assert any("Maple with Deer" in t for t in box_labels(html)) is shown
+    assert any("Maple with Deer" in t for t in box_titles(html)) is shown
     if asked:
         assert "Maple with Deer 紅葉に鹿?" in html  # the card in players' words, English and Japanese
         assert 'value="yes:maple-deer:pile-0"' in html
@@ -517,6 +518,7 @@ def test_yes_taps_a_suggestion_in_and_no_dismisses_it(tmp_path, h, slot):
     assert checked(html, slot) == {"pine-crane"}
     assert ask_ids(html, slot) == {"maple-deer", "cherry-curtain"}
     assert "2 to confirm" in html
+    assert any(t.startswith("3: Cherry with Curtain?") for t in box_titles(html))  # its box, marked
 
     form = _state(html, (slot,))
     form["ask"] = f"yes:maple-deer:{slot}"
@@ -529,7 +531,7 @@ def test_yes_taps_a_suggestion_in_and_no_dismisses_it(tmp_path, h, slot):
     html = step(client, keeper, form).get_data(as_text=True)
     assert checked(html, slot) == {"pine-crane", "maple-deer"}
     assert ask_ids(html, slot) == set()
-    assert not any("Cherry with Curtain" in t for t in box_labels(html))  # its box is gone too
+    assert "Cherry with Curtain" not in "".join(box_titles(html))  # its box is gone too
     assert "to confirm" not in html
     # the answers are kept with the photo: the page shown again says the same
     html = step(client, keeper, _state(html, (slot,))).get_data(as_text=True)
@@ -667,7 +669,7 @@ def test_a_saved_round_keeps_what_was_answered(client, keeper, app, stub):
     assert rnd.data["piles"]["Aki"] == ["pine-crane", "pine-poetry-ribbon"]
     page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
     assert "2 cards after corrections and answers" in page
-    assert not any("Cherry" in t for t in box_labels(page))  # dismissed: not drawn
+    assert "Cherry" not in "".join(box_titles(page))  # dismissed: not drawn
     edit = client.get(f"/s/{keeper}/round/{rnd.id}/edit").get_data(as_text=True)
     assert ask_ids(edit) == set()
     assert "data-conflict" not in edit
@@ -709,8 +711,8 @@ def test_the_capture_guide_shows_before_the_first_snap(client, keeper, h):
     # a picture with a text alternative, and the advice in words (no JavaScript needed)
     assert 'role="img" aria-labelledby="guide-pile-0-alt"' in page
     assert '<title id="guide-pile-0-alt">Drawing: eight cards face up in two rows' in page
-    assert "Cards face up in rows, side by side, each card whole" in page
-    assert "A big pile: two photos" in page
+    assert "Face up in rows, side by side, each card whole (not fanned or heaped)" in page
+    assert "A big pile: two photos, half each; they merge." in page
     money = h.new_session(client, name="Hachi", ruleset="hachihachi")
     assert guides(client.get(f"/s/{money}/round/new").get_data(as_text=True))["hand-f"] == "first"
 
@@ -733,4 +735,4 @@ def test_the_capture_guide_comes_back_after_a_photo_with_uncertain_cards(tmp_pat
     assert guides(html)["pile-1"] == "first"  # other piles still have theirs
     if why == "unclear":
         assert "Some cards were unclear." in html
-        assert "it merges with this one" in html
+        assert "snap again like this; photos of a pile merge" in html
