@@ -202,7 +202,8 @@ def _valid_slot(slot: str, players) -> bool:
 
 
 def _claims(form: MultiDict, photos: list[store.PhotoRow], group: str) -> dict[str, set[str]]:
-    """card -> the slots of ``group`` that hold it (tapped in, or detected and not removed)."""
+    """card -> the slots of ``group`` that hold it: tapped in, or on a photo as a certain card
+    or an answered-Yes suggestion (see ``photo_review.active``)."""
     out: dict[str, set[str]] = {}
     for key in form:
         if key.partition("-")[0] == group and key.partition("-")[2] and not key.startswith(("as-", "snap-")):
