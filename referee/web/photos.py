@@ -36,10 +36,9 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 
-from referee import store
+from referee import families, store
 from referee.cards import BY_ID, CARDS
 from referee.web import get_db
-from referee.web.board import PICKER_FAMILIES
 from referee.web.evidence import (
     DetectionRunner,
     default_detector,
@@ -48,7 +47,7 @@ from referee.web.evidence import (
     prepare,
     save_evidence,
 )
-from referee.web.forms import parse_money_round_form, parse_round_form
+from referee.web.forms import entry_form
 from referee.web.photo_review import (
     NO,
     YES,
@@ -64,7 +63,6 @@ from referee.web.photo_review import (
 from vision.detection import Detection
 
 bp = Blueprint("photos", __name__)
-HACHI_DECK_POINTS = 264
 
 
 # ---- app wiring -----------------------------------------------------------------
@@ -375,15 +373,18 @@ def take_photo(
 
 
 def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
-    """Piles that break the deck: cards in no pile, odd piles, and for Hachi-hachi the gap to 264."""
+    """Piles that break the deck: cards in no pile, odd piles, and, where the family's piles add up
+    to a deck total of card points (``Family.card_points``: Hachi-hachi's 264), the gap to it
+    (under ``hachi``, the key the template reads)."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     odd = [p for p, cs in piles.items() if len(cs) % 2]
     out: dict[str, Any] = {"count": len(known), "missing": missing, "odd": odd, "hachi": None}
-    if sess.family not in PICKER_FAMILIES:
-        points = sum(BY_ID[c].hachihachi_points for c in known)
-        out["hachi"] = {"points": points, "gap": HACHI_DECK_POINTS - points}
+    card_points = families.get(sess.family).card_points
+    if card_points is not None:
+        points = sum(card_points(BY_ID[c]) for c in known)
+        out["hachi"] = {"points": points, "gap": sum(card_points(c) for c in CARDS) - points}
     return out
 
 
@@ -494,9 +495,7 @@ def photo_deck_check(ctx) -> Markup:
 
 
 def _parse(sess: store.Session, form: MultiDict) -> dict[str, Any]:
-    if sess.family in PICKER_FAMILIES:
-        return parse_round_form(form, sess.players)
-    return parse_money_round_form(form, sess.players)
+    return entry_form(sess.family).parse(form, sess.players)
 
 
 #: Form fields that are one-off actions of a photo step, not state kept in the draft.
@@ -560,13 +559,14 @@ def round_draft(token: str, draft_id: str):
     board = sessions.board_of(sess)
     rid = form.get("round_id", "")
     rnd, version = None, None
-    number, dealer, carry = len(board.rounds) + 1, board.dealer, board.carry
+    number, dealer, context = len(board.rounds) + 1, board.dealer, board.context
     if rid.isdigit():
         rnd = sessions.round_or_404(sess, int(rid))
         view = next((v for v in board.rounds if v.id == rnd.id), None)
-        number, dealer, carry = rnd.position, (view.dealer if view else board.dealer), ()
+        number, dealer = rnd.position, (view.dealer if view else board.dealer)
+        context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
-    result, error = sessions._preview(sess, data, dealer, carry)
+    result, error = sessions._preview(sess, data, dealer, context)
     return sessions._entry(
         sess,
         data,
@@ -578,7 +578,7 @@ def round_draft(token: str, draft_id: str):
         nonce=form.get("nonce"),
         version=version,
         tab=form.get("tab", "0"),
-        carry=carry,
+        context=context,
     )
 
 
