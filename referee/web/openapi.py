@@ -197,6 +197,13 @@ def document(server: str) -> dict[str, Any]:
                             "description": "Koi-Koi: may be repeated, but must be the round's month (round n is "
                             "month n); it is never stored",
                         },
+                        "totals": {
+                            "type": "object",
+                            "additionalProperties": {"type": ["integer", "string"]},
+                            "description": 'Entered totals instead of cards (README "Entered totals"): each '
+                            "player's points, or Hachi-hachi mon (or money text such as \"-1 kan 7 mon\") "
+                            "summing to zero",
+                        },
                         "version": {"type": "integer", "description": "PUT: the version you read"},
                         "form_token": {
                             "type": "string",
