@@ -2,13 +2,14 @@
 
 Modules: ``rules.py`` (the ruleset schema), ``yaku.py``, ``teyaku.py`` (lucky hands),
 ``round.py`` (one round, every point and multiplier explained), ``game.py`` (months,
-totals, dealer, tie), ``json_io.py`` (JSON in and out).  Rule source: shared/KOIKOI-RULES.md;
+totals, dealer, tie), ``totals.py`` (rounds entered as totals), ``json_io.py`` (JSON in and
+out), ``describe.py`` (the Help page).  Rule source: shared/KOIKOI-RULES.md;
 decisions where it is silent: docs/KOIKOI.md.  ``FAMILY`` is the family's entry in
 ``referee.families``.  Pure core: standard library and ``referee``'s core modules only.
 """
 
 from referee.family import Family
-from referee.koikoi import game, json_io, round, rules
+from referee.koikoi import describe, game, json_io, round, rules
 
 FAMILY = Family(
     name="koikoi",
@@ -23,4 +24,6 @@ FAMILY = Family(
     entry_form="calls",
     board="points",
     next_round=json_io.next_round,
+    describe=describe.describe,
+    yaku_made=json_io.yaku_made,
 )

@@ -16,12 +16,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.koikoi.round import RoundResult, check_players, make_round, score_round
 from referee.koikoi.rules import KoikoiRules
+from referee.koikoi.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list (KOIKOI-RULES.md "JSON", "Game input").
-ROUND_KEYS = frozenset({"piles", "hands", "calls", "stopped_by"})
+ROUND_KEYS = frozenset({"piles", "hands", "calls", "stopped_by", "totals", "void"})
 
 
 def month_of_round(number: int) -> int:
@@ -103,7 +105,8 @@ def play_game(
     rounds: Sequence[Mapping[str, Any]],
     dealer: str | None = None,
 ) -> GameResult:
-    """Play rounds given as ``{"piles", "hands", "calls", "stopped_by"}`` from the start.
+    """Play rounds given as ``{"piles", "hands", "calls", "stopped_by"}`` (or entered ``totals``,
+    ``referee.koikoi.totals``) from the start.
 
     Raises ``RefereeError``, naming the round: ``game-over`` for a round after the game
     has ended, ``bad-round`` for a round that is not such an object, and the errors of
@@ -129,9 +132,15 @@ def play_game(
                                f"expected {', '.join(sorted(ROUND_KEYS))}")
         month = month_of_round(i)
         try:
-            rnd = make_round(rules, players, r.get("piles"), r.get("hands"), r.get("calls") or (),
-                             r.get("stopped_by"), dealer, month)
-            result = score_round(rules, rnd)
+            if "totals" in r:  # entered totals, scored on paper
+                entered.refuse_cards(r, also=("calls", "stopped_by"))
+                result = score_totals(rules, players, r["totals"], dealer, month, r.get("void", False))
+            elif "void" in r:
+                raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
+            else:
+                rnd = make_round(rules, players, r.get("piles"), r.get("hands"), r.get("calls") or (),
+                                 r.get("stopped_by"), dealer, month)
+                result = score_round(rules, rnd)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         for p, s in result.scores.items():

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.koikoi.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.koikoi.game import month_of_round, play_game
 from referee.koikoi.round import make_round, score_round
 from referee.koikoi.rules import KoikoiRules
+from referee.koikoi.totals import score_totals
 
 #: Keys a round object may have.
 ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "month", *GAME_ROUND_KEYS})
@@ -31,6 +33,13 @@ def _check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
 def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
     """Score one round object (KOIKOI-RULES.md "JSON", round input) under ``rules``; the round result."""
     _check_keys(data, ROUND_KEYS, "round")
+    if "totals" in data:  # entered totals, scored on paper
+        entered.refuse_cards(data, also=("calls", "stopped_by"))
+        result = score_totals(rules, data.get("players"), data["totals"], data.get("dealer"), data.get("month"),
+                              data.get("void", False))
+        return {"ruleset": rules.name, **result.to_json()}
+    if "void" in data:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
     rnd = make_round(rules, data.get("players"), data.get("piles"), data.get("hands"), data.get("calls") or (),
                      data.get("stopped_by"), data.get("dealer"), data.get("month"))
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
@@ -48,3 +57,12 @@ def game_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
 def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
     """What a lone round needs from the game before it (``game["rounds"]``): its month."""
     return {"month": month_of_round(len(game.get("rounds") or ()) + 1)}
+
+
+def yaku_made(_rules: KoikoiRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Player -> the yaku and lucky hands they made in one round of a game result, scoring or
+    not (the player pages): ``[{id, name, name_ja}]``."""
+    return {
+        p: [{k: y[k] for k in ("id", "name", "name_ja")} for y in (*r.get("yaku", ()), *r.get("lucky_hands", ()))]
+        for p, r in game_round.get("players", {}).items()
+    }

@@ -186,9 +186,10 @@ class PlayerRound:
 class RoundResult:
     """A scored round.
 
-    ``outcome``: ``stopped`` (a player stopped), ``hands-ran-out`` or ``lucky-hands`` (won
-    at the deal); ``winner``: the player who scored (None: a draw); ``multiplier``: the
-    winner's product of factors (1 when none); ``next_dealer``: the oya of the next round.
+    ``outcome``: ``stopped`` (a player stopped), ``hands-ran-out``, ``lucky-hands`` (won
+    at the deal) or ``entered-totals`` (scored on paper, ``referee.koikoi.totals``);
+    ``winner``: the player who scored (None: a draw); ``multiplier``: the winner's product
+    of factors (1 when none); ``next_dealer``: the oya of the next round.
     """
 
     players: tuple[PlayerRound, ...]
@@ -236,6 +237,7 @@ class RoundResult:
             "stopped_by": self.stopped_by,
             "calls": [{"player": c.player, "call": c.call} for c in self.calls],
             "outcome": self.outcome,
+            "entered_totals": self.outcome == "entered-totals",
             "winner": self.winner,
             "multiplier": self.multiplier,
             "next_dealer": self.next_dealer,
@@ -330,7 +332,7 @@ def score_round(rules: KoikoiRules, rnd: RoundInput) -> RoundResult:
             base = 0
         scores[p] = base
     winner = scorer if scorer is not None and scores[scorer] > 0 else None
-    next_dealer = _next_dealer(rules, rnd, winner)
+    next_dealer = next_dealer_after(rules, rnd, winner)
     if winner is None:
         warnings.append(f"the hands ran out: nobody scores (option exhausted = {o.exhausted}); "
                         f"{next_dealer} deals next")
@@ -382,10 +384,10 @@ def _lucky_round(rules: KoikoiRules, rnd: RoundInput, lucky: dict[str, tuple[Lin
     if winner is None:
         warnings.append(f"both players hold a lucky hand ({shown}): the round is a draw")
     return RoundResult(tuple(out), rnd.dealer, rnd.month, None, (), "lucky-hands", winner, 1,
-                       _next_dealer(rules, rnd, winner), tuple(warnings))
+                       next_dealer_after(rules, rnd, winner), tuple(warnings))
 
 
-def _next_dealer(rules: KoikoiRules, rnd: RoundInput, winner: str | None) -> str:
+def next_dealer_after(rules: KoikoiRules, rnd: RoundInput, winner: str | None) -> str:
     """The player who scored deals next; nobody: option ``draw_dealer``."""
     if winner is not None:
         return winner

@@ -117,3 +117,45 @@ def test_the_cli_scores_koikoi_and_lists_its_options(capsys):
     assert {"sake_cup", "tie"} <= {o["key"] for o in listed["options"]}
     assert main(["score", path, "--option", "sake_cup=three"]) == 2
     assert "field 'options.sake_cup' is 'three'" in capsys.readouterr().err
+
+
+# ---- Entered totals (README "Entered totals"): a Koi-Koi round scored on paper ----
+TOTALS = [
+    ("the stopper's points", {"A": 12, "B": 0}, False, {"A": 12, "B": 0}, "A"),
+    ("nobody scored", {"A": 0, "B": 0}, False, {"A": 0, "B": 0}, None),
+    ("void: nobody scored", {"A": 0, "B": 0}, True, {"A": 0, "B": 0}, None),
+]
+
+
+@pytest.mark.parametrize(("totals", "void", "scores", "winner"), [c[1:] for c in TOTALS], ids=[c[0] for c in TOTALS])
+def test_entered_totals(totals, void, scores, winner):
+    out = api.score_json({**BASE, "totals": totals, "void": void})
+    assert {p: r["round_score"] for p, r in out["players"].items()} == scores
+    assert (out["winner"], out["outcome"], out["next_dealer"]) == (winner, "entered-totals", winner or "A")
+    assert [x["code"] for x in out["explanation"]] == ["entered-total", "entered-total"]
+
+
+TOTALS_ERRORS = [
+    ("two players scored", {"totals": {"A": 5, "B": 6}}, "only one player scores a round"),
+    ("a negative total", {"totals": {"A": -5, "B": 0}}, "A's total is -5"),
+    ("points in a void round", {"totals": {"A": 5, "B": 0}, "void": True}, "nobody scored adds nothing"),
+    ("totals with cards", {"totals": {"A": 5, "B": 0}, "piles": {"A": ["pine-crane"]}}, "also gives piles"),
+    ("totals with a stopper", {"totals": {"A": 5, "B": 0}, "stopped_by": "A"}, "also gives stopped_by"),
+    ("a missing total", {"totals": {"A": 5}}, "no total entered for B"),
+]
+
+
+@pytest.mark.parametrize(("extra", "message"), [c[1:] for c in TOTALS_ERRORS], ids=[c[0] for c in TOTALS_ERRORS])
+def test_entered_totals_errors(extra, message):
+    with pytest.raises(RefereeError, match=message) as e:
+        api.score_json({**BASE, **extra})
+    assert e.value.code == "bad-totals"
+
+
+def test_a_game_mixes_cards_and_entered_totals():
+    game = example("koikoi-game.json")
+    game["rounds"].insert(1, {"totals": {"Aki": 0, "Ben": 7}})
+    game["options"] = {"rounds": 4}
+    out = api.game_json(game)
+    assert [r["month"] for r in out["rounds"]] == [1, 2, 3, 4]
+    assert out["totals"] == {"Aki": 6, "Ben": 17}

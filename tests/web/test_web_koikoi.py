@@ -200,3 +200,33 @@ def test_the_deck_check_has_no_card_point_total(client, kk, h):
     body = r.get_data(as_text=True)
     assert "8 of 48 cards in piles" in body
     assert "264" not in body
+
+
+def test_every_why_line_links_to_its_rule_on_the_help_page(client, kk, h):
+    from urllib.parse import urlsplit
+
+    client.post(f"/s/{kk}/round/new", data=round_form(h))
+    client.post(f"/s/{kk}/round/new", data=round_form(h, nonce="kk-2", piles={}, hands={"Ben": TESHI},
+                                                      stopped_by=None, calls=()))
+    body = client.get(f"/s/{kk}").get_data(as_text=True)
+    hrefs = re.findall(r'<a class="term" href="([^"]+)"', body)
+    anchors = {urlsplit(href).fragment for href in hrefs}
+    assert {"y-aotan", "multipliers", "stopping", "y-hanami-zake", "y-teshi"} <= anchors
+    for path in {urlsplit(href).path for href in hrefs}:
+        page = client.get(path).get_data(as_text=True)
+        for href in hrefs:
+            if urlsplit(href).path == path:
+                assert f'id="{urlsplit(href).fragment}"' in page, href
+
+
+def test_a_round_entered_as_totals(client, kk, h):
+    page = client.get(f"/s/{kk}/round/new?entry=totals").get_data(as_text=True)
+    assert 'name="total-0"' in page
+    form = {"entry": "totals", "action": "save", "nonce": h.signed("t1"), "total-0": "0", "total-1": "12"}
+    assert client.post(f"/s/{kk}/round/new", data=form).status_code == 303
+    both = {"entry": "totals", "action": "save", "nonce": h.signed("t2"), "total-0": "3", "total-1": "12"}
+    r = client.post(f"/s/{kk}/round/new", data=both)
+    assert r.status_code == 422
+    assert "only one player scores a round" in r.get_data(as_text=True)
+    session = client.get(f"/api/v1/sessions/{kk}").get_json()
+    assert (session["totals"], session["next_dealer"]) == ({"Aki": 0, "Ben": 12}, "Ben")
