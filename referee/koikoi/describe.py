@@ -56,6 +56,15 @@ def _names(rules: KoikoiRules, ids) -> list[str]:
     return [f"{by_id[i].en} ({i})" if i in by_id else i for i in ids]
 
 
+def _rival_groups(rules: KoikoiRules) -> list[str]:
+    """The groups that hold two yaku or more, in file order: only there do yaku not stack.
+
+    A group of one (tane or tanzaku once ``special_stacks_with_generic`` has taken the special
+    yaku out of their groups) has nothing to replace, so it stacks like any other yaku."""
+    groups = [y.group for y in rules.yaku if y.group]
+    return [g for i, g in enumerate(groups) if groups.count(g) > 1 and g not in groups[:i]]
+
+
 def _yaku(rules: KoikoiRules, y: Yaku) -> YakuEntry:
     o = rules.options
     notes = []
@@ -70,7 +79,7 @@ def _yaku(rules: KoikoiRules, y: Yaku) -> YakuEntry:
         notes.append(f"It must include {words([BY_ID[c].name for c in mask_ids(y.require)])}.")
     if y.extra_past:
         notes.append(f"Add {_pts(y.extra_points)} for each of your {_KIND[y.extra_kind]} past {y.extra_past}.")
-    if y.group:
+    if y.group in _rival_groups(rules):
         notes.append(f"Only the yaku worth most among the {y.group} scores.")
     if y.replaces:
         notes.append(f"It replaces {words(_names(rules, y.replaces))}: they are not scored with it.")
@@ -92,6 +101,15 @@ def _teyaku(rules: KoikoiRules, t: Teyaku) -> YakuEntry:
         if rules.options.teshi_counts_as_pairs:
             notes.append("A four counts as two pairs, so four of a month and two pairs score both.")
     return YakuEntry(t.id, t.en, t.ja, _pts(t.points), notes=tuple(notes))
+
+
+def _stacking(rules: KoikoiRules) -> str:
+    """Which yaku do not stack: the groups of two or more (``_rival_groups``)."""
+    groups = _rival_groups(rules)
+    if not groups:
+        return "Every yaku stacks with the others."
+    return (f"Yaku of one group ({', '.join('the ' + g for g in groups)}: see each yaku) do not stack: only the "
+            "one worth most scores; everything else stacks.")
 
 
 def _factors(rules: KoikoiRules) -> list[str]:
@@ -124,8 +142,7 @@ def describe(rules: KoikoiRules) -> HowItScores:
             _SAKE[o.sake_cup],
         )),
         Section("yaku", "Yaku (役): sets of captured cards", (
-            "Each yaku below is scored from the stopper's pile. Yaku of one group (the brights, the animals, the "
-            "ribbons: see each yaku) do not stack: only the one worth most scores; everything else stacks.",
+            "Each yaku below is scored from the stopper's pile. " + _stacking(rules),
         ), tuple(_yaku(rules, y) for y in rules.yaku)),
         Section("teyaku", "Lucky hands (teyaku, 手役)", (
             ("A lucky hand in a dealt hand wins the round at the deal: its holder scores it, never doubled, and "
