@@ -12,6 +12,7 @@ from __future__ import annotations
 from referee.cards import BY_ID
 from referee.describe import HowItScores, Section, YakuEntry, need_words, option_entries, words
 from referee.explain import mask_ids
+from referee.koikoi.game import month_of_round
 from referee.koikoi.round import SEVEN
 from referee.koikoi.rules import KoikoiRules, Teyaku, Yaku
 from referee.koikoi.yaku import KIND_MASK
@@ -43,7 +44,7 @@ _EXHAUSTED = {
 _TIE = {
     "draw": "the game is a draw",
     "dealer": "the dealer of the next round wins",
-    "extra-round": "one more round is played at a time until the totals differ (round 13 is month 1 again)",
+    "extra-round": "one more round is played at a time until the totals differ ({first_extra})",
 }
 
 
@@ -112,6 +113,13 @@ def _stacking(rules: KoikoiRules) -> str:
             "one worth most scores; everything else stacks.")
 
 
+def _extra_round_month(rules: KoikoiRules) -> str:
+    """Which month the first extra round plays (round n is month n, after the twelfth month 1 again)."""
+    n = rules.options.rounds + 1
+    month = month_of_round(n)
+    return f"round {n} is month {month}" + (" again" if month < n else "")
+
+
 def _factors(rules: KoikoiRules) -> list[str]:
     o = rules.options
     lines = ["The player who stops scores their yaku total times these factors, each worked out from that total "
@@ -160,7 +168,8 @@ def describe(rules: KoikoiRules) -> HowItScores:
             "If nobody stopped: " + _EXHAUSTED[o.exhausted].format(oyaken=_pts(o.oyaken_points)) + ".",
         )),
         Section("game", "The end of the game", (
-            f"After round {o.rounds} the higher total wins; if the totals are level, {_TIE[o.tie]}.",
+            f"After round {o.rounds} the higher total wins; if the totals are level, "
+            f"{_TIE[o.tie].format(first_extra=_extra_round_month(rules))}.",
         )),
     )
     return HowItScores(rules.name, rules.title, rules.description, "Koi-Koi", "points", sections,
