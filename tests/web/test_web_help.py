@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 from referee import api, ruleset
+from referee.describe import how_it_scores
 from referee.web.glossary import TERMS, line_anchor
 
 ISSUE_TERMS = ["hikari", "tane", "tanzaku", "kasu", "yaku", "teyaku", "dekiyaku", "oya", "fuke", "kan", "mon"]
@@ -65,6 +66,17 @@ def test_help_lists_every_preset_and_describes_it(client, preset):
     for o in info["options"]:
         assert f"<code class=\"muted\">{o['key']}</code>" in body
     assert len(r.data) < PAGE_BUDGET
+
+
+@pytest.mark.parametrize("preset", ruleset.preset_names())
+def test_the_help_page_says_what_makes_each_yaku(client, preset):
+    # Found in QA (issue 13): tsukifuda (koikoi-fudawiki) has no fixed cards, so the page dropped
+    # what makes it ("all 4 cards of the round's month") and showed only its name and value.
+    body = html.unescape(text(client.get(f"/help/{preset}")))
+    how = how_it_scores(ruleset.load_ruleset(preset))
+    for y in (y for s in how.sections for y in s.yaku if y.need):
+        item = re.search(rf'<li id="y-{re.escape(y.id)}">(.*?)</li>', body, re.S).group(1)
+        assert y.need.capitalize() in item, (y.id, y.need)
 
 
 def test_a_new_preset_file_appears_by_itself(client, tmp_path, monkeypatch):
