@@ -63,7 +63,8 @@ class Family:
       words, for the Help pages; None: only its description and options are shown.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
-      player pages; None: none are counted.
+      player pages, named as the ruleset names them (not a round's label, which may add a
+      month), so that one yaku made twice counts twice; None: none are counted.
     """
 
     name: str
