@@ -135,6 +135,21 @@ def test_a_name_in_japanese_has_a_page(client, h):
     assert client.get("/players/aki").status_code == 200  # full-width letters fold to "aki"
 
 
+def test_a_drawn_game_counts_as_finished(client):
+    # Found in QA (issue 13): a Koi-Koi game that ended level (tie = draw, KOIKOI-RULES.md "The game")
+    # is over, but the player page counted only games with a winner as finished and showed "playing".
+    kk = api_session(client, ["Aki", "Ben"], ruleset="koikoi", name="Level", options={"rounds": 2})
+    add(client, kk["edit_token"], {"totals": {"Aki": 5, "Ben": 0}})
+    add(client, kk["edit_token"], {"totals": {"Aki": 0, "Ben": 5}})
+    client.get(f"/s/{kk['view_token']}")
+    body = text(client.get("/players/aki"))
+    assert re.search(r"<dt>Wins</dt><dd>0 <small class=\"muted\">of 1 finished</small>", body)
+    row = body.split("<h2>Sessions</h2>")[1]
+    assert "playing" not in row
+    assert "leading" not in row
+    assert "draw" in row
+
+
 def test_lucky_hands_of_different_months_count_as_one_yaku(client):
     # Found in QA (issue 13): Koi-Koi's teshi names its month ("Four of a Month: Pine"), so teshi in
     # two months were listed as two different yaku made, each ×1, instead of teshi ×2.
