@@ -61,6 +61,9 @@ class Family:
       add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
     - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
+    - ``entered_void``: the number pad's tick for a round entered as totals that nobody
+      scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
+      round nobody won.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
       player pages, named as the ruleset names them (not a round's label, which may add a
@@ -85,6 +88,7 @@ class Family:
     card_points: Callable[[Card], int] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+    entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

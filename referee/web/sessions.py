@@ -466,6 +466,7 @@ def _entry(
         "typed": request.form if request.method == "POST" else {},
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
+        "entered_void": families.get(sess.family).entered_void,
     }
     return render_template(template, **ctx), status
 
