@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
+from referee.names import repeated_name
 from referee.ruleset import load_table
 
 MAX_PLAYERS = 6
@@ -128,7 +129,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     names = [p for _, p in seated]
     if len(names) < 2:
         sf.errors["players"] = "Enter at least two player names, in play order."
-    elif len(set(names)) != len(names):
+    elif repeated_name(names) is not None:  # "Aki" and "aki " are one player (referee/names.py)
         sf.errors["players"] = "Each player needs a different name."
     elif any(len(p) > MAX_NAME for p in names):
         sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."

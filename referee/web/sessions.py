@@ -38,6 +38,7 @@ from markupsafe import Markup
 from referee import api, families, store
 from referee.cards import month_label
 from referee.errors import RefereeError
+from referee.names import repeated_name
 from referee.web import get_db
 from referee.web.board import (
     Board,
@@ -252,7 +253,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
-    if len(set(players)) != len(players):
+    if repeated_name(players) is not None:  # "Aki" and "aki " are one player (referee/names.py)
         raise RefereeError("bad-round", "each player needs a different name")
     long = [p for p in players if len(p) > MAX_NAME]
     if long:
