@@ -292,10 +292,10 @@ def import_session():
         message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."
+    except RefereeError as e:  # before ValueError, its base class: the rules' own words
+        message = e.message
     except ValueError as e:  # e.g. a number longer than Python's integer digit limit
         message = f"That JSON has a value that cannot be read ({e})."
-    except RefereeError as e:
-        message = e.message
     except ImportError as e:
         message = f"This game's scoring module is not installed ({e.name})."
     else:

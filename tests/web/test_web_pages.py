@@ -541,3 +541,25 @@ def test_the_api_and_import_refuse_two_seats_of_one_name(client, players):
     assert r.status_code == 422
     assert "different name" in text(r)
     assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ({"ruleset": "koikoi", "players": ["A", "B"], "rounds": [{"piles": {"A": ["pine-dragon"]}}]},
+         "unknown card 'pine-dragon'"),
+        ({"ruleset": "koikoi", "players": ["A", "B"], "options": {"rounds": 1},
+          "rounds": [{"totals": {"A": 5, "B": 0}}, {"totals": {"A": 5, "B": 0}}]}, "the game is over"),
+        ({"ruleset": "koikoi", "players": ["A", "B", "C"]}, "exactly 2 players"),
+    ],
+    ids=["unknown-card", "round-after-the-end", "player-count"],
+)
+def test_an_import_the_rules_refuse_says_why_without_calling_the_json_unreadable(client, game, message):
+    # Found in QA (issue 13): RefereeError is a ValueError, and the import caught ValueError (meant
+    # for numbers too long to read) first, so every rules error read "That JSON has a value that
+    # cannot be read (...)".
+    r = client.post("/import", data={"text": json.dumps({"game": game})})
+    assert r.status_code == 422
+    body = text(r).replace("&#39;", "'")
+    assert message in body
+    assert "cannot be read" not in body
