@@ -38,7 +38,10 @@ def format_mon_fallback(mon: int) -> str:
 
 
 def mon_formatter(mon_per_kan: int = 12) -> Callable[[int], str]:
-    """The Hachi-hachi money formatter (kan and mon), or a plain mon fallback."""
+    """The web's Hachi-hachi money formatter: ``"±k kan m mon"`` with the sign in front of the
+    whole amount (-17 mon -> ``"−1 kan 5 mon"``, 168 -> ``"+14 kan 0 mon"``, 0 -> ``"0 kan 0 mon"``),
+    so a player reads it as said at the table.  (The JSON's ``net_text`` keeps the core's
+    floor form, ``"-2 kan 7 mon"``.)  Falls back to plain mon when the Hachi-hachi module is absent."""
     try:
         money = importlib.import_module("referee.hachihachi.money")
     except ImportError:
@@ -46,10 +49,11 @@ def mon_formatter(mon_per_kan: int = 12) -> Callable[[int], str]:
     fmt = money.format_mon
 
     def formatted(mon: int) -> str:
+        sign = "+" if mon > 0 else "\u2212" if mon < 0 else ""
         try:
-            return fmt(mon, mon_per_kan)
+            return sign + fmt(abs(mon), mon_per_kan)
         except TypeError:
-            return fmt(mon)
+            return sign + fmt(abs(mon))
 
     return formatted
 
@@ -80,6 +84,7 @@ class RoundView:
     payments: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    saved: str = ""
 
 
 @dataclass
@@ -109,6 +114,22 @@ class Board:
     rounds_played: int = 0
     carry: list[int] = field(default_factory=list)
     jackpot: str = ""
+    ante: str = ""
+
+    def ranking(self) -> list[tuple[int, str]]:
+        """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
+        order = sorted(self.players, key=lambda p: -self.totals.get(p, 0))
+        out: list[tuple[int, str]] = []
+        for i, p in enumerate(order):
+            tied = out and self.totals.get(out[-1][1], 0) == self.totals.get(p, 0)
+            out.append((out[-1][0] if tied else i + 1, p))
+        return out
+
+    def to_go(self, player: str) -> int | None:
+        """Points the player still needs to reach the target (0 once there); None without a target."""
+        if not self.target:
+            return None
+        return max(0, self.target - self.totals.get(player, 0))
 
     @property
     def leader(self) -> str | None:
@@ -159,7 +180,7 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
         return _empty(session, session.ruleset, "points", e.message)
     views = []
     for row in rounds:
-        view = RoundView(row.id, row.position, row.version, state.dealer, row.data)
+        view = RoundView(row.id, row.position, row.version, state.dealer, row.data, saved=row.updated)
         try:
             state = play_round(
                 state,
@@ -244,7 +265,9 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     valid: list[dict[str, Any]] = []
     views = []
     for row in rounds:
-        view = RoundView(row.id, row.position, row.version, last.get("next_dealer", session.dealer), row.data)
+        view = RoundView(
+            row.id, row.position, row.version, last.get("next_dealer", session.dealer), row.data, saved=row.updated
+        )
         try:
             out = api.game_json({**game, "rounds": [*valid, stored_round(session.family, row.data)]})
         except RefereeError as e:
@@ -285,7 +308,8 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
     )
     board.rounds_planned, board.rounds_played = planned, played
     board.carry = list(last.get("carry", []))
-    board.jackpot = fmt(int(last.get("jackpot", 0)))
+    board.jackpot = fmt(int(last.get("jackpot", 0))).lstrip("+")
+    board.ante = fmt(int(last.get("ante", 0))).lstrip("+")
     return board
 
 

@@ -85,7 +85,8 @@ def test_enter_a_round_through_the_form(client, hh, example):
 def test_suggestions_in_the_preview(client, hh, example):
     r = client.post(f"/s/{hh}/round/preview", data=as_form(example, "score"), headers={"HX-Request": "true"})
     body = r.get_data(as_text=True)
-    assert "akatan" in body
+    assert "Poetry Ribbons 赤短" in body  # dekiyaku named in English and Japanese, not by id
+    assert "akatan" not in body
     assert "teyaku" in body
 
 

@@ -138,7 +138,7 @@ def test_detect_api_returns_the_cli_json(client, stub):
     ("body", "status", "words"),
     [
         (b"", 422, "empty"),
-        (b"this is not a photo at all", 422, "not an image"),
+        (b"this is not a photo at all", 422, "not a photo this app can open"),
         (jpeg()[:400], 422, "truncated"),
         (bomb_png(), 422, "limit"),  # 20000 x 20000 pixels claimed: refused before decoding
     ],
@@ -385,7 +385,8 @@ def test_hachihachi_deck_check_shows_the_gap_to_264(client, h):
     page = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
     assert 'name="snap-hand-f"' in page  # the field (multiplier) can be snapped too
     assert 'name="snap-pile-0"' in page
-    assert 'name="snap-hand-0"' in page
+    hands = client.get(f"/s/{keeper}/round/hands").get_data(as_text=True)  # loaded when opened
+    assert 'name="snap-hand-0"' in hands
 
 
 def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
