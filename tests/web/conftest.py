@@ -137,3 +137,81 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+# ---- Accessibility: axe-core (bundled by the axe-playwright-python package, never fetched). ----
+#: What a page must not have: axe-core's two worst impact levels.
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations on the page as it is now (every rule axe runs by default)."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright", reason="needs axe-playwright-python")
+    return axe_sync.Axe().run(page).response["violations"]
+
+
+def assert_accessible(page) -> list[dict]:
+    """Fail on any serious or critical axe-core violation, naming rule, impact and the first elements;
+    returns the violations of lesser impact (reported, not failed)."""
+    found = axe_violations(page)
+    bad = [v for v in found if v["impact"] in BLOCKING]
+    assert not bad, "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in bad
+    ) + f"\n on {page.url}"
+    return [v for v in found if v["impact"] not in BLOCKING]
+
+
+#: Controls a thumb must hit: at least 44 x 44 CSS pixels (WCAG 2.5.5 / Apple HIG).
+SMALL_TARGETS_JS = """() => {
+  const sel = 'button, a.button, summary, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]), '
+    + '.tile, .tabs label, .check, .dealer-pick, .top a, .links a, .back a, a.edit-round';
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (!r.width || !r.height || style.visibility === 'hidden' || el.closest('[hidden]')) continue;
+    if (el.closest('.sr')) continue;
+    if (r.height < 43.5 || r.width < 43.5) out.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+
+#: Borders of form controls against what is behind them: at least 3:1 (WCAG 1.4.11).
+CONTROL_CONTRAST_JS = """() => {
+  const lum = (c) => { const m = c.match(/\\d+(\\.\\d+)?/g).map(Number); const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
+  const bgOf = (el) => { for (let e = el.parentElement; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor; if (b && !b.startsWith('rgba(0, 0, 0, 0)') && b !== 'transparent') return b; } return 'rgb(255, 255, 255)'; };
+  const out = [];
+  for (const el of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea, button:not(.primary):not(.danger), a.button:not(.primary)')) {
+    const r = el.getBoundingClientRect(); if (!r.width) continue;
+    const s = getComputedStyle(el); if (parseFloat(s.borderTopWidth) === 0) continue;
+    const a = lum(s.borderTopColor), b = lum(bgOf(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 3) out.push(`${el.tagName.toLowerCase()}[name=${el.name || ''}] ${ratio.toFixed(2)}:1`);
+  }
+  return out;
+}"""
+
+
+def assert_thumb_friendly(page) -> None:
+    """Every control at least 44 px each way, and every control's border at least 3:1."""
+    small = page.evaluate(SMALL_TARGETS_JS)
+    assert not small, f"tap targets under 44 px on {page.url}: {small[:8]}"
+    faint = page.evaluate(CONTROL_CONTRAST_JS)
+    assert not faint, f"control borders under 3:1 on {page.url}: {faint[:8]}"
+
+
+class Taps:
+    """Counts the taps of a journey: every ``tap`` is one click a player makes."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator) -> None:
+        (self.page.locator(locator) if isinstance(locator, str) else locator).click()
+        self.count += 1
+
+
+Helpers.accessible = staticmethod(assert_accessible)
+Helpers.thumb_friendly = staticmethod(assert_thumb_friendly)
+Helpers.Taps = Taps
