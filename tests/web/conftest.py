@@ -6,6 +6,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -161,36 +162,14 @@ def assert_accessible(page) -> list[dict]:
     return [v for v in found if v["impact"] not in BLOCKING]
 
 
-#: Controls a thumb must hit: at least 44 x 44 CSS pixels (WCAG 2.5.5 / Apple HIG).
-SMALL_TARGETS_JS = """() => {
-  const sel = 'button, a.button, summary, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]), '
-    + '.tile, .tabs label, .check, .dealer-pick, .top a, .links a, .back a, a.edit-round';
-  const out = [];
-  for (const el of document.querySelectorAll(sel)) {
-    const r = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (!r.width || !r.height || style.visibility === 'hidden' || el.closest('[hidden]')) continue;
-    if (el.closest('.sr')) continue;
-    if (r.height < 43.5 || r.width < 43.5) out.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
-  }
-  return out;
-}"""
+#: Page scripts of the checks below (tests/web/*.js), run with ``page.evaluate``.
+def _page_script(name: str) -> str:
+    lines = (Path(__file__).parent / name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//"))
 
-#: Borders of form controls against what is behind them: at least 3:1 (WCAG 1.4.11).
-CONTROL_CONTRAST_JS = """() => {
-  const lum = (c) => { const m = c.match(/\\d+(\\.\\d+)?/g).map(Number); const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
-  const bgOf = (el) => { for (let e = el.parentElement; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor; if (b && !b.startsWith('rgba(0, 0, 0, 0)') && b !== 'transparent') return b; } return 'rgb(255, 255, 255)'; };
-  const out = [];
-  for (const el of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea, button:not(.primary):not(.danger), a.button:not(.primary)')) {
-    const r = el.getBoundingClientRect(); if (!r.width) continue;
-    const s = getComputedStyle(el); if (parseFloat(s.borderTopWidth) === 0) continue;
-    const a = lum(s.borderTopColor), b = lum(bgOf(el));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 3) out.push(`${el.tagName.toLowerCase()}[name=${el.name || ''}] ${ratio.toFixed(2)}:1`);
-  }
-  return out;
-}"""
+
+SMALL_TARGETS_JS = _page_script("small_targets.js")
+CONTROL_CONTRAST_JS = _page_script("control_contrast.js")
 
 
 def assert_thumb_friendly(page) -> None:
