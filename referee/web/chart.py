@@ -18,7 +18,7 @@ from referee.web.board import Board
 COLOURS = ("#8c1c13", "#1565c0", "#2e7d32", "#6a1b9a", "#8a6a00", "#00695c")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 WIDTH, HEIGHT = 340, 170
-LEFT, RIGHT, TOP, BOTTOM = 44, 10, 10, 24
+RIGHT, TOP, BOTTOM = 10, 10, 24
 
 
 def series(board: Board) -> dict[str, list[int]]:
@@ -57,10 +57,12 @@ def totals_chart(board: Board, label: Callable[[int], str] | None = None, unit: 
     lo, hi = min(0, *values), max(0, *values)
     if hi == lo:
         hi = lo + 1
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    ticks = _ticks(lo, hi, unit)
+    left = 8 + 7 * max((len(label(t)) for t in ticks), default=1)  # room for the widest axis value (12 px text)
+    plot_w, plot_h = WIDTH - left - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
-        return LEFT + plot_w * i / max(1, rounds)
+        return left + plot_w * i / max(1, rounds)
 
     def y(v: int) -> float:
         return TOP + plot_h * (hi - v) / (hi - lo)
@@ -69,14 +71,14 @@ def totals_chart(board: Board, label: Callable[[int], str] | None = None, unit: 
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
         f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">Totals after each round</title>'
     ]
-    for t in _ticks(lo, hi, unit):
+    for t in ticks:
         parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#e6e0d9"/>'
-            f'<text x="{LEFT - 4}" y="{y(t) + 4:.1f}" text-anchor="end">{escape(label(t))}</text>'
+            f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#e6e0d9"/>'
+            f'<text x="{left - 4}" y="{y(t) + 4:.1f}" text-anchor="end">{escape(label(t))}</text>'
         )
     if board.target:
         parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(board.target):.1f}" y2="{y(board.target):.1f}" '
+            f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y(board.target):.1f}" y2="{y(board.target):.1f}" '
             f'stroke="#5f5853" stroke-dasharray="4 4"/>'
         )
     step = max(1, rounds // 8)
