@@ -158,6 +158,11 @@ def test_edit_a_round_in_one_tap(live, browser, client, h):
     page.wait_for_selector("#round-form")
     assert "Edit round 1" in page.locator("h1").inner_text()
     h.accessible(page)
+    # The dealt hands' pickers are fetched when their box opens (the page stays small).
+    assert page.locator('input[name="hand-0"]').count() == 0
+    page.locator("#hands summary").click()
+    page.wait_for_selector('input[name="hand-0"]', state="attached")
+    assert page.locator('input[name="hand-2"]').count() == 48
     face(page, 0, "pine-crane").click()
     page.get_by_role("button", name="Score round").click()
     page.get_by_role("button", name="Save round 1").click()
@@ -165,6 +170,10 @@ def test_edit_a_round_in_one_tap(live, browser, client, h):
     assert "Round 1 updated" in page.content()
     pile = client.get(f"/api/v1/sessions/{token}/export").get_json()["game"]["rounds"][0]["piles"]["Aki"]
     assert "pine-crane" in pile
+    page.locator("#round-1 summary").click()
+    page.get_by_role("link", name="Delete").click()
+    h.accessible(page)
+    h.thumb_friendly(page)
 
 
 def test_export_json_and_csv(live, browser, client, h):
@@ -210,6 +219,7 @@ def test_a_hachihachi_round(live, browser, h):
     page.get_by_role("button", name="Score round").click()
     page.locator("#result").wait_for()
     assert in_view(page, page.get_by_role("button", name="Save round 1"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the payments fit too
     h.accessible(page)
     page.get_by_role("button", name="Save round 1").click()
     page.wait_for_selector("#round-1")
