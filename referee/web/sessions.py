@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import csv
 import functools
-import importlib
 import io
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,12 +37,12 @@ from flask import (
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
-from referee import api, store
+from referee import api, families, store
 from referee.cards import CARD_IDS
 from referee.errors import RefereeError
 from referee.web import get_db
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
-from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
+from referee.web.board import Board, amount_formatter, build_board, round_input, stored_round
 from referee.web.chart import legend as chart_legend
 from referee.web.chart import totals_chart
 from referee.web.forms import (
@@ -51,15 +50,13 @@ from referee.web.forms import (
     MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_SESSION_NAME,
-    PICKER_FAMILIES,
     SessionForm,
     cards_entered,
     check_preset,
     dekiyaku_choices,
     duplicate_name,
+    entry_form,
     option_fields,
-    parse_money_round_form,
-    parse_round_form,
     parse_session_form,
     seat_range,
     shown_value,
@@ -172,7 +169,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
         sf.errors.setdefault("ruleset", e.message)
-        sf.ruleset = "roppyakken"
+        sf.ruleset = families.DEFAULT_RULESET
         info, specs = option_fields(sf.ruleset)
     presets = []
     for name in api.preset_names():
@@ -249,7 +246,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
     rounds = game.get("rounds") or []
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
-    ruleset = game.get("ruleset") or "roppyakken"
+    ruleset = game.get("ruleset") or families.DEFAULT_RULESET
     if not isinstance(ruleset, str):
         raise RefereeError("bad-ruleset", '"ruleset" must be a preset name (a string)')
     options = game.get("options") or {}
@@ -346,20 +343,23 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
         "board": board,
         "undo": store.last_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
-        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
-        "is_money": board.unit == "mon",
-        "chart": totals_chart(
-            board, _axis_label(sess, board), int(sess.options.get("mon_per_kan", 12)) if board.unit == "mon" else 1
-        ),
+        "money": amount_formatter(sess),
+        "is_money": board.unit != "points",
+        "chart": totals_chart(board, _axis_label(sess, board), _axis_unit(sess, board)),
         "chart_legend": chart_legend(board.players),
     }
+
+
+def _axis_unit(sess: store.Session, board: Board) -> int:
+    """What the chart's axis steps are multiples of: 1 point, or one kan in mon."""
+    return int(sess.options.get("mon_per_kan", 12)) if board.unit == "mon" else 1
 
 
 def _axis_label(sess: store.Session, board: Board) -> Callable[[int], str]:
     """The chart's axis values: points as they are, money in kan."""
     if board.unit != "mon":
         return str
-    per_kan = int(sess.options.get("mon_per_kan", 12))
+    per_kan = _axis_unit(sess, board)
     return lambda mon: f"{mon // per_kan} kan"
 
 
@@ -405,11 +405,12 @@ def qr(token: str):
 # ---- round entry ------------------------------------------------------------
 
 
-def score_input(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
-    """Score a stored-shape round input in its session.  Raises ``RefereeError``, ``ImportError``."""
-    if sess.family in PICKER_FAMILIES:
-        return api.score_json(round_input(sess, data, dealer))
-    return api.score_json(money_round(sess, data, dealer, carry))
+def score_input(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Score a stored-shape round input in its session, as the round after the game that left
+    ``context`` (``Board.context``, ``RoundView.context``).  Raises ``RefereeError``, ``ImportError``."""
+    return api.score_json(round_input(sess, data, dealer, context))
 
 
 #: Error codes of checks that need every card in the piles: the live preview holds them back until then.
@@ -417,11 +418,11 @@ DEFERRED_CHECKS = ("bad-decision", "missing-decision", "pile-points")
 
 
 def _preview_coded(
-    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> tuple[dict | None, str | None, str | None]:
     """(result, error message, error code) of scoring a round input."""
     try:
-        return score_input(sess, data, dealer, carry), None, None
+        return score_input(sess, data, dealer, context), None, None
     except RefereeError as e:
         return None, e.message, e.code
     except ImportError as e:
@@ -429,9 +430,9 @@ def _preview_coded(
 
 
 def _preview(
-    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> tuple[dict | None, str | None]:
-    result, error, _code = _preview_coded(sess, data, dealer, carry)
+    result, error, _code = _preview_coded(sess, data, dealer, context)
     return result, error
 
 
@@ -447,14 +448,15 @@ def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
     piles[player] = [*piles[player], *(c for c in CARD_IDS if c not in held)]
 
 
-def _suggestions(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict | None:
-    """What the cards show in a money-family round (dekiyaku, hatto candidates, teyaku), if it can tell."""
-    if sess.family not in MONEY_FAMILIES:
-        return None
+def _suggestions(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict | None:
+    """What the cards show before the decisions are stated (Hachi-hachi: dekiyaku, hatto
+    candidates, teyaku), where the family can tell (``Family.suggest_json``)."""
     try:
-        module = importlib.import_module(f"referee.{sess.family}")
-        return module.suggest_json(money_round(sess, data, dealer, carry))
-    except (ImportError, AttributeError, RefereeError):
+        suggest = families.get(sess.family).suggest_json
+        return suggest(round_input(sess, data, dealer, context)) if suggest else None
+    except RefereeError:
         return None
 
 
@@ -472,9 +474,10 @@ def _entry(
     nonce: str | None = None,
     version: int | None = None,
     tab: str = "0",
-    carry: Sequence[int] = (),
+    context: Mapping[str, Any] | None = None,
     show_hands: bool = False,
 ):
+    context = context or {}
     owner: dict[str, int] = {}
     for i, p in enumerate(sess.players):
         for c in data.get("piles", {}).get(p, []):
@@ -485,11 +488,9 @@ def _entry(
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
-    if sess.family in PICKER_FAMILIES:
-        template = "round.html"
-    elif sess.family in MONEY_FAMILIES:
-        template = "round_money.html"
-    else:
+    try:
+        template = entry_form(sess.family).template
+    except RefereeError:
         template = "round_json.html"
     ctx = {
         "s": sess,
@@ -508,9 +509,10 @@ def _entry(
         "dropped": dropped,
         "count": cards_entered(data),
         "tab": tab,
-        "carry": list(carry),
-        "suggest": _suggestions(sess, data, dealer, carry) if data.get("piles") else None,
-        "dekiyaku_ids": dekiyaku_choices(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
+        "context": context,
+        "carry": list(context.get("carry") or ()),
+        "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
+        "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),
         **_live_context(sess, rnd),
@@ -529,19 +531,22 @@ def _live_context(sess: store.Session, rnd: store.RoundRow | None = None) -> dic
     names = yaku_names(sess.ruleset)
     return {
         "totals": totals,
-        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
+        "money": amount_formatter(sess),
         "yaku_name": lambda yid: names.get(yid, yid),
-        "is_money": sess.family in MONEY_FAMILIES,
+        "is_money": board.unit != "points",
     }
 
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
     text = request.form.get("round_json", "").strip()
-    if sess.family in PICKER_FAMILIES and not text:
-        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
-    if sess.family in MONEY_FAMILIES and not text:
-        return parse_money_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
+    if not text:
+        try:
+            parse = entry_form(sess.family).parse
+        except RefereeError:
+            parse = None
+        if parse is not None:
+            return parse(request.form, sess.players), unknown_seats(request.form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -595,7 +600,7 @@ def _submit(
     number: int,
     dealer: str,
     save: Callable[[dict[str, Any]], str],
-    carry: Sequence[int] = (),
+    context: Mapping[str, Any] | None = None,
     rnd: store.RoundRow | None = None,
     version: int | None = None,
     closed: str | None = None,
@@ -613,7 +618,7 @@ def _submit(
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
-        result, error = _preview(sess, data, dealer, carry)
+        result, error = _preview(sess, data, dealer, context)
     error = error or closed
     saving = action == "save"
     if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
@@ -626,7 +631,7 @@ def _submit(
             g.picker_mode = mode
         page, status = _entry(
             sess, data, dealer=dealer, number=number, rnd=rnd, nonce=request.form.get("nonce"), version=version,
-            tab=tab, carry=carry, show_hands=action == "hands",
+            tab=tab, context=context, show_hands=action == "hands",
         )
         resp = make_response(page, status)
         if mode:
@@ -644,7 +649,7 @@ def _submit(
         nonce=request.form.get("nonce"),
         version=version,
         tab=request.form.get("tab", "0"),
-        carry=carry,
+        context=context,
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
@@ -673,15 +678,18 @@ def new_round(token: str):
     board = board_of(sess)
     number = len(board.rounds) + 1
     if request.method == "GET":
-        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, carry=board.carry)
+        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, context=board.context)
 
     def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
-    closed = f"The game is over: {board.winner} won. Start a new session for the next game." if board.winner else None
+    closed = None
+    if board.over:
+        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+        closed = f"The game is over: {ended}. Start a new session for the next game."
     return _submit(
-        sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed, need_nonce=True
+        sess, number=number, dealer=board.dealer, context=board.context, save=save, closed=closed, need_nonce=True
     )
 
 
@@ -695,24 +703,25 @@ def preview(token: str):
     if dealer not in sess.players:
         error = error or dealer_mismatch(dealer, board.dealer, sess.players)
         dealer = board.dealer
-    carry = board.carry
+    context = board.context
+    rnd = None
+    if request.form.get("round_id", "").isdigit():  # the edit page: that round's place in the game
+        view = next((v for v in board.rounds if v.id == int(request.form["round_id"])), None)
+        context = view.context if view else context
+        rnd = store.get_round(get_db(), sess.id, view.id) if view else None
     result, code = None, None
     if error is None:
-        result, error, code = _preview_coded(sess, data, dealer, carry)
+        result, error, code = _preview_coded(sess, data, dealer, context)
     count = cards_entered(data)
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
-    rid = request.form.get("round_id", "")
-    rnd = None
-    if rid.isdigit():
-        rnd = next((r for r in store.rounds_of(get_db(), sess.id) if r.id == int(rid)), None)
     return render_template(
         "partials/preview.html",
         s=sess,
         result=result,
         error=None if deferred else error,
         deferred=deferred,
-        suggest=_suggestions(sess, data, dealer, carry) if error is None or deferred else None,
+        suggest=_suggestions(sess, data, dealer, context) if error is None or deferred else None,
         count=count,
         data=data,
         dealer=dealer,
@@ -724,10 +733,11 @@ def preview(token: str):
 
 @bp.get("/s/<token>/round/hands")
 def hands_fragment(token: str):
-    """The dealt hands' pickers (fetched when "Dealt hands" is opened)."""
+    """The dealt hands' pickers (fetched when "Dealt hands" is opened); ``?part=field``: the
+    Hachi-hachi field cards' picker."""
     sess, _ = load(token, edit=True)
     return render_template(
-        "partials/hands.html",
+        "partials/field_cards.html" if request.args.get("part") == "field" else "partials/hands.html",
         s=sess,
         hands={},
         hand_owner={},
@@ -753,15 +763,16 @@ def edit_round(token: str, round_id: int):
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
+    context = view.context if view else board.context
     if request.method == "GET":
-        return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version)
+        return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version, context=context)
     version = int(request.form["version"]) if request.form.get("version", "").isdigit() else -1
 
     def save(data: dict[str, Any]) -> str:
         store.update_round(get_db(), sess.id, round_id, data, version)
         return f"Round {rnd.position} updated; totals and later dealers recomputed."
 
-    return _submit(sess, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version)
+    return _submit(sess, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
 
 
 @bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])

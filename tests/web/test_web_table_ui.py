@@ -9,7 +9,8 @@ import pytest
 
 from referee import api
 from referee.errors import RefereeError
-from referee.web.board import mon_formatter
+from referee.store import Session
+from referee.web.board import amount_formatter
 from referee.web.forms import duplicate_name, name_key, seat_range
 from referee.web.words import cards_by_kind, merge_warnings
 
@@ -196,7 +197,8 @@ def test_months_are_named_by_number_and_plant_and_tabs_are_a_radio_group(client,
 )
 def test_money_reads_plus_or_minus_kan_and_mon(mon, shown):
     """Reported: "+168" (mon) next to "14 kan 0 mon"."""
-    assert mon_formatter(12)(mon) == shown
+    sess = Session(1, "HH", "hachihachi", "hachihachi", {}, ("A", "B", "C"), "A", "view", "edit", "", "", 0)
+    assert amount_formatter(sess)(mon) == shown
 
 
 def test_three_seated_hachihachi_players_have_no_call_order(client, h):
