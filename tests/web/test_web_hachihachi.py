@@ -62,9 +62,10 @@ def test_scoreboard_in_kan_and_mon(client, hh):
     assert "kan" in body
     assert "jackpot" in body
     entry = client.get(f"/s/{hh}/round/new").get_data(as_text=True)
-    assert 'name="hand-f"' in entry
+    assert 'id="field-cards"' in entry  # its picker loads when opened
+    assert 'name="hand-f"' in client.get(f"/s/{hh}/round/hands?part=field").get_data(as_text=True)
     assert 'name="dk-yaku-0"' in entry
-    assert "akatan" in entry
+    assert '<option value="akatan" >Poetry Ribbons 赤短</option>' in entry
 
 
 def test_enter_a_round_through_the_form(client, hh, example):
