@@ -4,9 +4,10 @@ Usage: ``python scripts/screenshots.py [--out docs/screenshots] [--width 390] [-
 [--art ../shared/cards/art/mantia]``.  Starts the app on a free port with a temporary data
 folder, creates a 3-player Roppyakken session with three rounds and a 4-player Hachi-hachi
 session, and saves home, new session, scoreboard, round entry (mid-entry, and scored with Save
-in the bar) and the Hachi-hachi screens as PNGs.  Needs the ``browser`` extra (Playwright's
-Python package, no browser download) and, for the Japanese, a CJK font (Debian:
-``fonts-noto-cjk``).  Screenshots taken with ``--art`` show licensed card art: never commit them.
+in the bar), the Hachi-hachi screens, and the Help, rules, player and totals-entry pages as
+PNGs.  Needs the ``browser`` extra (Playwright's Python package, no browser download) and, for
+the Japanese, a CJK font (Debian: ``fonts-noto-cjk``).  Screenshots taken with ``--art`` show
+licensed card art: never commit them.
 """
 
 from __future__ import annotations
@@ -131,6 +132,14 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(out / "hachihachi-scoreboard.png"), full_page=True)
         page.goto(f"{base}/s/{hh}/round/new")
         page.screenshot(path=str(out / "hachihachi-round-entry.png"), full_page=True)
+        page.goto(f"{base}/help")
+        page.screenshot(path=str(out / "help.png"))
+        page.goto(f"{base}/s/{token}/rules#yaku")
+        page.screenshot(path=str(out / "help-rules.png"))
+        page.goto(f"{base}/players/aki")
+        page.screenshot(path=str(out / "player.png"), full_page=True)
+        page.goto(f"{base}/s/{token}/round/new?entry=totals")
+        page.screenshot(path=str(out / "totals-entry.png"))
         browser.close()
     server.shutdown()
     print(f"screenshots in {out}")
