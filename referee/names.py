@@ -9,9 +9,8 @@ raw strings.  Pure core: standard library only.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
 
-__all__ = ["clean_name", "name_key", "repeated_name", "same_name"]
+__all__ = ["clean_name", "name_key", "same_name"]
 
 
 def clean_name(name: str) -> str:
@@ -40,18 +39,3 @@ def name_key(name: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two typed names are the same player (see ``name_key``)."""
     return name_key(a) == name_key(b)
-
-
-def repeated_name(names: Iterable[str]) -> str | None:
-    """The first name that repeats an earlier one as the same player (see ``name_key``), or None.
-
-    ``repeated_name(["Aki", "Ben", "aki "]) == "aki "``: a session's seats must be different players.
-    Raises ``TypeError`` for a non-string.
-    """
-    seen: set[str] = set()
-    for name in names:
-        key = name_key(name)
-        if key in seen:
-            return name
-        seen.add(key)
-    return None

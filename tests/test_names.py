@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.names import clean_name, name_key, repeated_name, same_name
+from referee.names import clean_name, name_key, same_name
 
 
 @pytest.mark.parametrize(
@@ -41,12 +41,3 @@ def test_clean_name_trims_but_keeps_what_was_typed():
 def test_a_name_must_be_text():
     with pytest.raises(TypeError, match="must be a string"):
         name_key(None)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("seats", "repeated"),
-    [(["Aki", "Ben", "aki "], "aki "), (["Aki", "ＡＫＩ"], "ＡＫＩ"), (["Aki", "Akira", "Ben"], None), ([], None)],
-    ids=["third-seat-repeats-the-first", "full-width", "all-different", "none"],
-)
-def test_repeated_name_finds_two_seats_of_one_player(seats, repeated):
-    assert repeated_name(seats) == repeated
