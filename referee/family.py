@@ -61,6 +61,8 @@ class Family:
       add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
     - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
+    - ``seats``: the player counts the family always seats (Koi-Koi: ``(2,)``), for the
+      new-session form; empty: the ruleset's ``players`` option says, or 2 to 6.
     - ``entered_void``: the number pad's tick for a round entered as totals that nobody
       scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
       round nobody won.
@@ -89,6 +91,7 @@ class Family:
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
+    seats: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

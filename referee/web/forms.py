@@ -56,9 +56,10 @@ def duplicate_name(names: Sequence[str]) -> str | None:
     return None
 
 
-def seat_range(specs: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
-    """(fewest, most) players a preset seats, from its ``players`` option; (2, MAX_PLAYERS) without one."""
-    allowed = next((s["default"] for s in specs if s["key"] == "players"), None)
+def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
+    """(fewest, most) players a preset seats: the family's fixed ``seats`` (``Family.seats``), else its
+    ``players`` option; (2, MAX_PLAYERS) without either."""
+    allowed = seats or next((s["default"] for s in specs if s["key"] == "players"), None)
     counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
     return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
 

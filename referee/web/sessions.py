@@ -189,7 +189,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         except (RefereeError, ImportError):
             continue  # a family whose module is not installed yet
     values = {s["key"]: sf.options.get(s["key"], shown_value(s, s["default"])) for s in specs}
-    seats = seat_range(specs)
+    seats = seat_range(specs, families.get(info["game"]).seats)
     groups: dict[str, list[dict[str, Any]]] = {}
     for spec in specs:
         if spec["key"] not in ("target", "players"):
