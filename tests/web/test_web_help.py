@@ -232,3 +232,19 @@ def test_a_scoreboard_links_its_own_manifest_so_the_icon_opens_it(client, keeper
         assert m["short_name"] == "Friday"
     assert '<link rel="manifest" href="/manifest.webmanifest">' in text(client.get("/help"))
     assert client.get("/s/nope/manifest.webmanifest").status_code == 404
+
+
+def test_the_glossary_writes_money_as_the_app_shows_it(app, client):
+    # Found in QA (issue 11): the web shows an amount with its sign in front of the whole amount
+    # (board.amount_formatter: paying 17 mon is "−1 kan 5 mon"), but the glossary's mon entry
+    # still described the JSON's floor form ("paying 5 mon shows as -1 kan 7 mon").
+    from referee import store
+    from referee.web import get_db
+    from referee.web.board import amount_formatter
+
+    r = client.post("/api/v1/sessions", json={"name": "HH", "ruleset": "hachihachi", "players": ["A", "B", "C"]})
+    with app.app_context():
+        fmt = amount_formatter(store.find_session(get_db(), r.get_json()["edit_token"])[0])
+    mon = re.search(r'<dt id="mon">.*?<dd>(.*?)</dd>', html.unescape(text(client.get("/help"))), re.S).group(1)
+    assert f"paying 17 mon shows as “{fmt(-17)}”" in mon
+    assert "-1 kan 7 mon" not in mon
