@@ -69,7 +69,8 @@ def resolve(token: str) -> tuple[str, ...]:
     """
     if not isinstance(token, str):
         raise RefereeError("unknown-card", f"card must be a string, got {token!r}")
-    cands = ALIASES.get(normalise(token))
+    # Stored rounds hold exact ids: look them up before normalising (re-scoring a long history).
+    cands = ALIASES.get(token) or ALIASES.get(normalise(token))
     if cands is None:
         near = suggest(token)
         hint = f"; did you mean {', '.join(near)}?" if near else ""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from referee.cards import BY_ID, CARDS, mask
+from referee.cards import BY_ID, CARDS, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, mask_ids
 from referee.notation import parse_groups
@@ -139,9 +139,11 @@ def make_round(
         if len(ids) > MAX_HAND:
             raise RefereeError("bad-round", f"hand {p} has {len(ids)} cards; a dealt hand holds at most {MAX_HAND}")
         if rules.options.hand_four_misdeal and (fours := _month_four(ids)):
-            raise RefereeError("misdeal", f"misdeal: hand {p} holds all four cards of month {fours[0]}; deal again")
+            raise RefereeError("misdeal", f"misdeal: hand {p} holds all four cards of {month_label(fours[0])}; "
+                               "deal again")
     if rules.options.field_four_misdeal and (fours := _month_four(field_ids)):
-        raise RefereeError("misdeal", f"misdeal: the field holds all four cards of month {fours[0]}; deal again")
+        raise RefereeError("misdeal", f"misdeal: the field holds all four cards of {month_label(fours[0])}; "
+                           "deal again")
     return RoundInput(players, dealer, pile_ids, hand_ids, field_ids)
 
 

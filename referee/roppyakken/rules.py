@@ -40,6 +40,9 @@ class Options:
                       choices=("highest-total", "most-times-over-target"))
     match_games: int = opt(1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1)
     instant_wins: bool = opt(True, "shiko (then nanatan) wins the game at once.")
+    first_to_target_wins: bool = opt(
+        False, "The first player to reach the target during the round wins, even if another ends it higher "
+        "(seed 002 local rule); a round where two or more reach it says who was first (first_to_target).")
     exact_instant_yaku: bool = opt(False, "shiko void with the rain man; nanatan void with 8+ ribbons.")
     rain_spoils_viewing: str = opt("never", "Willow cards void the viewing yaku.",
                                    choices=("never", "any-willow", "unless-crane"))

@@ -323,15 +323,26 @@ def take_photo(sess: store.Session, slot: str, raw: bytes) -> tuple[store.PhotoR
 
 
 def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
-    """Piles that break the deck: cards in no pile, odd piles, and for Hachi-hachi the gap to 264."""
+    """Piles that break the deck: cards in no pile, odd piles, and in Hachi-hachi the check of the
+    deal actually played (``referee.hachihachi.deal``): 264 points with three active players, at most
+    34 cards with two (14 are never drawn)."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     odd = [p for p, cs in piles.items() if len(cs) % 2]
-    out: dict[str, Any] = {"count": len(known), "missing": missing, "odd": odd, "hachi": None}
+    out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
     if sess.family not in PICKER_FAMILIES:
-        points = sum(BY_ID[c].hachihachi_points for c in known)
-        out["hachi"] = {"points": points, "gap": HACHI_DECK_POINTS - points}
+        from referee.hachihachi.deal import check_piles
+
+        playing = [p for i, p in enumerate(sess.players) if (form.get(f"status-{i}") or "play") == "play"]
+        check = check_piles(2 if len(playing) == 2 else 3, {p: piles[p] for p in playing})
+        out["of"] = check.deal.in_play
+        out["hachi"] = {
+            "points": check.points,
+            "gap": HACHI_DECK_POINTS - check.points if check.deal.whole_deck else 0,
+            "undrawn": check.deal.undrawn,
+            "problem": check.problem(),
+        }
     return out
 
 
