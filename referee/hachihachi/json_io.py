@@ -165,7 +165,7 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
                 )
             kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
         kw.pop("players")
         for key in ("dealer", "carry"):
             if key not in r:

@@ -121,8 +121,10 @@ def _first_to_target(o, before: Mapping[str, int], totals: Mapping[str, int], st
         raise RefereeError("bad-decision", f"first_to_target is {stated!r}, who did not reach {o.target} in this "
                            f"round ({who} did)")
     if len(crossed) >= 2 and stated is None:
-        raise RefereeError("missing-decision", f"{' and '.join(crossed)} all reached {o.target} in this round: say "
-                           "who got there first (\"first_to_target\"); with first_to_target_wins that player wins")
+        who = (f"{crossed[0]} and {crossed[1]} both" if len(crossed) == 2
+               else f"{', '.join(crossed[:-1])} and {crossed[-1]} all")
+        raise RefereeError("missing-decision", f"{who} reached {o.target} in this round: say who got there first "
+                           "(\"first_to_target\"); with first_to_target_wins that player wins")
     if stated is not None:
         return stated
     return crossed[0] if crossed else None
