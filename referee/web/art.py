@@ -17,7 +17,7 @@ from pathlib import Path
 
 from flask import Flask, abort, current_app, send_from_directory
 
-from referee.cards import BY_ID, CARDS, Card
+from referee.cards import BY_ID, CARDS, Card, month_label
 
 #: Month number -> its kanji, as printed on text tiles.
 MONTH_KANJI = {
@@ -98,6 +98,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals.update(
         months=months,
+        month_label=month_label,
         has_face=has_face,
         KIND_BADGE=KIND_BADGE,
         MONTH_KANJI=MONTH_KANJI,
