@@ -17,7 +17,7 @@ from referee.roppyakken.round import make_round, score_round
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
-__all__ = ["game_json", "load_from_json", "preset_names", "ruleset_json", "score_json"]
+__all__ = ["game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
 ROUND_KEYS = {"ruleset", "options", "players", "dealer", "piles", "hands", "field"}
 GAME_KEYS = {"ruleset", "options", "players", "dealer", "rounds"}
@@ -84,6 +84,41 @@ def game_json(data: Mapping) -> dict:
     _check_keys(data, GAME_KEYS, "game")
     rounds = _expect(data, "rounds", list, "a list of rounds")
     return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
+
+
+def game_summary(data: Mapping) -> dict:
+    """Play a game object like ``game_json`` and return only its numbers, in one shape for every family::
+
+        {"ruleset", "players", "unit": "points" | "mon", "mon_per_kan"?: int,
+         "rounds": [{"round", "scores": {player: n}, "totals": {player: n}, "void": bool}],
+         "totals": {player: n}, "winner": str | None}
+
+    ``scores``: what each round adds (points, or net mon); ``totals``: running totals after it
+    (Hachi-hachi: from the ante); the final ``totals`` are the standings (jackpot shares included
+    once a Hachi-hachi game is complete).  It skips the explanation lines' JSON, so re-scoring a
+    long history (``referee.rescore``) stays fast.  Raises ``RefereeError`` as ``game_json``.
+    """
+    rules = load_from_json(data)
+    if rules.game in OTHER_FAMILIES:
+        out = _family(rules, 1, data)
+        summary = {
+            "ruleset": out["ruleset"], "players": out["players"], "unit": "mon", "mon_per_kan": out["mon_per_kan"],
+            "rounds": [{"round": r["round"], "scores": dict(r["net"]), "totals": dict(r["totals"]), "void": False}
+                       for r in out["rounds"]],
+            "totals": {s["player"]: s["mon"] for s in out["standings"]},
+            "winner": out["winner"],
+        }
+        return summary
+    _check_keys(data, GAME_KEYS, "game")
+    rounds = _expect(data, "rounds", list, "a list of rounds")
+    state = play_game(rules, data.get("players"), rounds, data.get("dealer"))
+    return {
+        "ruleset": rules.name, "players": list(state.players), "unit": "points",
+        "rounds": [{"round": r.number, "scores": r.result.scores, "totals": dict(r.totals), "void": r.result.void}
+                   for r in state.rounds],
+        "totals": dict(state.totals),
+        "winner": state.winner,
+    }
 
 
 def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from referee import api
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.ruleset import load_table
+from referee.ruleset import load_table, parse_value
 from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
@@ -86,6 +86,48 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
             return [int(t) for t in items]
         return items
     return text
+
+
+def parse_option_fields(
+    form: FormData, specs: Sequence[Mapping[str, Any]], shown: bool
+) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
+
+    ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
+    options that differ from the preset's defaults, the values as typed, errors by field name).
+    """
+    options: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for spec in specs:
+        key = spec["key"]
+        raw = form.get(f"opt.{key}")
+        if raw is None and (spec["type"] != "bool" or not shown):
+            continue  # not in the form: the preset's default
+        typed[key] = raw if raw is not None else "false"
+        try:
+            value = _parse_option(spec, raw)
+        except ValueError as e:
+            errors[f"opt.{key}"] = str(e)
+            continue
+        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
+            options[key] = value
+    return options, typed, errors
+
+
+def parse_extra_options(text: str) -> dict[str, Any]:
+    """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
+    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
+        out[key.strip()] = parse_value(value.strip())
+    return out
 
 
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
