@@ -166,6 +166,7 @@ def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
                 row.data.get("piles") or {},
                 row.data.get("hands"),
                 row.data.get("field") or (),
+                row.data.get("first_to_target"),
             )
         except RefereeError as e:
             view.error = e.message
@@ -210,7 +211,7 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """What a session stores of a round object: its cards (and, for money families, the
     players' statements), without the session's keys or a request's bookkeeping."""
     if family in PICKER_FAMILIES:
-        return {k: data[k] for k in ("piles", "hands", "field") if data.get(k)}
+        return {k: data[k] for k in ("piles", "hands", "field", "first_to_target") if data.get(k)}
     return {k: v for k, v in data.items() if k not in (*SESSION_KEYS, "version", "form_token")}
 
 

@@ -246,7 +246,7 @@ def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
     """``{"ruleset"?, "options"?}``: the what-if rules, ``options`` on top of the session's own (or of
     the new preset's defaults).  422 for a bad shape or a ruleset that is not a preset."""
     body = _body()
-    ruleset, options = body.get("ruleset"), body.get("options") or {}
+    ruleset, options = body.get("ruleset"), body.get("options", {})
     if (ruleset is not None and not isinstance(ruleset, str)) or not isinstance(options, dict):
         abort(error_response(422, '"ruleset" must be a preset name and "options" an object', "bad-ruleset"))
     try:
