@@ -22,7 +22,7 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
-from referee.roppyakken.game import new_game, play_round
+from referee.roppyakken.game import new_game, play_round, target_crossers
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
 
@@ -302,6 +302,35 @@ def money_round(session: Session, data: Mapping[str, Any], dealer: str, carry: S
     if "carry" not in data and carry:
         out["carry"] = list(carry)
     return out
+
+
+def option_value(session: Session, key: str, default: Any = None) -> Any:
+    """The session's effective value of a ruleset option (its override, else the preset's default)."""
+    try:
+        info = api.ruleset_json(session.ruleset, session.options)
+    except (RefereeError, ImportError):
+        return default
+    return next((o["default"] for o in info["options"] if o["key"] == key), default)
+
+
+def first_to_target_choices(session: Session, board: Board, number: int, result: Mapping[str, Any] | None) -> list[str]:
+    """The players the round entry asks "who reached the target first?" about: those whose total crosses
+    the target with round ``number``'s ``result`` (a round result object), when two or more do and the
+    ruleset plays ``first_to_target_wins`` (``referee.roppyakken.game.target_crossers``).  Else empty."""
+    if session.family not in PICKER_FAMILIES or not result or result.get("void") or "players" not in result:
+        return []
+    totals = dict.fromkeys(session.players, 0)
+    for view in reversed(board.rounds[: max(0, number - 1)]):
+        if view.totals:
+            if not view.game_winner:
+                totals = dict(view.totals)
+            break
+    try:
+        rules = session_rules(session)
+    except RefereeError:
+        return []
+    scores = {p: int(v.get("round_score", 0)) for p, v in result["players"].items()}
+    return list(target_crossers(rules, totals, scores))
 
 
 def round_input(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:

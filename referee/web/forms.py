@@ -224,7 +224,8 @@ def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None
 def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """The round input from the card picker: ``{"piles": {player: ids}, "hands": {...}}``.
 
-    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card.
+    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card; ``first_to_target``
+    names who reached the target first, when the form asked.
     Unknown card ids are kept so the core names them in its error.
     """
     piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
@@ -232,6 +233,8 @@ def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     data: dict[str, Any] = {"piles": piles}
     if hands:
         data["hands"] = hands
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 
@@ -264,8 +267,8 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
 
     Fields: ``hand-f`` (the six field cards) or ``multiplier``; per seat i: ``status-i``
     (``play``, ``drop``, ``forced``), ``order-i`` (drop-out call order), ``hand-i`` and
-    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k`` (k = 0..2,
-    the dekiyaku in the order they were made); ``hatto`` (player names).
+    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k``/``dk-liable-k``
+    (k = 0..2, the dekiyaku in the order they were made); ``hatto`` (player names).
     """
     data: dict[str, Any] = {}
     field_cards = _cards(form.getlist("hand-f"))
@@ -302,7 +305,10 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     for k in range(3):
         player, yaku = form.get(f"dk-player-{k}"), form.get(f"dk-yaku-{k}")
         if player and yaku:
-            calls.append({"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"})
+            call = {"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"}
+            if form.get(f"dk-liable-{k}"):  # liability (option liable_thrower): who threw the card
+                call["liable"] = form.get(f"dk-liable-{k}")
+            calls.append(call)
     if calls:
         data["dekiyaku"] = calls
     hatto = [p for p in form.getlist("hatto") if p in players]

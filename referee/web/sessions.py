@@ -39,7 +39,17 @@ from markupsafe import Markup
 from referee import api, store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
+from referee.web.board import (
+    MONEY_FAMILIES,
+    Board,
+    build_board,
+    first_to_target_choices,
+    mon_formatter,
+    money_round,
+    option_value,
+    round_input,
+    stored_round,
+)
 from referee.web.forms import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -443,6 +453,8 @@ def _entry(
         "carry": list(carry),
         "suggest": _suggestions(sess, data, dealer, carry) if data.get("piles") else None,
         "dekiyaku_ids": dekiyaku_ids(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
+        "liable_on": sess.family in MONEY_FAMILIES and option_value(sess, "liable_thrower", False),
+        "first_choices": first_to_target_choices(sess, board_of(sess), number, result),
         "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
     }
@@ -527,6 +539,11 @@ def _submit(
         result, error = _preview(sess, data, dealer, carry)
     error = error or closed
     saving = request.form.get("action") == "save"
+    first = first_to_target_choices(sess, board_of(sess), number, result) if saving and not error else []
+    if first and data.get("first_to_target") not in first:
+        error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
+                 "target in this round. "
+                 "Say who got there first (below), then save.")
     again = functools.partial(
         _entry,
         sess,

@@ -19,7 +19,7 @@ from referee.errors import RefereeError
 from referee.rescore import merged_options
 from referee.rescore import rescore as what_if
 from referee.web import get_db
-from referee.web.board import RoundView, stored_round
+from referee.web.board import RoundView, first_to_target_choices, stored_round
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
@@ -183,7 +183,11 @@ def add_round(token: str):
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
     data = _round_input(sess, body, board.dealer)
-    _checked(sess, data, board.dealer, board.carry)
+    result = _checked(sess, data, board.dealer, board.carry)
+    first = first_to_target_choices(sess, board, len(board.rounds) + 1, result)
+    if first and data.get("first_to_target") not in first:
+        return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
+                              f'("first_to_target": one of {first})', "missing-decision")
     row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(

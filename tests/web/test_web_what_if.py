@@ -113,3 +113,64 @@ def test_openapi_documents_what_if(client):
     paths = client.get("/api/v1/openapi.json").get_json()["paths"]
     assert "post" in paths["/sessions/{token}/rescore"]
     assert "put" in paths["/sessions/{token}/rules"]
+
+
+# ---- the round entry asks what the house rules need --------------------------------------------
+
+
+def test_round_entry_asks_who_reached_the_target_first_only_when_two_do(client, h):
+    r = client.post("/api/v1/sessions", json={**GAME, "name": "First", "options": {"first_to_target_wins": True},
+                                              "rounds": GAME["rounds"][:1]})
+    edit = r.get_json()["edit_token"]
+    piles = GAME["rounds"][1]["piles"]
+
+    def form(action: str, nonce: str, **extra: str):
+        f = h.round_form({}, action=action, nonce=nonce, **extra)
+        for i, p in enumerate(["A", "B"]):
+            for c in piles[p]:
+                f.add(f"pile-{i}", c)
+        return f
+
+    scored = client.post(f"/s/{edit}/round/new", data=form("score", "n1")).get_data(as_text=True)
+    assert "A and B both reach the target in this round: who got there first?" in scored
+    refused = client.post(f"/s/{edit}/round/new", data=form("save", "n2"))
+    assert refused.status_code == 422
+    assert "Nothing was saved: A and B both reach the target" in refused.get_data(as_text=True)
+    api = client.post(f"/api/v1/sessions/{edit}/rounds", json={"piles": piles})
+    assert (api.status_code, api.get_json()["error"]) == (422, "missing-decision")
+    saved = client.post(f"/s/{edit}/round/new", data=form("save", "n3", first_to_target="A"))
+    assert saved.status_code == 303
+    assert client.get(f"/api/v1/sessions/{edit}").get_json()["winner"] == "A"
+    # Round 1 alone crosses nobody: no question.
+    r = client.post("/api/v1/sessions", json={**GAME, "name": "Other", "options": {"first_to_target_wins": True},
+                                              "rounds": []})
+    other = r.get_json()["edit_token"]
+    f = h.round_form({}, action="score", nonce="n4")
+    for i, p in enumerate(["A", "B"]):
+        for c in GAME["rounds"][0]["piles"][p]:
+            f.add(f"pile-{i}", c)
+    assert "who got there first" not in client.post(f"/s/{other}/round/new", data=f).get_data(as_text=True)
+
+
+def test_hachihachi_form_names_the_liable_thrower_when_the_rule_is_on(client, h):
+    form = {"name": "Liability", "ruleset": "hachihachi", "dealer": "0", "player-0": "A", "player-1": "B",
+            "player-2": "C", "options_shown": "hachihachi", "opt.liable_thrower": "true",
+            "opt.payment_basis": "each"}
+    r = client.post("/new", data=form)
+    assert r.status_code == 303
+    edit = r.headers["Location"].rsplit("/", 1)[-1]
+    assert 'name="dk-liable-0"' in client.get(f"/s/{edit}/round/new").get_data(as_text=True)
+    f = h.round_form({}, action="save", nonce="l1", multiplier="1")
+    for c in ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"]:
+        f.add("pile-0", c)
+    f.add("dk-player-0", "A")
+    f.add("dk-yaku-0", "shiko")
+    f.add("dk-decision-0", "stop")
+    f.add("dk-liable-0", "C")
+    r = client.post(f"/s/{edit}/round/new", data=f)
+    assert r.status_code == 303, r.get_data(as_text=True)[-1500:]
+    rnd = client.get(f"/api/v1/sessions/{edit}").get_json()["rounds"][0]
+    # Issue 12 example: each-opponent basis, ×1: A +240, C -240, B 0.
+    assert rnd["scores"] == {"A": 240, "B": 0, "C": -240}
+    plain = h.new_session(client, name="Plain", ruleset="hachihachi")
+    assert 'name="dk-liable-0"' not in client.get(f"/s/{plain}/round/new").get_data(as_text=True)
