@@ -8,19 +8,18 @@ wins, settlement.  ``RoundResult`` holds each player's lines; a player's
 
 from __future__ import annotations
 
-from collections import Counter
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
-from referee.cards import BY_ID, CARDS, mask, month_label
+from referee.cards import CARDS, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, mask_ids
 from referee.notation import parse_groups
 from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
 from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.settlement import settle
-from referee.roppyakken.teyaku import find_teyaku
+from referee.roppyakken.teyaku import find_teyaku, months_with
 from referee.roppyakken.yaku import find_yaku
 
 #: Most cards one dealt hand can hold (the 10-card two-player deal).
@@ -54,16 +53,15 @@ class RoundInput:
     piles: Mapping[str, tuple[str, ...]]
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     field: tuple[str, ...] = ()
+    #: Player -> 48-bit mask of their pile (computed from ``piles``).
+    masks: Mapping[str, int] = dataclasses.field(init=False, repr=False, compare=False)
+    #: Player -> 48-bit mask of their dealt hand, 0 when not given (computed from ``hands``).
+    hand_masks: Mapping[str, int] = dataclasses.field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def masks(self) -> dict[str, int]:
-        """Player -> 48-bit mask of their pile."""
-        return {p: mask(self.piles.get(p, ())) for p in self.players}
-
-    @cached_property
-    def hand_masks(self) -> dict[str, int]:
-        """Player -> 48-bit mask of their dealt hand (0 when not given)."""
-        return {p: mask(self.hands.get(p, ())) for p in self.players}
+    def __post_init__(self) -> None:
+        # Computed once here: scoring reads them for every player (cached_property takes a lock on 3.11).
+        object.__setattr__(self, "masks", {p: mask(self.piles.get(p, ())) for p in self.players})
+        object.__setattr__(self, "hand_masks", {p: mask(self.hands.get(p, ())) for p in self.players})
 
 
 def check_players(players: object) -> tuple[str, ...]:
@@ -94,8 +92,9 @@ def check_card_table(table: object, key: str, players: tuple[str, ...]) -> dict[
 
 
 def _month_four(ids: Sequence[str]) -> list[int]:
-    counts = Counter(BY_ID[c].month for c in ids)
-    return sorted(m for m, n in counts.items() if n == 4)
+    """The months whose four cards are all among ``ids``, in order."""
+    fours = months_with(mask(ids), 4)
+    return [m for m in range(1, 13) if fours >> 4 * (m - 1) & 1] if fours else []
 
 
 def make_round(

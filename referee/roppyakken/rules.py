@@ -154,7 +154,8 @@ class Teyaku:
 class RoppyakkenRules:
     """A validated Roppyakken-family ruleset.
 
-    ``yaku`` and ``teyaku`` hold only the active entries, in file order.
+    ``yaku`` and ``teyaku`` hold only the active entries, in file order;
+    ``teyaku_sizes`` the month sizes of the month-sets teyaku, smallest first.
     """
 
     name: str
@@ -164,6 +165,7 @@ class RoppyakkenRules:
     yaku: tuple[Yaku, ...]
     teyaku: tuple[Teyaku, ...]
     game: str = "roppyakken"
+    teyaku_sizes: tuple[int, ...] = ()
 
     def yaku_by_id(self, yaku_id: str) -> Yaku:
         """The active yaku with this id; ``KeyError`` if absent."""
@@ -288,7 +290,8 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     for k, v in meta.items():
         if not isinstance(v, str):
             raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
-    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
+    sizes = tuple(sorted({t.size for t in teyaku if t.rule == "month-sets"}))
+    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, teyaku_sizes=sizes, **meta)
 
 
 __all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table"]
