@@ -105,10 +105,17 @@ def replay(game: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]
     return summary, sides
 
 
-def rescore(game: Mapping[str, Any], ruleset: str | None = None, options: Mapping[str, Any] | None = None) -> dict:
+def rescore(
+    game: Mapping[str, Any],
+    ruleset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    before: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+) -> dict:
     """Re-score ``game`` (a game object, see ``game_of``) under ``ruleset`` (default: its own) with
     ``options`` as the complete option overrides of the new side (see ``merged_options`` for the
-    command line's "on top of the game's" reading).  Returns the what-if object (module docstring).
+    command line's "on top of the game's" reading).  ``before``: ``replay(game)`` when the caller
+    already has it (the web app keeps it per session revision).  Returns the what-if object
+    (module docstring).
 
     Raises ``RefereeError``: ``bad-ruleset`` (unknown preset, a bad option, a ruleset of another
     family than the game's rounds) and the game-level errors of ``referee.api.game_json``.
@@ -121,7 +128,7 @@ def rescore(game: Mapping[str, Any], ruleset: str | None = None, options: Mappin
     if other != family:
         raise RefereeError("bad-ruleset", f"{after['ruleset']} is a {other} ruleset; this game's rounds are "
                            f"{family} rounds, so only a {family} ruleset can re-score them")
-    before_summary, before_rounds = replay(game)
+    before_summary, before_rounds = before or replay(game)
     after_summary, after_rounds = replay(after)
     return {
         "unit": "mon" if "mon_per_kan" in before_summary else "points",

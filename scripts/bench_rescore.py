@@ -10,7 +10,9 @@ dealt hands without a four of a month.  Timed side by side in one run, ``--repea
 - ``re-score``: the history played once under the new rules (``referee.rescore.replay``), what
   "re-scoring a 1,000-round history" costs;
 - ``what-if``: ``referee.rescore.rescore``, both sides (as it was, and the new rules) and the
-  round-by-round comparison, what the CLI, the API and the web page run;
+  round-by-round comparison, what the CLI runs and the web page and API run first;
+- ``what-if, own side kept``: the same with the session's own side already replayed, as the web
+  page and the API keep it per session revision (``referee.web.what_if.compare``);
 
 for two what-ifs: one option (``fuke.threshold = 40``) and another preset (``roppyakken-ja``).
 Wall-clock and process CPU time are both reported (the machine is shared).  Figures go to
@@ -58,11 +60,14 @@ def run(n: int, repeats: int, seed: int) -> dict[str, dict[str, float]]:
     """Median wall and CPU milliseconds of each case."""
     game = history(n, seed)
     opts = game["options"]
+    own = replay(game)
     cases = {
         "re-score, fuke.threshold=40": lambda: replay({**game, "options": {**opts, "fuke.threshold": 40}}),
         "what-if, fuke.threshold=40": lambda: rescore(game, "roppyakken", {**opts, "fuke.threshold": 40}),
+        "  own side kept": lambda: rescore(game, "roppyakken", {**opts, "fuke.threshold": 40}, before=own),
         "re-score, roppyakken-ja": lambda: replay({**game, "ruleset": "roppyakken-ja"}),
         "what-if, roppyakken-ja": lambda: rescore(game, "roppyakken-ja", opts),
+        "  own side kept ": lambda: rescore(game, "roppyakken-ja", opts, before=own),
     }
     wall: dict[str, list[float]] = {k: [] for k in cases}
     cpu: dict[str, list[float]] = {k: [] for k in cases}

@@ -23,7 +23,7 @@ from referee.web.board import RoundView, first_to_target_choices, stored_round
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
-from referee.web.what_if import describe_rules, session_game
+from referee.web.what_if import compare, describe_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -267,7 +267,7 @@ def rescore(token: str):
     sess, _ = load(token)
     ruleset, options = _rules_body(sess)
     try:
-        return jsonify(what_if(session_game(sess), ruleset, options))
+        return jsonify(compare(sess, ruleset, options))
     except RefereeError as e:
         return error_response(422, e.message, e.code)
 

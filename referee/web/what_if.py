@@ -11,6 +11,7 @@ input, and Undo restores the old rules.  Works without JavaScript (a GET form, t
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, flash, render_template, request
@@ -18,13 +19,15 @@ from werkzeug.datastructures import MultiDict
 
 from referee import api, store
 from referee.errors import RefereeError
-from referee.rescore import rescore
+from referee.rescore import replay, rescore
 from referee.web import get_db
 from referee.web.board import mon_formatter
 from referee.web.forms import check_preset, option_fields, parse_extra_options, parse_option_fields, shown_value
 from referee.web.sessions import load, see_other
 
 bp = Blueprint("what_if", __name__)
+#: The "before" side of a session's what-ifs, by (viewer token, rev): computed once per change.
+_BEFORE: OrderedDict[tuple[str, int], tuple[dict, list]] = OrderedDict()
 
 
 def session_game(sess: store.Session) -> dict[str, Any]:
@@ -36,6 +39,19 @@ def session_game(sess: store.Session) -> dict[str, Any]:
         "dealer": sess.dealer,
         "rounds": [r.data for r in store.rounds_of(get_db(), sess.id)],
     }
+
+
+def compare(sess: store.Session, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The what-if of a session under ``ruleset`` and ``options`` (``referee.rescore.rescore``); the
+    session's own side is replayed once per revision.  Raises ``RefereeError``."""
+    game = session_game(sess)
+    key = (sess.view_token, sess.rev)
+    before = _BEFORE.get(key)
+    if before is None:
+        before = _BEFORE[key] = replay(game)
+        while len(_BEFORE) > 32:
+            _BEFORE.popitem(last=False)
+    return rescore(game, ruleset, options, before=before)
 
 
 def _presets(family: str) -> list[tuple[str, str]]:
@@ -100,7 +116,7 @@ def page(token: str):
     result, error, status = None, None, 200
     if req["submitted"] and not req["errors"]:
         try:
-            result = rescore(session_game(sess), req["ruleset"], req["options"])
+            result = compare(sess, req["ruleset"], req["options"])
         except RefereeError as e:
             error, status = e.message, 422
     elif req["errors"]:
