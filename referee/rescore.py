@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee import api
+from referee import api, families
 from referee.errors import RefereeError
 
 GAME_KEYS = ("ruleset", "options", "players", "dealer", "rounds")
@@ -45,7 +45,7 @@ def game_of(data: Any) -> dict[str, Any]:
 def merged_options(game: Mapping[str, Any], ruleset: str | None, overrides: Mapping[str, Any]) -> tuple[str, dict]:
     """The what-if ruleset and options: ``overrides`` on top of the game's own options when the
     ruleset stays the same, else on top of the new preset's defaults.  Returns (ruleset, options)."""
-    before = game.get("ruleset") or "roppyakken"
+    before = game.get("ruleset") or families.DEFAULT_RULESET
     options = game.get("options") or {}
     if not isinstance(options, Mapping):
         raise RefereeError("bad-ruleset", f'"options" must be an object, got {options!r}')
@@ -121,7 +121,7 @@ def rescore(
     family than the game's rounds) and the game-level errors of ``referee.api.game_json``.
     """
     game = game_of(game)
-    before_rules = game.get("ruleset") or "roppyakken"
+    before_rules = game.get("ruleset") or families.DEFAULT_RULESET
     after = {**game, "ruleset": ruleset or before_rules, "options": dict(options or {})}
     family = api.ruleset_json(before_rules, game.get("options") or {})["game"]
     other = api.ruleset_json(after["ruleset"], after["options"])["game"]

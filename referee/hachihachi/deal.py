@@ -67,6 +67,11 @@ class DeckCheck:
     missing: tuple[str, ...]
 
     @property
+    def gap(self) -> int:
+        """Points missing from the deck's 264 (negative: too many) when every card is played; else 0."""
+        return DECK_POINTS - self.points if self.deal.whole_deck else 0
+
+    @property
     def ok(self) -> bool:
         """The piles fit the deal: all 48 cards (264 points), or at most 34 cards with two players."""
         if self.deal.whole_deck:
@@ -93,12 +98,10 @@ class DeckCheck:
 
 
 def deal_for(active: int) -> Deal:
-    """The deal of a round with ``active`` players (2 or 3).
-
-    Raises ``ValueError`` for another count (``make_round`` refuses it first).
-    """
-    if active not in (2, 3):
-        raise ValueError(f"a Hachi-hachi round is played by 2 or 3 players, got {active}")
+    """The deal of a round with ``active`` players (2 or 3 play; more, as a form shows before the
+    drop-outs are marked, deal the whole deck).  Raises ``ValueError`` for a negative count."""
+    if active < 0:
+        raise ValueError(f"a deal needs a player count of 0 or more, got {active}")
     return Deal(active)
 
 

@@ -87,30 +87,20 @@ def _leader(totals: Mapping[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def _plays_first_to_target(o) -> bool:
-    return o.first_to_target_wins and not o.rounds and o.winner == "highest-total"
-
-
 def target_crossers(rules: RoppyakkenRules, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
-    """The players whose total reaches the target with this round's ``scores`` (points), in play order
-    (the order of ``totals``), when ``first_to_target_wins`` decides among them: two or more, in a game
-    played to the target.  Empty otherwise.  The web app asks who was first only when this is not empty.
-    """
-    o = rules.options
-    if not _plays_first_to_target(o):
-        return ()
-    crossed = tuple(p for p, t in totals.items() if t < o.target <= t + scores.get(p, 0))
-    return crossed if len(crossed) >= 2 else ()
+    """``rules.target_crossers``: whom ``first_to_target_wins`` asks about (see there)."""
+    return rules.target_crossers(totals, scores)
 
 
-def _first_to_target(o, before: Mapping[str, int], totals: Mapping[str, int], stated: str | None,
-                     warnings: list[str]) -> str | None:
+def _first_to_target(rules: RoppyakkenRules, before: Mapping[str, int], totals: Mapping[str, int],
+                     stated: str | None, warnings: list[str]) -> str | None:
     """The winner under ``first_to_target_wins``, or None when the rule does not decide this round.
 
     Raises ``RefereeError``: ``missing-decision`` (two or more reached the target and nobody is
     named) or ``bad-decision`` (the named player did not reach it in this round).
     """
-    if not _plays_first_to_target(o):
+    o = rules.options
+    if not rules.plays_first_to_target:
         if stated is not None:
             warnings.append(f"first_to_target {stated} is ignored: the ruleset does not play "
                             "first_to_target_wins to a target")
@@ -180,7 +170,7 @@ def play_round(
                 if totals[p] >= o.target:
                     wins[p] += 1
                     totals[p] = 0
-    first = None if result.void else _first_to_target(o, state.totals, totals, first_to_target, notes)
+    first = None if result.void else _first_to_target(rules, state.totals, totals, first_to_target, notes)
     winner = result.instant_win or first or _game_winner(o, totals, wins, scored)
     if notes:
         result = replace(result, warnings=(*result.warnings, *notes))

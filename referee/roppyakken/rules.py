@@ -10,6 +10,7 @@ that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -173,6 +174,22 @@ class RoppyakkenRules:
             if y.id == yaku_id:
                 return y
         raise KeyError(yaku_id)
+
+    @property
+    def plays_first_to_target(self) -> bool:
+        """``first_to_target_wins`` decides games played to the target (not fixed rounds)."""
+        o = self.options
+        return o.first_to_target_wins and not o.rounds and o.winner == "highest-total"
+
+    def target_crossers(self, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
+        """The players whose total (points) reaches the target with this round's ``scores``, in the
+        order of ``totals``, when ``first_to_target_wins`` must decide among them: two or more, in a
+        game played to the target.  Empty otherwise.  The web app asks who was first only then."""
+        if not self.plays_first_to_target:
+            return ()
+        target = self.options.target
+        crossed = tuple(p for p, t in totals.items() if t < target <= t + scores.get(p, 0))
+        return crossed if len(crossed) >= 2 else ()
 
 
 def _option(options: Options, name: str, kind: type, source: str, path: str):
