@@ -14,7 +14,9 @@ dealt hands without a four of a month.  Timed side by side in one run, ``--repea
 - ``what-if, own side kept``: the same with the session's own side already replayed, as the web
   page and the API keep it per session revision (``referee.web.what_if.compare``);
 
-for two what-ifs: one option (``fuke.threshold = 40``) and another preset (``roppyakken-ja``).
+for two what-ifs: one option (``fuke.threshold = 40``) and another preset (``roppyakken-ja``);
+and, for scale, the Hachi-hachi half game of ``referee/examples/hachihachi-game.json`` (6 rounds)
+re-scored with FudaWiki's values (``hachihachi-fudawiki``).
 Wall-clock and process CPU time are both reported (the machine is shared).  Figures go to
 docs/BENCHMARKS.md.  Timing lives here, never in tests.
 """
@@ -22,12 +24,14 @@ docs/BENCHMARKS.md.  Timing lives here, never in tests.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
 import statistics
 import time
 from collections import Counter
+from importlib import resources
 
 from referee.cards import BY_ID, CARD_IDS
 from referee.rescore import replay, rescore
@@ -61,6 +65,7 @@ def run(n: int, repeats: int, seed: int) -> dict[str, dict[str, float]]:
     game = history(n, seed)
     opts = game["options"]
     own = replay(game)
+    hachi = json.loads(resources.files("referee").joinpath("examples/hachihachi-game.json").read_text("utf-8"))
     cases = {
         "re-score, fuke.threshold=40": lambda: replay({**game, "options": {**opts, "fuke.threshold": 40}}),
         "what-if, fuke.threshold=40": lambda: rescore(game, "roppyakken", {**opts, "fuke.threshold": 40}),
@@ -68,6 +73,7 @@ def run(n: int, repeats: int, seed: int) -> dict[str, dict[str, float]]:
         "re-score, roppyakken-ja": lambda: replay({**game, "ruleset": "roppyakken-ja"}),
         "what-if, roppyakken-ja": lambda: rescore(game, "roppyakken-ja", opts),
         "  own side kept ": lambda: rescore(game, "roppyakken-ja", opts, before=own),
+        "Hachi-hachi 6 rounds, what-if": lambda: rescore(hachi, "hachihachi-fudawiki", hachi["options"]),
     }
     wall: dict[str, list[float]] = {k: [] for k in cases}
     cpu: dict[str, list[float]] = {k: [] for k in cases}
