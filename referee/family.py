@@ -65,6 +65,11 @@ class Family:
       deck check uses ``card_points`` alone.
     - ``game_summary(rules, game_object) -> dict``: ``game_json``'s numbers only, in the shape of
       ``referee.api.game_summary``, for re-scoring long histories fast; None: read from ``game_json``.
+    - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
+      words, for the Help pages; None: only its description and options are shown.
+    - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
+      dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
+      player pages; None: none are counted.
     """
 
     name: str
@@ -85,6 +90,8 @@ class Family:
     card_points: Callable[[Card], int] | None = None
     deck_check: Callable[[int, Mapping[str, Any]], Any] | None = None
     game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
+    describe: Callable[[Any], Any] | None = None
+    yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

@@ -46,6 +46,7 @@ __all__ = [
     "migrate",
     "open_db",
     "rounds_of",
+    "sessions_by_tokens",
     "set_rules",
     "undo",
     "update_round",
@@ -291,6 +292,20 @@ def find_session(db: Database, token: str) -> tuple[Session, str]:
         raise NotFoundError(token)
     sess = _session(dict(zip([d[0] for d in cur.description], row, strict=True)))
     return sess, "edit" if sess.edit_token == token else "view"
+
+
+@guarded
+def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
+    """The sessions that any of ``tokens`` (viewer or scorekeeper links) opens, most recently
+    changed first; unknown tokens are skipped.  For the pages that show only what a browser knows."""
+    tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:400]
+    if not tokens:
+        return []
+    marks = ", ".join("?" * len(tokens))
+    rows = db["sessions"].rows_where(
+        f"view_token IN ({marks}) OR edit_token IN ({marks})", [*tokens, *tokens], order_by="updated desc, id desc"
+    )
+    return [_session(r) for r in rows]
 
 
 @guarded

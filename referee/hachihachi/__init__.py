@@ -7,7 +7,7 @@ Pure core: imports nothing outside the standard library and ``referee``'s core m
 from __future__ import annotations
 
 from referee.family import Family
-from referee.hachihachi import json_io
+from referee.hachihachi import describe, json_io
 from referee.hachihachi.deal import check_piles
 from referee.hachihachi.game import GameResult, play_game
 from referee.hachihachi.json_io import play_game_json, settle_round, settle_round_json, suggest_json
@@ -40,6 +40,8 @@ FAMILY = Family(
     suggest_json=suggest_json,
     card_points=lambda card: card.hachihachi_points,
     deck_check=check_piles,
+    describe=describe.describe,
+    yaku_made=json_io.yaku_made,
 )
 
 __all__ = [

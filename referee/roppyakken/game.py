@@ -26,12 +26,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.roppyakken.round import RoundResult, make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
+from referee.roppyakken.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list.
-ROUND_KEYS = frozenset({"piles", "hands", "field", "first_to_target"})
+ROUND_KEYS = frozenset({"piles", "hands", "field", "totals", "void", "first_to_target"})
 
 
 @dataclass(frozen=True)
@@ -139,15 +141,19 @@ def play_round(
     piles: Mapping[str, Sequence[str]],
     hands: Mapping[str, Sequence[str]] | None = None,
     field: Sequence[str] = (),
+    totals: Mapping[str, int] | None = None,
+    void: object = False,
     first_to_target: str | None = None,
 ) -> GameState:
     """Score the next round and advance the game.
 
-    ``first_to_target``: the player who reached the target first during this round, needed
-    (with ``first_to_target_wins``) only when two or more reach it.  Raises
-    ``RefereeError('game-over')`` once the game has a winner, ``missing-decision`` /
-    ``bad-decision`` for ``first_to_target`` (see ``_first_to_target``), and the errors
-    of ``make_round``.
+    ``totals`` (``{player: points}``, instead of cards): a round the table scored
+    on paper (``referee.roppyakken.totals``; ``void``: fuke voided it); ``piles``,
+    ``hands`` and ``field`` must then be empty.  ``first_to_target``: the player who
+    reached the target first during this round, needed (with ``first_to_target_wins``)
+    only when two or more reach it.  Raises ``RefereeError('game-over')`` once the game
+    has a winner, ``missing-decision`` / ``bad-decision`` for ``first_to_target`` (see
+    ``_first_to_target``), and the errors of ``make_round`` and ``score_totals``.
     """
     if state.over:
         raise RefereeError("game-over", f"the game is over: {state.winner} won; start a new game")
@@ -155,8 +161,14 @@ def play_round(
     if first_to_target is not None and first_to_target not in state.players:
         raise RefereeError("unknown-player", f"first_to_target {first_to_target!r} is not a player; "
                            f"players are {list(state.players)}")
-    rnd = make_round(rules, state.players, piles, hands, state.dealer, field)
-    result = score_round(rules, rnd)
+    if totals is not None:
+        entered.refuse_cards({"piles": piles, "hands": hands, "field": field})
+        result = score_totals(rules, state.players, totals, state.dealer, void)
+    elif void is not False:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals; with cards, the "
+                           "referee finds fuke itself")
+    else:
+        result = score_round(rules, make_round(rules, state.players, piles, hands, state.dealer, field))
     notes: list[str] = []
     totals = dict(state.totals)
     wins = dict(state.wins)
@@ -196,7 +208,8 @@ def play_game(
     rounds: Sequence[Mapping],
     dealer: str | None = None,
 ) -> GameState:
-    """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` from the start.
+    """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` (or ``{"totals": ...}``,
+    entered totals) from the start.
 
     Rounds may also hold ``first_to_target``.  Raises ``RefereeError`` (a round
     after the end is ``game-over``; a round that is not an object is
@@ -204,15 +217,16 @@ def play_game(
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
-        if not isinstance(r, Mapping) or "piles" not in r:
-            raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\", got {r!r}",
-                               round_number=i)
+        if not isinstance(r, Mapping) or ("piles" not in r and "totals" not in r):
+            raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\" (or \"totals\"), "
+                               f"got {r!r}", round_number=i)
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
                                f"expected {', '.join(sorted(ROUND_KEYS))}", round_number=i)
         try:
-            state = play_round(state, r["piles"], r.get("hands"), r.get("field") or (), r.get("first_to_target"))
+            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
+                               r.get("void", False), r.get("first_to_target"))
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
     return state
