@@ -162,9 +162,10 @@ class PlayerRound:
     yaku or teyaku id).  ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
     lucky hands; ``round_score`` is what the round adds to the total (0 in a void
     round; settled in Yukbaek and Sambong) and equals the sum of ``lines``.
-    ``card_kinds``: the card-point lines as ``(code, label, ja, points, mask)``, turned
-    into ``Line``s (with their card ids) only when ``lines`` is read: re-scoring a long
-    history reads the numbers alone; ``later_lines``: the lines after them.
+    ``later_lines``: the lines after the card points (all the lines when ``card_kinds`` is
+    empty); ``card_kinds``: the card-point lines as ``(code, label, ja, points, mask)``,
+    turned into ``Line``s (with their card ids) only when ``lines`` is read: re-scoring a
+    long history reads the numbers alone.
     """
 
     player: str
@@ -175,8 +176,8 @@ class PlayerRound:
     fuke_count: int
     raw_score: int
     round_score: int
-    card_kinds: tuple[tuple[str, str, str, int, int], ...] = ()
     later_lines: tuple[Line, ...] = ()
+    card_kinds: tuple[tuple[str, str, str, int, int], ...] = ()
 
     @cached_property
     def lines(self) -> tuple[Line, ...]:
@@ -354,7 +355,7 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
             en = {"difference": "Settlement: top minus second (Yukbaek)",
                   "round-up": f"Settlement: rounded up to {o.round_up_to} (Sambong)"}[o.settlement]
             lines.append(Line(p, "settlement", en, "精算", settled[p] - base))
-        out.append(PlayerRound(p, ids, card_points, yaku, lucky, counts[p], raw[p], settled[p], kinds, tuple(lines)))
+        out.append(PlayerRound(p, ids, card_points, yaku, lucky, counts[p], raw[p], settled[p], tuple(lines), kinds))
     if void:
         warnings.append(f"fuke: {', '.join(f'{p} counts {counts[p]}' for p in fuke_by)}; "
                         f"at or below {o.fuke.threshold}, so the round is void and {rnd.dealer} deals again")
