@@ -59,6 +59,14 @@ def _strip_round(message: str) -> str:
     return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
 
 
+def _round_of(e: RefereeError) -> int | None:
+    """The round an error is about: its ``round_number``, else a ``round N: `` prefix."""
+    if e.round_number is not None:
+        return e.round_number
+    head, sep, _ = e.message.partition(": ")
+    return int(head[6:]) if sep and head.startswith("round ") and head[6:].isdigit() else None
+
+
 def replay(game: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play a game object as the scoreboard does and return (summary, one side per round).
 
@@ -74,7 +82,7 @@ def replay(game: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]
             out = api.game_summary({**game, "rounds": [rounds[i] for i in keep]})
             break
         except RefereeError as e:
-            k = e.round_number
+            k = _round_of(e)
             if k is None or not 1 <= k <= len(keep):
                 raise
             if e.code == "game-over":
