@@ -98,7 +98,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals.update(
         months=months,
-        month_label=month_label,
+        month_plant=month_label,  # "Pine (松, month 1)"; not month_label, a page variable on round entry
         has_face=has_face,
         KIND_BADGE=KIND_BADGE,
         MONTH_KANJI=MONTH_KANJI,
