@@ -529,7 +529,7 @@ def _entry(
         "tab": tab,
         "context": context,
         "carry": list(context.get("carry") or ()),
-        "month_label": month_label(context["month"]) if context.get("month") else "",
+        "round_month": month_label(context["month"]) if context.get("month") else "",
         "call_rows": CALL_ROWS,
         "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
         "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
