@@ -12,9 +12,11 @@ the real limit, before a pixel is decoded.  What is decoded stays small:
   straight to about the working size, so a 12 MP photo never exists at full size.
   Progressive JPEGs still hold one 16-bit coefficient per pixel and channel while decoding,
   which :func:`decode_cost` counts.
+- WebP without alpha: OpenCV (a third of the memory Pillow's decoder takes, and faster).
 - Other formats (Pillow; pillow-heif for HEIC): decoded in their own pixel mode, shrunk
   in that mode (area average), and only then converted, so a 16-bit or alpha image costs
-  its own pixels plus a small working copy, never a float copy at full size.
+  its own pixels plus a small working copy, never a float copy at full size.  (OpenCV's
+  PNG and GIF decoders took more memory than Pillow's: docs/BENCHMARKS.md.)
 
 EXIF orientation is read by Pillow for every format, and applied to the working array.
 """
@@ -47,10 +49,13 @@ _MIB = 1024 * 1024
 _MODE_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
 # Extra bytes per pixel before the image is small: alpha is premultiplied into a copy for
 # shrinking, palette and odd modes are converted at full size, and some decoders hold their
-# own buffer (libheif: 8 or 16-bit planes; libwebp: RGBA; libtiff: an RGBA raster).
-_MODE_EXTRA = {"RGBA": 4, "LA": 4, "PA": 8, "La": 0, "RGBa": 0, "P": 4, "1": 4, "CMYK": 4,
+# own buffer (libheif: its planes; Pillow's WebP: an RGBA canvas and a copy; libtiff: an
+# RGBA raster).  Measured per kind in docs/BENCHMARKS.md (decode memory).
+_MODE_EXTRA = {"RGBA": 4, "LA": 4, "PA": 8, "La": 0, "RGBa": 0, "P": 4.5, "1": 4.5, "CMYK": 4,
                "YCbCr": 4, "LAB": 4, "HSV": 4}
-_FORMAT_EXTRA = {"HEIF": 6, "AVIF": 6, "WEBP": 4, "TIFF": 4}
+_FORMAT_EXTRA = {"HEIF": 3, "AVIF": 3, "WEBP": 12, "TIFF": 4}
+_OPENCV_WEBP_BYTES = 6  # per pixel: libwebp's output and OpenCV's RGB copy
+_DECODER_FIXED = 16 * _MIB  # decoder state, row buffers, the evidence JPEG
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,8 @@ def _jpeg_coefficients(im: Image.Image) -> int:
 
 
 def _uses_opencv(im: Image.Image) -> bool:
-    return im.format in ("JPEG", "MPO") and im.mode in ("RGB", "L")
+    """JPEG (not CMYK) and WebP without alpha go to OpenCV; the rest to Pillow."""
+    return (im.format in ("JPEG", "MPO") and im.mode in ("RGB", "L")) or (im.format == "WEBP" and im.mode == "RGB")
 
 
 def decode_cost(im: Image.Image, max_side: int) -> int:
@@ -142,15 +148,15 @@ def decode_cost(im: Image.Image, max_side: int) -> int:
     image is small (``_MODE_EXTRA``, ``_FORMAT_EXTRA``), plus the working image.
     """
     w, h = im.size
-    work = 4 * min(w * h, 4 * max_side * max_side)
-    if _uses_opencv(im):
+    work = 4 * min(w * h, 4 * max_side * max_side) + _DECODER_FIXED
+    if im.format == "WEBP" and _uses_opencv(im):
+        return _OPENCV_WEBP_BYTES * w * h + work
+    if im.format in ("JPEG", "MPO"):  # OpenCV, or Pillow's own DCT scaling for CMYK
         f = jpeg_reduction(w, h, max_side)
-        return 3 * math.ceil(w / f) * math.ceil(h / f) + _jpeg_coefficients(im) + work
-    if im.format in ("JPEG", "MPO"):  # CMYK: Pillow's own DCT scaling
-        f = jpeg_reduction(w, h, max_side)
-        return 8 * math.ceil(w / f) * math.ceil(h / f) + _jpeg_coefficients(im) + work
+        per_px = 3 if _uses_opencv(im) else 8
+        return per_px * math.ceil(w / f) * math.ceil(h / f) + _jpeg_coefficients(im) + work
     per_px = _MODE_BYTES.get(im.mode, 4) + _MODE_EXTRA.get(im.mode, 0) + _FORMAT_EXTRA.get(im.format, 0)
-    return per_px * w * h + work
+    return math.ceil(per_px * w * h) + work
 
 
 def _describe(im: Image.Image) -> str:
@@ -237,14 +243,19 @@ def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(op(a)) if op else a
 
 
-def _open_header(data: bytes, name: str) -> Image.Image:
-    """Identify ``data`` as one of :data:`FORMATS` and read its header (no pixels).
+def _open_header(data, name: str) -> Image.Image:
+    """Identify ``data`` (bytes or a seekable binary file) as one of :data:`FORMATS` and
+    read its header (no pixels).
 
     Pillow's own decompression-bomb check is skipped here (it reports no size); the caller
     checks :data:`MAX_PIXELS` and :func:`decode_cost` with the real figures.
     """
     Image.preinit()
-    prefix = data[:16]
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        prefix, fp = bytes(data[:16]), None
+    else:
+        fp = data
+        prefix = fp.read(16)
     for fmt in FORMATS:
         if fmt not in Image.OPEN:
             Image.init()
@@ -255,7 +266,10 @@ def _open_header(data: bytes, name: str) -> Image.Image:
         if not ok or isinstance(ok, str):
             continue
         try:
-            return factory(io.BytesIO(data), "")
+            if fp is None:
+                return factory(io.BytesIO(data), "")
+            fp.seek(0)
+            return factory(fp, "")
         except (SyntaxError, IndexError, TypeError, ValueError, EOFError, OSError, KeyError):
             raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
     raise ImageError(
@@ -280,15 +294,67 @@ def _read(src) -> tuple[bytes, str]:
     return src.read(), name
 
 
-def check_header(im: Image.Image, name: str, max_side: int) -> None:
+@dataclass(frozen=True)
+class Probe:
+    """What a photo's header says, read without decoding a pixel.
+
+    ``format`` (Pillow's name), ``mode`` (Pillow's pixel mode), ``size`` ``(width, height)``
+    as stored, in pixels; ``cost``: bytes of memory its decode takes at most
+    (:func:`decode_cost`), within :data:`MAX_DECODE_BYTES`; ``nbytes``: the file's size.
+    """
+
+    format: str
+    mode: str
+    size: tuple[int, int]
+    cost: int
+    nbytes: int
+
+
+def _check_heif(head: bytes, name: str) -> None:
+    """Register pillow-heif for a HEIC/HEIF file, or refuse it in words when it is missing."""
+    if _looks_heif(bytes(head[:16])) and not _register_heif():
+        raise ImageError(
+            f"{name}: HEIC/HEIF photo and pillow-heif is not installed "
+            "(pip install pillow-heif), or export it as JPEG"
+        )
+
+
+def check_header(im: Image.Image, name: str, max_side: int) -> int:
     """Refuse (``ImageError``) an opened photo over :data:`MAX_PIXELS` or whose decode would
-    take more than :data:`MAX_DECODE_BYTES`; both messages give the real figures."""
+    take more than :data:`MAX_DECODE_BYTES`; both messages give the real figures.  Returns
+    the decode cost in bytes."""
     w, h = im.size
     if w * h > MAX_PIXELS:
         raise ImageError(too_large(name, w, h))
     cost = decode_cost(im, max_side)
     if cost > MAX_DECODE_BYTES:
         raise ImageError(too_costly(name, w, h, _describe(im), cost))
+    return cost
+
+
+def probe(src, max_side: int = 1280, name: str = "<image>") -> Probe:
+    """Read a photo's header from bytes or a seekable binary file (left at its start) and
+    check its limits.  Raises :class:`vision.errors.ImageError` like :func:`load_image`."""
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        data, nbytes = bytes(src[:16]), len(src)
+        fp = io.BytesIO(src)
+    else:
+        fp = src
+        fp.seek(0, io.SEEK_END)
+        nbytes = fp.tell()
+        fp.seek(0)
+        data = fp.read(16)
+        fp.seek(0)
+    if nbytes == 0:
+        raise ImageError(f"{name}: empty file, expected an image")
+    try:
+        _check_heif(data, name)
+        im = _open_header(fp, name)
+        cost = check_header(im, name, max_side)
+        return Probe(im.format or "", im.mode, im.size, cost, nbytes)
+    finally:
+        if not isinstance(src, (bytes, bytearray, memoryview)):
+            fp.seek(0)
 
 
 def load_image(src, max_side: int = 1280) -> Loaded:
@@ -296,10 +362,15 @@ def load_image(src, max_side: int = 1280) -> Loaded:
 
     Applies EXIF orientation, converts to 8-bit RGB, and reduces the long side to at most
     about ``max_side`` px (JPEGs via DCT scaling, which decodes 12 MP in a fraction of the
-    time).  Raises :class:`vision.errors.ImageError` for a missing, empty, truncated or
-    non-image file, for HEIC without pillow-heif, for images over :data:`MAX_PIXELS`, and
+    time).  A :class:`Loaded` is returned as it is (shrunk if its long side is over
+    ``max_side``).  Raises :class:`vision.errors.ImageError` for a missing, empty, truncated
+    or non-image file, for HEIC without pillow-heif, for images over :data:`MAX_PIXELS`, and
     for images whose decode would take over :data:`MAX_DECODE_BYTES`.
     """
+    if isinstance(src, Loaded):
+        if max(src.array.shape[:2]) <= max_side:
+            return src
+        return _shrink(src.array, src.size, max_side)
     if isinstance(src, np.ndarray):
         a = _array_rgb8(src)
         return _shrink(a, (a.shape[1], a.shape[0]), max_side)
@@ -309,11 +380,7 @@ def load_image(src, max_side: int = 1280) -> Loaded:
     data, name = _read(src)
     if not data:
         raise ImageError(f"{name}: empty file, expected an image")
-    if _looks_heif(data[:16]) and not _register_heif():
-        raise ImageError(
-            f"{name}: HEIC/HEIF photo and pillow-heif is not installed "
-            "(pip install pillow-heif), or export it as JPEG"
-        )
+    _check_heif(data, name)
     im = _open_header(data, name)
     check_header(im, name, max_side)
     w, h = im.size
@@ -323,12 +390,17 @@ def load_image(src, max_side: int = 1280) -> Loaded:
         orient = 1  # a broken EXIF block: show the photo as stored
     full = (w, h) if orient not in (5, 6, 7, 8) else (h, w)
     try:
-        a = _decode_jpeg(data, w, h, max_side) if _uses_opencv(im) else _decode_pillow(im, max_side)
+        if not _uses_opencv(im):
+            a = _decode_pillow(im, max_side)
+        elif im.format == "WEBP":
+            a = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR_RGB | cv2.IMREAD_IGNORE_ORIENTATION)
+        else:
+            a = _decode_jpeg(data, w, h, max_side)
     except ImageError:
         raise
     except UnidentifiedImageError:
         raise ImageError(f"{name}: not an image, or a format Pillow cannot read") from None
-    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
+    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError, cv2.error):
         raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
     if a is None:
         raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again")
