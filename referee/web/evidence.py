@@ -248,6 +248,7 @@ class DetectionRunner:
         # one thread per queue slot: a job waits for its turn at the gate, not in the pool
         self._pool = ThreadPoolExecutor(max_workers=queue, thread_name_prefix="photo")
         self._slots = threading.BoundedSemaphore(queue)
+        self.queue = queue
         self.gate = PhotoGate(budget, workers)
         self.timeout, self.max_side = timeout, max_side
         self.allocator_tuned = tune_allocator()
@@ -275,7 +276,10 @@ class DetectionRunner:
         running, :class:`DetectionTimeoutError` after ``timeout`` seconds, or what ``fn``
         raised."""
         if not self._slots.acquire(blocking=False):
-            raise DetectionBusyError("The detector is busy with other photos; try again in a moment.")
+            raise DetectionBusyError(
+                f"The detector is busy: {self.queue} photos are already waiting or being read, the most it "
+                "takes at once; try again in a moment."
+            )
         abandoned = threading.Event()
 
         def job() -> Any:
