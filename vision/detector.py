@@ -201,7 +201,8 @@ class Detector:
         return p
 
     def detect(self, image) -> list[Detection]:
-        """Detect cards in ``image`` (path, bytes, PIL image or ``(H, W[, C])`` array).
+        """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
+        :class:`vision.imageio.Loaded` already decoded).
 
         Returns detections sorted by confidence, boxes in pixels of the EXIF-oriented
         original.  Raises :class:`vision.errors.ImageError` for unusable input.
