@@ -262,9 +262,10 @@ def main(argv=None) -> int:
     print("making the uploads ...", flush=True)
     png16 = png_header(10950, 10950, 16, 0)
     png8 = png_header(10950, 10950, 8, 0)
-    big_jpeg = noisy_jpeg(3000, 2600, quality=97)  # about 19 MB: the most a photo within 20 MB holds
-    big_prog = noisy_jpeg(3000, 2600, quality=97, progressive=True)
+    big_jpeg = noisy_jpeg(4000, 3400, quality=97)  # noise at q97: about as big as a photo within 20 MB gets
+    big_prog = noisy_jpeg(4200, 3800, quality=97, progressive=True)
     big_png = noisy_png(2600, 2600)
+    mb = 1e6
     print(f"  16-bit PNG {len(png16)} B, 8-bit PNG {len(png8)} B, noisy JPEG {len(big_jpeg)} B, "
           f"progressive {len(big_prog)} B, noisy PNG {len(big_png)} B", flush=True)
     server = Server(kind, a.threads)
@@ -292,11 +293,11 @@ def main(argv=None) -> int:
             ("ten of it at once to /api/v1/detect", [api(png16) for _ in range(10)]),
             ("ten 117 KB 8-bit greyscale PNGs (10950x10950) at once to the round-photo route",
              [snap(png8, i) for i in range(10)]),
-            ("ten ~19 MB noisy JPEGs at once to the round-photo route",
+            (f"ten {len(big_jpeg) / mb:.1f} MB noisy JPEGs (4000x3400) at once to the round-photo route",
              [snap(big_jpeg, i, "pile.jpg") for i in range(10)]),
-            ("ten ~19 MB noisy progressive JPEGs at once, half to each route",
+            (f"ten {len(big_prog) / mb:.1f} MB noisy progressive JPEGs (4200x3800) at once, half to each route",
              [snap(big_prog, i, "pile.jpg") if i % 2 else api(big_prog, "p.jpg") for i in range(10)]),
-            ("ten ~20 MB noisy PNGs (2600x2600) at once, half to each route",
+            (f"ten {len(big_png) / mb:.1f} MB noisy PNGs (2600x2600) at once, half to each route",
              [snap(big_png, i) if i % 2 else api(big_png) for i in range(10)]),
         ]
         for name, reqs in plan:
