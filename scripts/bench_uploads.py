@@ -234,8 +234,8 @@ def _message(raw: bytes) -> str:
     except (ValueError, KeyError, TypeError):
         import re
 
-        m = re.search(r'<p class="error" role="alert">(.*?)</p>', text, re.S)
-        return (m.group(1).strip()[:160] if m else text[:80].strip()) or ""
+        m = re.search(r'class="error"[^>]*>(.*?)</', text, re.S)
+        return m.group(1).strip()[:160] if m else "(a page with no error)"
 
 
 def main(argv=None) -> int:
