@@ -2,9 +2,9 @@
 
 Usage: ``python scripts/screenshots.py [--out docs/screenshots] [--width 390] [--height 844]
 [--art ../shared/cards/art/mantia]``.  Starts the app on a free port with a temporary data
-folder, creates a 3-player Roppyakken session with two rounds, and saves home, scoreboard and
-round entry PNGs, and the Help, rules, player and totals-entry pages.  Needs the ``browser``
-extra (Playwright's Python package, no browser download).
+folder, creates a 3-player Roppyakken session with two rounds (and a Hachi-hachi and a Koi-Koi
+session), and saves home, scoreboard and round entry PNGs, and the Help, rules, player and
+totals-entry pages.  Needs the ``browser`` extra (Playwright's Python package, no browser download).
 """
 
 from __future__ import annotations
@@ -59,6 +59,19 @@ def hachihachi_session(client) -> str:
     body = {k: v for k, v in example.items() if k not in ("ruleset", "options", "players")}
     r = client.post(f"/api/v1/sessions/{token}/rounds", json=body)
     assert r.status_code == 201, r.get_json()
+    return token
+
+
+def koikoi_session(client) -> str:
+    """A Koi-Koi session with the example round (month 1 here) and a round the hands ran out."""
+    example = json.loads((ROOT / "referee" / "examples" / "koikoi-round.json").read_text())
+    r = client.post("/api/v1/sessions", json={"name": "Koi-Koi with Ben", "ruleset": "koikoi",
+                                              "players": example["players"], "dealer": "Ben"})
+    token = r.get_json()["edit_token"]
+    rounds = [{k: example[k] for k in ("piles", "calls", "stopped_by")}, {"piles": {}, "stopped_by": None}]
+    for rnd in rounds:
+        r = client.post(f"/api/v1/sessions/{token}/rounds", json=rnd)
+        assert r.status_code == 201, r.get_json()
     return token
 
 
@@ -126,6 +139,18 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(out / "hachihachi-scoreboard.png"), full_page=True)
         page.goto(f"{base}/s/{hh}/round/new")
         page.screenshot(path=str(out / "hachihachi-round-entry.png"))
+        kk = koikoi_session(client)
+        page.goto(f"{base}/s/{kk}")
+        page.locator("#round-1 details summary").click()
+        page.screenshot(path=str(out / "koikoi-scoreboard.png"), full_page=True)
+        page.goto(f"{base}/s/{kk}/round/new")
+        page.get_by_label("Aki stopped").check()
+        page.select_option('select[name="call-0"]', "Ben")
+        for cid in ["pine-poetry-ribbon", "pine-chaff-1", "plum-poetry-ribbon", "plum-chaff-1"]:
+            page.locator(f'#panel-0 input[value="{cid}"] + .face').click()
+        page.wait_for_timeout(600)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / "koikoi-round-entry.png"))
         page.goto(f"{base}/help")
         page.screenshot(path=str(out / "help.png"))
         page.goto(f"{base}/s/{token}/rules#yaku")

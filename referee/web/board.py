@@ -150,6 +150,19 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def without_context(family: str, data: Mapping[str, Any],
+                    context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's
+    ``month``) that a stored round does not keep, and a message when one differs from the
+    game's value (it may be repeated, as the ``score`` input has it, but must match)."""
+    keys = families.get(family).round_keys
+    out = dict(data)
+    for key, value in context.items():
+        if key not in keys and key in out and out.pop(key) != value:
+            return out, f'"{key}" is {data[key]!r}, but this round\'s {key} is {value!r} (leave it out)'
+    return out, None
+
+
 def round_input(session: Session, data: Mapping[str, Any], dealer: str,
                 context: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The full round object (``score`` CLI shape) of a stored round: the session's keys, the
@@ -208,7 +221,8 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
 
     Returns the game result of the rounds that count and, per stored round, its entry
     or its error.  One pass when every round counts; each rejected round costs one more
-    pass, or, when the error does not name its round, a pass per round.  Raises
+    pass (all the rounds after a game-over, one), or, when the error does not name its
+    round, a pass per round.  Raises
     ``RefereeError`` when the game itself is invalid (players, dealer, options).
     """
     kept = list(range(len(stored)))
@@ -222,7 +236,10 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
             n = int(m.group(1)) if m else 0
             if not 1 <= n <= len(kept):
                 return _replay_each(family, rules, game, stored)
-            errors[kept.pop(n - 1)] = e.message[m.end():]
+            # After a game-over every later round is over too: one more pass, not one per round.
+            for i in kept[n - 1 :] if e.code == "game-over" else kept[n - 1 : n]:
+                errors[i] = e.message[m.end():]
+            kept = [i for i in kept if i not in errors]
     rows: list[_Row] = []
     played = 0
     for i in range(len(stored)):

@@ -270,6 +270,27 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     return data
 
 
+#: Rows of the "calls in order" part of the calls form (more fit in its JSON box).
+CALL_ROWS = 4
+_CALL_FIELD = re.compile(r"call-(\d{1,3})")
+
+
+def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the calls form (Koi-Koi; KOIKOI-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` and ``hand-<i>`` (i = seat; once per tapped card), ``stopped_by`` (a
+    player's name, or empty: the hands ran out), ``call-<k>`` (k = 0.., who called koi-koi k-th;
+    empty rows are skipped).  Names that are not players are kept so the core names them.
+    """
+    data = parse_round_form(form, players)
+    rows = sorted(int(m.group(1)) for key in form if (m := _CALL_FIELD.fullmatch(key)))
+    calls = [{"player": who} for k in rows if (who := form.get(f"call-{k}"))]  # the call: koi-koi
+    if calls:
+        data["calls"] = calls
+    data["stopped_by"] = form.get("stopped_by") or None
+    return data
+
+
 _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 
@@ -322,6 +343,7 @@ class EntryForm:
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("round.html", parse_round_form),
     "money": EntryForm("round_money.html", parse_money_round_form),
+    "calls": EntryForm("round_calls.html", parse_calls_round_form),
 }
 
 

@@ -163,7 +163,10 @@ def document(server: str) -> dict[str, Any]:
                 },
                 "Round": {
                     "type": "object",
-                    "description": "Round JSON; session keys may be omitted.",
+                    "description": "Round JSON of the session's game family; session keys may be omitted. "
+                    "Roppyakken family: piles, hands, field (README \"Round input\"). Hachi-hachi: field or "
+                    "multiplier, hands, dropped, mizuten, dekiyaku, hatto, piles (docs/HACHIHACHI.md). Koi-Koi: "
+                    "piles, hands, calls, stopped_by (docs/KOIKOI.md); its month follows from the round's place.",
                     "properties": {
                         "piles": {
                             "type": "object",
@@ -171,6 +174,29 @@ def document(server: str) -> dict[str, Any]:
                         },
                         "hands": {"type": "object"},
                         "field": {"type": "array", "items": {"type": "string"}},
+                        "calls": {
+                            "type": "array",
+                            "description": "Koi-Koi: the koi-koi calls of this round, in the order made",
+                            "items": {
+                                "type": "object",
+                                "required": ["player"],
+                                "properties": {
+                                    "player": {"type": "string"},
+                                    "call": {"type": "string", "description": "the call made (the default: koi-koi)"},
+                                },
+                            },
+                        },
+                        "stopped_by": {
+                            "type": ["string", "null"],
+                            "description": "Koi-Koi: the player who stopped (勝負); null: the hands ran out",
+                        },
+                        "month": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 12,
+                            "description": "Koi-Koi: may be repeated, but must be the round's month (round n is "
+                            "month n); it is never stored",
+                        },
                         "totals": {
                             "type": "object",
                             "additionalProperties": {"type": ["integer", "string"]},
@@ -192,7 +218,10 @@ def document(server: str) -> dict[str, Any]:
                     "required": ["name", "players"],
                     "properties": {
                         "name": {"type": "string"},
-                        "ruleset": {"type": "string"},
+                        "ruleset": {
+                            "type": "string",
+                            "description": "A preset: roppyakken and its variants, hachihachi, koikoi...",
+                        },
                         "options": {"type": "object"},
                         "players": {"type": "array", "items": {"type": "string"}},
                         "dealer": {"type": "string"},

@@ -36,10 +36,20 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
 from referee import api, families, store
+from referee.cards import month_label
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import Board, amount_formatter, build_board, round_input, session_rules, stored_round
+from referee.web.board import (
+    Board,
+    amount_formatter,
+    build_board,
+    round_input,
+    session_rules,
+    stored_round,
+    without_context,
+)
 from referee.web.forms import (
+    CALL_ROWS,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -451,6 +461,8 @@ def _entry(
         "tab": tab,
         "context": context,
         "carry": list(context.get("carry") or ()),
+        "month_label": month_label(context["month"]) if context.get("month") else "",
+        "call_rows": CALL_ROWS,
         "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
         "dekiyaku_ids": dekiyaku_ids(sess.ruleset),
         "money": amount_formatter(sess),
@@ -470,8 +482,9 @@ def _mon_per_kan(sess: store.Session) -> int:
         return 12
 
 
-def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
-    """The round input from the submitted form: the card picker, the money form or its JSON box."""
+def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
+    """The round input from the submitted form: the family's entry form or its JSON box (which
+    may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches)."""
     text = request.form.get("round_json", "").strip()
     if request.form.get("entry") == "totals" and not text:
         return parse_totals_form(request.form, sess.players, _mon_per_kan(sess)), None
@@ -494,6 +507,9 @@ def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
         return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
+    data, mismatch = without_context(sess.family, data, context or {})
+    if mismatch:
+        return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
     return stored_round(sess.family, data), None
 
 
@@ -546,7 +562,7 @@ def _submit(
     An error, a conflict or a locked database gives the form back with every tap kept.
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
-    data, error = _round_data(sess)
+    data, error = _round_data(sess, context)
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
@@ -614,16 +630,16 @@ def new_round(token: str):
 def preview(token: str):
     """The live score preview fragment, recomputed as cards are tapped."""
     sess, _ = load(token, edit=True)
-    data, error = _round_data(sess)
     board = board_of(sess)
-    dealer = request.form.get("dealer") or board.dealer
-    if dealer not in sess.players:
-        error = error or dealer_mismatch(dealer, board.dealer, sess.players)
-        dealer = board.dealer
     context = board.context
     if request.form.get("round_id", "").isdigit():  # the edit page: that round's place in the game
         view = next((v for v in board.rounds if v.id == int(request.form["round_id"])), None)
         context = view.context if view else context
+    data, error = _round_data(sess, context)
+    dealer = request.form.get("dealer") or board.dealer
+    if dealer not in sess.players:
+        error = error or dealer_mismatch(dealer, board.dealer, sess.players)
+        dealer = board.dealer
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, context)
