@@ -43,6 +43,8 @@ MAX_PIXELS = 120_000_000
 MAX_DECODE_BYTES = 256 * 1024 * 1024
 #: The formats read, in the order tried (Pillow names; HEIF is registered by pillow-heif).
 FORMATS: tuple[str, ...] = ("JPEG", "PNG", "HEIF", "AVIF", "WEBP", "GIF", "BMP", "TIFF")
+#: The formats in words, for messages.
+READS = "JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP and TIFF"
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1", b"avif")
 _MIB = 1024 * 1024
 # Bytes per pixel of a decoded Pillow image by mode ("RGB" is stored in 4 bytes).
@@ -272,10 +274,7 @@ def _open_header(data, name: str) -> Image.Image:
             return factory(fp, "")
         except (SyntaxError, IndexError, TypeError, ValueError, EOFError, OSError, KeyError):
             raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
-    raise ImageError(
-        f"{name}: not an image, or a format Pillow cannot read (photos are read as "
-        "JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP or TIFF)"
-    )
+    raise ImageError(f"{name}: not a photo this app can open (it reads {READS})")
 
 
 def _read(src) -> tuple[bytes, str]:
@@ -399,7 +398,7 @@ def load_image(src, max_side: int = 1280) -> Loaded:
     except ImageError:
         raise
     except UnidentifiedImageError:
-        raise ImageError(f"{name}: not an image, or a format Pillow cannot read") from None
+        raise ImageError(f"{name}: not a photo this app can open (it reads {READS})") from None
     except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError, cv2.error):
         raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
     if a is None:

@@ -61,6 +61,7 @@ class RoundView:
     context: dict[str, Any] = field(default_factory=dict)
     month: str = ""
     made: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    saved: str = ""
 
 
 @dataclass
@@ -95,6 +96,22 @@ class Board:
     draw: bool = False
     context: dict[str, Any] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
+    ante: str = ""
+
+    def ranking(self) -> list[tuple[int, str]]:
+        """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
+        order = sorted(self.players, key=lambda p: -self.totals.get(p, 0))
+        out: list[tuple[int, str]] = []
+        for i, p in enumerate(order):
+            tied = out and self.totals.get(out[-1][1], 0) == self.totals.get(p, 0)
+            out.append((out[-1][0] if tied else i + 1, p))
+        return out
+
+    def to_go(self, player: str) -> int | None:
+        """Points the player still needs to reach the target (0 once there); None without a target."""
+        if not self.target:
+            return None
+        return max(0, self.target - self.totals.get(player, 0))
 
     @property
     def leader(self) -> str | None:
@@ -117,13 +134,26 @@ def session_rules(session: Session):
 
 
 def amount_formatter(session: Session) -> Callable[[int], str]:
-    """How the session's family writes an amount (``-1 kan 7 mon``); plain numbers if its rules fail to load."""
+    """How the web writes an amount of the session's family; plain numbers if its rules fail to load.
+
+    Points are plain numbers.  Other units (Hachi-hachi's kan and mon) carry their sign in front
+    of the whole amount, as said at the table: -17 mon is ``"−1 kan 5 mon"``, 168 is
+    ``"+14 kan 0 mon"``, 0 is ``"0 kan 0 mon"`` (the JSON's ``net_text`` keeps the core's floor
+    form, ``"-2 kan 7 mon"``).
+    """
     try:
         rules = session_rules(session)
         family = families.of(rules)
     except RefereeError:
         return str
-    return lambda amount: family.format_amount(amount, rules)
+    if family.unit == "points":
+        return lambda amount: family.format_amount(amount, rules)
+
+    def signed(amount: int) -> str:
+        sign = "+" if amount > 0 else "\u2212" if amount < 0 else ""
+        return sign + family.format_amount(abs(amount), rules)
+
+    return signed
 
 
 #: Keys of a round object that belong to the session, never stored with a round.
@@ -295,7 +325,9 @@ def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
     fmt = amount_formatter(session) if family.unit != "points" else str
     views = []
     for row, played in zip(rounds, rows, strict=True):
-        view = RoundView(row.id, row.position, row.version, _dealer_before(out, played.before), row.data)
+        view = RoundView(
+            row.id, row.position, row.version, _dealer_before(out, played.before), row.data, saved=row.updated
+        )
         view.context = family.next_round({**out, "rounds": out["rounds"][: played.before]})
         if played.error is not None:
             view.error = played.error
@@ -391,7 +423,8 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.rounds_planned = int(out.get("rounds_planned") or 0)
     board.rounds_played = int(out.get("rounds_played") or 0)
     board.carry = list(out.get("carry", []))
-    board.jackpot = fmt(int(out.get("jackpot", 0)))
+    board.jackpot = fmt(int(out.get("jackpot", 0))).lstrip("+")
+    board.ante = fmt(int(out.get("ante", 0))).lstrip("+")
     board.context = family.next_round(out)
     board.winners = tuple(out.get("winners", [])) if complete else ()
     return board
