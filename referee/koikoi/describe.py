@@ -9,7 +9,7 @@ Rule source: KOIKOI-RULES.md; decisions: docs/KOIKOI.md.  Pure core.
 
 from __future__ import annotations
 
-from referee.cards import BY_ID
+from referee.cards import BY_ID, month_label
 from referee.describe import HowItScores, Section, YakuEntry, need_words, option_entries, words
 from referee.explain import mask_ids
 from referee.koikoi.game import month_of_round
@@ -117,7 +117,7 @@ def _extra_round_month(rules: KoikoiRules) -> str:
     """Which month the first extra round plays (round n is month n, after the twelfth month 1 again)."""
     n = rules.options.rounds + 1
     month = month_of_round(n)
-    return f"round {n} is month {month}" + (" again" if month < n else "")
+    return f"round {n} is {month_label(month)}" + (" again" if month < n else "")
 
 
 def _factors(rules: KoikoiRules) -> list[str]:

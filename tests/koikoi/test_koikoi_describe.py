@@ -80,7 +80,8 @@ def test_the_yaku_intro_names_only_the_groups_that_do_not_stack(preset, exclusiv
         assert stacking not in intro
 
 
-@pytest.mark.parametrize(("rounds", "says"), [(12, "round 13 is month 1 again"), (6, "round 7 is month 7")],
-                         ids=["12 rounds: round 13 is Pine again", "6 rounds: round 7 is month 7"])
+@pytest.mark.parametrize(("rounds", "says"), [(12, "round 13 is Pine (松, month 1) again"),
+                                               (6, "round 7 is Bush clover (萩, month 7)")],
+                         ids=["12 rounds: round 13 is Pine again", "6 rounds: round 7 is Bush Clover"])
 def test_extra_rounds_name_the_month_they_play(rounds, says):
     assert says in text(how_it_scores(load_ruleset("koikoi", {"tie": "extra-round", "rounds": rounds})))
