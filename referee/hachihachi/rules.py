@@ -365,9 +365,10 @@ def from_table(table: dict[str, Any], source: str) -> HachihachiRules:
     for did, raw in table.get("dekiyaku", {}).items():
         if not isinstance(raw, dict):
             raise _bad(source, f"dekiyaku.{did}", raw, "a table")
-        d = _compile_dekiyaku(
-            did, build(DekiyakuTable, raw, source, f"dekiyaku.{did}"), options, source
-        )
+        t = build(DekiyakuTable, raw, source, f"dekiyaku.{did}")
+        if t.kan < 0:
+            raise _bad(source, f"dekiyaku.{did}.kan", t.kan, "0 or more kan")
+        d = _compile_dekiyaku(did, t, options, source)
         if d:
             dekiyaku.append(d)
     all_ids = set(table.get("dekiyaku", {}))
