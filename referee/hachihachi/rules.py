@@ -104,12 +104,12 @@ class Options:
     )
     standing_months: tuple[int, ...] = opt(
         (4, 5, 7), "Months whose triplet is a standing triplet (立三本).",
-        label="Months of a standing triplet", group="Teyaku and dekiyaku",
+        label="Months of a standing triplet", group="Teyaku and dekiyaku", unit="month",
     )
     standing_chaff_months: tuple[int, ...] = opt(
         (12,),
         "Months whose triplet of chaff only is a standing triplet (the three paulownia chaff).",
-        label="Months whose chaff triplet stands", group="Teyaku and dekiyaku",
+        label="Months whose chaff triplet stands", group="Teyaku and dekiyaku", unit="month",
     )
     willow_is_chaff: bool = opt(
         True, "Willow cards count as chaff for teyaku, dekiyaku and special yaku.",
