@@ -111,6 +111,18 @@ def _formatter(ruleset: str, options: dict[str, Any]):
     return lambda amount: family.format_amount(amount, rules)
 
 
+def same_rules(sess: store.Session, ruleset: str, options: dict[str, Any]) -> bool:
+    """True when ``ruleset`` and ``options`` score exactly as the session's own rules: applying them
+    again (a double tap on Apply, a retried PUT) changes and logs nothing, so one Undo still restores
+    the rules before the fix."""
+    if (ruleset, dict(options)) == (sess.ruleset, dict(sess.options)):
+        return True
+    try:
+        return load_ruleset(ruleset, options) == load_ruleset(sess.ruleset, sess.options)
+    except RefereeError:
+        return False
+
+
 def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
     """``roppyakken (target=300, fuke.threshold=40)``: a ruleset and its overrides in one line."""
     shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
@@ -131,6 +143,9 @@ def page(token: str):
             error, status = e.message, 422
     elif req["errors"]:
         status = 422
+    if request.method == "POST" and result is not None and same_rules(sess, req["ruleset"], req["options"]):
+        flash("The session is already scored with these rules: nothing changed.")
+        return see_other("sessions.scoreboard", token=token)
     if request.method == "POST" and result is not None:
         summary = f"change rules to {describe_rules(req['ruleset'], req['options'])}"
         store.set_rules(get_db(), sess.id, req["ruleset"], req["options"], summary)

@@ -87,6 +87,23 @@ def test_fixing_a_rule_rescores_logs_and_undoes(client, tokens):
     assert (board["options"], board["winner"], len(board["rounds"])) == ({}, "B", 2)
 
 
+def test_a_double_submitted_rule_fix_is_logged_once(client, tokens):
+    # Found by the rules QA of issue 12: a double tap on "Apply these rules" (or a retried PUT)
+    # logged the change twice, so one Undo said "Undone" and left the new rules in place.
+    edit, _ = tokens
+    form = {"ruleset": "roppyakken", "extra": "first_to_target_wins=true"}
+    assert client.post(f"/s/{edit}/what-if", data=form).status_code == 303
+    again = client.post(f"/s/{edit}/what-if", data=form, follow_redirects=True)
+    assert "already scored with these rules" in again.get_data(as_text=True)
+    rev = client.get(f"/api/v1/sessions/{edit}").get_json()["rev"]
+    put = client.put(f"/api/v1/sessions/{edit}/rules", json={"options": {"first_to_target_wins": True}})
+    assert put.status_code == 200
+    assert put.get_json()["rev"] == rev  # nothing changed, nothing logged
+    client.post(f"/s/{edit}/undo")
+    board = client.get(f"/api/v1/sessions/{edit}").get_json()
+    assert (board["options"], board["winner"]) == ({}, "B")  # one Undo restores the old rules
+
+
 def test_api_rescore(client, tokens):
     _, view = tokens
     r = client.post(f"/api/v1/sessions/{view}/rescore", json={"options": {"first_to_target_wins": True}})
