@@ -17,11 +17,12 @@ from typing import Any
 from flask import Blueprint, flash, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from referee import api, families, store
+from referee import api, store
 from referee.errors import RefereeError
 from referee.rescore import replay, rescore
 from referee.ruleset import load_ruleset
 from referee.web import get_db
+from referee.web.board import rules_amount_formatter
 from referee.web.forms import check_preset, option_fields, parse_extra_options, parse_option_fields, shown_value
 from referee.web.sessions import load, see_other
 
@@ -101,16 +102,6 @@ def _requested(sess: store.Session, form: MultiDict) -> dict[str, Any]:
             "extra": extra, "errors": errors, "submitted": submitted or "ruleset" in form or "extra" in form}
 
 
-def _formatter(ruleset: str, options: dict[str, Any]):
-    """How the family writes an amount under these rules (``-1 kan 7 mon``); plain numbers if they fail."""
-    try:
-        rules = load_ruleset(ruleset, options)
-    except RefereeError:
-        return str
-    family = families.of(rules)
-    return lambda amount: family.format_amount(amount, rules)
-
-
 def same_rules(sess: store.Session, ruleset: str, options: dict[str, Any]) -> bool:
     """True when ``ruleset`` and ``options`` score exactly as the session's own rules: applying them
     again (a double tap on Apply, a retried PUT) changes and logs nothing, so one Undo still restores
@@ -152,7 +143,8 @@ def page(token: str):
         flash(f"Rules changed to {describe_rules(req['ruleset'], req['options'])}: every round was re-scored. "
               "Undo brings the old rules back.")
         return see_other("sessions.scoreboard", token=token)
-    shown = {"before": _formatter(sess.ruleset, sess.options), "after": _formatter(req["ruleset"], req["options"])}
+    shown = {"before": rules_amount_formatter(sess.ruleset, sess.options),
+             "after": rules_amount_formatter(req["ruleset"], req["options"])}
     return render_template(
         "what_if.html", s=sess, role=role, req=req, form=req, presets=_presets(sess.family),
         result=result, error=error, now=describe_rules(sess.ruleset, sess.options), shown=shown,
