@@ -164,7 +164,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > MAX_SESSION_NAME:
-        sf.errors["name"] = f"Keep the name to {MAX_SESSION_NAME} characters."
+        sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
     try:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
@@ -201,8 +201,10 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             f"Each player needs a different name: {twin!r} is already at the table "
             "(names are compared ignoring case, spaces and full-width letters)."
         )
-    elif any(len(p) > MAX_NAME for p in names):
-        sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
+    elif long := [p for p in names if len(p) > MAX_NAME]:
+        sf.errors["players"] = (
+            f"“{long[0][:20]}…” has {len(long[0])} characters; keep player names to {MAX_NAME} characters."
+        )
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""
     if not dealer and "players" not in sf.errors:

@@ -279,12 +279,16 @@ def session_from_export(data: Any) -> dict[str, Any]:
         )
     long = [p for p in players if len(p) > MAX_NAME]
     if long:
-        raise RefereeError("bad-round", f"keep player names to {MAX_NAME} characters; {long[0][:20]!r}... is longer")
+        why = f"player name {long[0][:20]!r}... has {len(long[0])} characters; keep player names to {MAX_NAME}"
+        why += " characters"
+        raise RefereeError("bad-round", why)
     if len(rounds) > MAX_ROUNDS:
         raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
     name = data.get("name") or game.get("name") or "Imported session"
-    if not isinstance(name, str) or len(name) > MAX_SESSION_NAME:
+    if not isinstance(name, str):
         raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    if len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" has {len(name)} characters; at most {MAX_SESSION_NAME} characters')
     dealer = game.get("dealer") or players[0]
     if dealer not in players:
         raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
