@@ -395,8 +395,9 @@ _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
     """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
-    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
-    seats count 0) when ticked.
+    (README "Entered totals"), plus ``winner`` when one is chosen, ``void`` (fuke: blank
+    seats count 0) when ticked and ``first_to_target`` when answered (house rule
+    ``first_to_target_wins``).
 
     Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
     ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
@@ -426,6 +427,8 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
     winner = form.get("winner")
     if winner in players:
         data["winner"] = winner
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 

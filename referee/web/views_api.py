@@ -23,7 +23,7 @@ from referee.web.board import RoundView, first_to_target_choices, stored_round, 
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
-from referee.web.what_if import compare, describe_rules, session_game
+from referee.web.what_if import compare, describe_rules, same_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -287,6 +287,8 @@ def set_rules(token: str):
     the change is logged and the scoreboard's Undo restores the old rules."""
     sess, _ = load(token, edit=True)
     ruleset, options = _rules_body(sess)
+    if same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+        return jsonify(session_json(sess, "edit"))
     try:
         what_if(session_game(sess), ruleset, options)  # the new rules must load and score this session
     except RefereeError as e:
