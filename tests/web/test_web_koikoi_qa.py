@@ -1,0 +1,70 @@
+"""Koi-Koi QA cases in the web app (issue 13 QA): each once misled a player, and each test failed
+before its fix.  Rule source: ../shared/KOIKOI-RULES.md; decisions where it is silent: docs/KOIKOI.md."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+PLAYERS = ("Aki", "Ben")
+HANAMI = ["cherry-curtain", "chrysanthemum-sake-cup"]  # Hanami-zake (花見酒), 5 points
+TESHI = ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1", "pine-chaff-2",
+         "plum-chaff-1", "plum-chaff-2", "iris-chaff-1", "iris-chaff-2"]  # Teshi (手四), 6 points
+
+
+def create(client, **options: str) -> str:
+    form = {"name": "Koi-Koi QA", "ruleset": "koikoi", "dealer": "0", "player-0": "Aki", "player-1": "Ben",
+            **{f"opt.{k}": v for k, v in options.items()}}
+    r = client.post("/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:1000]
+    return r.headers["Location"].rsplit("/", 1)[-1]
+
+
+def totals_form(h, aki: int, ben: int, nonce: str, action: str = "save") -> dict:
+    return {"entry": "totals", "action": action, "nonce": h.signed(nonce), "total-0": str(aki), "total-1": str(ben)}
+
+
+def calls_form(h, nonce: str, action: str = "save", piles=None, hands=None, stopped_by="Aki", calls=()) -> MultiDict:
+    form = MultiDict({"action": action, "nonce": h.signed(nonce), "stopped_by": stopped_by or ""})
+    for i, p in enumerate(PLAYERS):
+        for c in (piles or {}).get(p, []):
+            form.add(f"pile-{i}", c)
+        for c in (hands or {}).get(p, []):
+            form.add(f"hand-{i}", c)
+    for k, who in enumerate(calls):
+        form.add(f"call-{k}", who)
+    return form
+
+
+def text(page: str) -> str:
+    """The page's words without tags, whitespace runs as one space."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+# ---- 1. extra rounds are named as players name them -----------------------------------------------
+
+
+# KOIKOI-RULES.md "The game": option `rounds`; option `tie = extra-round` plays "one more round at a
+# time until the totals differ"; docs/KOIKOI.md: extra rounds go on through the months.
+@pytest.mark.parametrize(
+    ("rounds", "board_says", "entry_says"),
+    [
+        ([(5, 0)], "round 1 of 2", "Round 2"),
+        ([(5, 0), (0, 5)], "round 2 of 2", "Round 3 · extra round 1"),
+        ([(5, 0), (0, 5), (0, 0)], "extra round 1 after 2 rounds", "Round 4 · extra round 2"),
+        ([(5, 0), (0, 5), (0, 0), (0, 0)], "extra round 2 after 2 rounds", "Round 5 · extra round 3"),
+    ],
+    ids=["round-1-of-2", "level-after-the-last-round", "extra-round-1", "extra-round-2"],
+)
+def test_extra_rounds_are_counted_as_extra_rounds(client, h, rounds, board_says, entry_says):
+    token = create(client, rounds="2", tie="extra-round")
+    for k, (a, b) in enumerate(rounds):
+        assert client.post(f"/s/{token}/round/new", data=totals_form(h, a, b, f"t{k}")).status_code == 303
+    board = text(client.get(f"/s/{token}").get_data(as_text=True))
+    assert board_says in board
+    assert not re.search(r"round (\d+) of (\d+)", board) or all(
+        int(n) <= int(m) for n, m in re.findall(r"round (\d+) of (\d+)", board))  # never "round 3 of 2"
+    entry = text(client.get(f"/s/{token}/round/new").get_data(as_text=True))
+    assert entry_says in entry
