@@ -68,3 +68,39 @@ def test_extra_rounds_are_counted_as_extra_rounds(client, h, rounds, board_says,
         int(n) <= int(m) for n, m in re.findall(r"round (\d+) of (\d+)", board))  # never "round 3 of 2"
     entry = text(client.get(f"/s/{token}/round/new").get_data(as_text=True))
     assert entry_says in entry
+
+
+# ---- 2. a round's error is said once -----------------------------------------------------------------
+
+
+def _new(client, ruleset: str, players) -> str:
+    form = {"name": "Errors", "ruleset": ruleset, "dealer": "0", **{f"player-{i}": p for i, p in enumerate(players)}}
+    r = client.post("/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:1000]
+    return r.headers["Location"].rsplit("/", 1)[-1]
+
+
+# Every entry page (README "Round entry": the Roppyakken family's picker, Hachi-hachi's, Koi-Koi's calls
+# form, its JSON box, and "Enter totals only") says what is wrong once, not again in the entry bar.
+@pytest.mark.parametrize(
+    ("ruleset", "players", "form", "says"),
+    [
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"round_json": '{"piles": {"Aki": ["nonsense"]}}'}, "unknown card"),
+        ("hachihachi", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
+        ("koikoi", PLAYERS, {"pile-0": "nonsense", "stopped_by": "Aki"}, "unknown card"),
+        ("koikoi", PLAYERS, {"pile-0": "cherry-curtain", "stopped_by": "Aki"}, "holds no yaku"),
+        ("koikoi", PLAYERS, {"entry": "totals", "total-0": "3", "total-1": "12"}, "only one player scores"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"entry": "totals", "total-0": "x"}, "total"),
+    ],
+    ids=["roppyakken-picker", "json-box", "hachihachi-picker", "koikoi-calls", "koikoi-no-yaku", "koikoi-totals",
+         "roppyakken-totals"],
+)
+@pytest.mark.parametrize("action", ["score", "save"])
+def test_a_round_error_is_shown_once(client, h, ruleset, players, form, says, action):
+    token = _new(client, ruleset, players)
+    r = client.post(f"/s/{token}/round/new", data={"action": action, "nonce": h.signed("e1"), **form})
+    assert r.status_code == (422 if action == "save" else 200)  # Score shows the problem; Save refuses
+    errors = re.findall(r'<p class="error"[^>]*>(.*?)</p>', r.get_data(as_text=True), re.S)
+    assert len(errors) == 1, errors
+    assert says in errors[0]
