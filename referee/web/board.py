@@ -420,7 +420,10 @@ def _ledger_round(view: RoundView, entry: Mapping[str, Any], players: Sequence[s
     view.warnings = list(result.get("warnings", []))
     view.lines = list(result.get("explanation", []))
     view.payments = list(result.get("payments", []))
-    view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
+    multiplier = entry.get("multiplier")
+    if entry.get("outcome") == "entered-totals" and multiplier == 1:
+        multiplier = None  # no field was entered: "field ×1" would claim one
+    view.extra = {"multiplier": multiplier, "winner": entry.get("winner")}
 
 
 def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str, Any],
