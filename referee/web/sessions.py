@@ -569,6 +569,12 @@ def _live_context(sess: store.Session, rnd: store.RoundRow | None = None) -> dic
     }
 
 
+def round_words(sess: store.Session) -> dict[str, Any]:
+    """What ``partials/round_cards.html`` needs to name a stored round: the money formatter and yaku names."""
+    names = yaku_names(sess.ruleset)
+    return {"money": amount_formatter(sess), "yaku_name": lambda yid: names.get(yid, yid)}
+
+
 def _mon_per_kan(sess: store.Session) -> int:
     """Mon in one kan, for a totals form in money (12 when the rules do not count in kan)."""
     try:
@@ -713,7 +719,8 @@ def _submit(
         message = save(data)
     except store.ConflictError as e:
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
-        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff)
+        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
+                               **round_words(sess))
         return page, 409
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
@@ -832,7 +839,7 @@ def delete_round(token: str, round_id: int):
     sess, _ = load(token, edit=True)
     rnd = round_or_404(sess, round_id)
     if request.method == "GET":
-        return render_template("delete.html", s=sess, rnd=rnd)
+        return render_template("delete.html", s=sess, rnd=rnd, **round_words(sess))
     try:
         store.delete_round(get_db(), sess.id, round_id)
     except store.NotFoundError:

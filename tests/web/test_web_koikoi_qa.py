@@ -39,8 +39,8 @@ def calls_form(h, nonce: str, action: str = "save", piles=None, hands=None, stop
 
 
 def text(page: str) -> str:
-    """The page's words without tags, whitespace runs as one space."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    """The page's words without tags, whitespace runs as one space (none before a colon or comma)."""
+    return re.sub(r" ([:,])", r"\1", re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
 # ---- 1. extra rounds are named as players name them -----------------------------------------------
@@ -164,3 +164,73 @@ def test_a_hachihachi_round_of_totals_claims_no_field_multiplier(client, h):
     assert "×1" not in result_section(scored)
     assert client.post(f"/s/{token}/round/new", data={**form, "action": "save"}).status_code == 303
     assert "field ×1" not in client.get(f"/s/{token}").get_data(as_text=True)
+
+
+# ---- 5. the delete (and conflict) page shows what the round holds -----------------------------------
+
+
+def _round_id(client, token: str, k: int = 0) -> int:
+    return client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][k]["id"]
+
+
+# Issue 13 "Web": a Koi-Koi round is entered as who stopped (or the hands ran out) and the koi-koi
+# calls in order, beside the piles; asked "Delete round N?", the scorekeeper sees all of it, as the
+# page shows the piles and dealt hands of every family.
+@pytest.mark.parametrize(
+    ("form", "shows"),
+    [
+        ({"pile-1": HANAMI, "stopped_by": "Ben", "call-0": "Aki", "call-1": "Ben"},
+         ["Who stopped (勝負): Ben", "Koi-koi calls, in order: 1. Aki, 2. Ben", "Ben (2 cards): Cherry"]),
+        ({"stopped_by": ""}, ["Who stopped (勝負): nobody, the hands ran out", "Koi-koi calls, in order: none"]),
+    ],
+    ids=["stopped-after-two-calls", "hands-ran-out"],
+)
+def test_the_delete_page_shows_the_koikoi_calls(client, h, form, shows):
+    token = create(client)
+    assert client.post(f"/s/{token}/round/new", data=MultiDict({"action": "save", "nonce": h.signed("d1"),
+                                                               **form})).status_code == 303
+    page = text(client.get(f"/s/{token}/round/{_round_id(client, token)}/delete").get_data(as_text=True))
+    for words in shows:
+        assert words in page
+
+
+def test_the_delete_page_shows_entered_totals_not_empty_piles(client, h):
+    # README "Totals only": such a round holds each player's points, not cards.
+    token = create(client)
+    assert client.post(f"/s/{token}/round/new", data=totals_form(h, 0, 12, "d2")).status_code == 303
+    page = text(client.get(f"/s/{token}/round/{_round_id(client, token)}/delete").get_data(as_text=True))
+    assert "Entered totals: Aki 0 · Ben 12" in page
+    assert "(0 cards)" not in page
+
+
+def test_the_delete_page_shows_hachihachi_calls(client, h):
+    # RULES.md / seed 003: a Hachi-hachi round holds the field (or its multiplier), the dekiyaku calls with
+    # stop or continue, and hatto, beside the piles.
+    token = _new(client, "hachihachi", ("Aki", "Ben", "Chiyo"))
+    rnd = {"multiplier": 2, "dekiyaku": [{"player": "Aki", "yaku": "akatan", "decision": "stop"}], "hatto": ["Ben"],
+           "piles": {"Aki": ["pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon"]}}
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json=rnd)
+    assert r.status_code == 201, r.get_json()
+    page = text(client.get(f"/s/{token}/round/{_round_id(client, token)}/delete").get_data(as_text=True))
+    assert "Field multiplier: ×2" in page
+    assert "Dekiyaku: Aki Poetry Ribbons" in page
+    assert "Hatto: Ben" in page
+
+
+def test_the_conflict_page_shows_both_versions_calls(client, h):
+    # The same partial answers "Someone else saved a different version": each side's calls are shown.
+    token = create(client)
+    first = {"pile-1": HANAMI, "stopped_by": "Ben", "call-0": "Aki"}
+    assert client.post(f"/s/{token}/round/new", data=MultiDict({"action": "save", "nonce": h.signed("c1"),
+                                                               **first})).status_code == 303
+    rnd = client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][0]
+    url = f"/s/{token}/round/{rnd['id']}/edit"
+    v = str(rnd["version"])
+    theirs = MultiDict({"action": "save", "version": v, "pile-1": HANAMI, "stopped_by": "Ben"})
+    assert client.post(url, data=theirs).status_code == 303
+    mine = MultiDict({"action": "save", "version": v, "pile-0": HANAMI, "stopped_by": "Aki", "call-0": "Ben"})
+    r = client.post(url, data=mine)
+    assert r.status_code == 409
+    page = text(r.get_data(as_text=True))
+    assert "Who stopped (勝負): Aki Koi-koi calls, in order: 1. Ben" in page  # yours
+    assert "Who stopped (勝負): Ben Koi-koi calls, in order: none" in page  # saved
