@@ -908,15 +908,19 @@ def csv_cell(value: Any) -> Any:
 
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
-    """Download the rounds table as CSV: one row per round, scores then running totals."""
+    """Download the rounds table as CSV: one row per round, scores then running totals; in a game
+    played by months (Koi-Koi: the game context names the next round's month) a ``month`` column
+    names each round's month by its plant ("Pine (松, month 1)")."""
     sess, _ = load(token)
     board = board_of(sess)
+    by_month = "month" in board.context or any(v.month for v in board.rounds)
     out = io.StringIO()
     w = csv.writer(out)
     write = lambda row: w.writerow([csv_cell(c) for c in row])  # noqa: E731
     write(
         [
             "round",
+            *(["month"] if by_month else []),
             "dealer",
             "void",
             *(f"{p} ({board.unit})" for p in sess.players),
@@ -929,6 +933,7 @@ def export_csv(token: str):
         write(
             [
                 v.number,
+                *([v.month] if by_month else []),
                 v.dealer,
                 "yes" if v.void else "",
                 *(v.scores.get(p, "") for p in sess.players),

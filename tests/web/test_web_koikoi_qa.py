@@ -3,6 +3,8 @@ before its fix.  Rule source: ../shared/KOIKOI-RULES.md; decisions where it is s
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -234,3 +236,35 @@ def test_the_conflict_page_shows_both_versions_calls(client, h):
     page = text(r.get_data(as_text=True))
     assert "Who stopped (勝負): Aki Koi-koi calls, in order: 1. Ben" in page  # yours
     assert "Who stopped (勝負): Ben Koi-koi calls, in order: none" in page  # saved
+
+
+# ---- 6. the CSV export names each Koi-Koi round's month ---------------------------------------------
+
+
+def export_rows(client, token: str) -> list[dict[str, str]]:
+    r = client.get(f"/s/{token}/export.csv")
+    assert r.status_code == 200
+    return list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+
+
+# KOIKOI-RULES.md "The game": round n is month n (tsukifuda uses it); docs/KOIKOI.md: extra rounds go on
+# from month 1.  The month is named by its plant, as everywhere a month is named to a player (issue 12).
+def test_the_csv_export_has_the_month_of_each_koikoi_round(client, h):
+    token = create(client, rounds="2", tie="extra-round")
+    for k, (a, b) in enumerate([(5, 0), (0, 5), (0, 0)]):
+        assert client.post(f"/s/{token}/round/new", data=totals_form(h, a, b, f"x{k}")).status_code == 303
+    rows = export_rows(client, token)
+    assert [(r["round"], r["month"]) for r in rows] == [
+        ("1", "Pine (松, month 1)"), ("2", "Plum (梅, month 2)"), ("3", "Cherry (桜, month 3)")]
+
+
+def test_the_csv_export_of_an_empty_koikoi_session_still_has_the_column(client):
+    r = client.get(f"/s/{create(client)}/export.csv")
+    assert next(csv.reader(io.StringIO(r.get_data(as_text=True))))[:2] == ["round", "month"]
+
+
+def test_games_without_months_get_no_month_column(client, h):
+    # RULES.md: Roppyakken rounds are not played by month.
+    token = _new(client, "roppyakken", ("Aki", "Ben", "Chiyo"))
+    header = next(csv.reader(io.StringIO(client.get(f"/s/{token}/export.csv").get_data(as_text=True))))
+    assert "month" not in header
