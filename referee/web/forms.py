@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.names import clean_name, repeated_name
+from referee.names import clean_name, name_key, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
 from referee.ruleset import load_table, parse_value
 
 MAX_PLAYERS = 6
