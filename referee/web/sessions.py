@@ -57,6 +57,7 @@ from referee.web.forms import (
     shown_value,
     unknown_seats,
 )
+from referee.web.headers import download
 
 bp = Blueprint("sessions", __name__)
 #: Boards by (viewer token, rev), and their rendered fragments by (..., role):
@@ -321,7 +322,7 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
         "s": sess,
         "role": role,
         "board": board_of(sess),
-        "undo": store.last_change(db, sess.id) if role == "edit" else None,
+        "undo": store.latest_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
         "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
     }
@@ -555,6 +556,13 @@ def _submit(
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
         page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff)
         return page, 409
+    except store.SpentFormTokenError:
+        return again(
+            error="Nothing was saved: this form was saved once already, and that round has since been undone or "
+            "deleted. Your cards are kept below; press Save again to save them as a new round.",
+            status=409,
+            nonce=new_nonce(),
+        )
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)
@@ -653,10 +661,18 @@ def delete_round(token: str, round_id: int):
 
 @bp.post("/s/<token>/undo")
 def undo(token: str):
-    """Undo the session's last change."""
+    """Undo the change the button named (form field ``change``, its id); a second tap of the
+    same button undoes nothing more."""
     sess, _ = load(token, edit=True)
-    undone = store.undo(get_db(), sess.id)
-    flash(f"Undone: {undone}." if undone else "Nothing to undo.")
+    raw = request.form.get("change", "")
+    change_id = int(raw) if raw.isdigit() and len(raw) < 19 else None
+    try:
+        undone = store.undo(get_db(), sess.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = f" The latest change now is “{e.latest.summary}”." if e.latest else ""
+        flash(f"That change was already undone; nothing else was undone.{latest}")
+    else:
+        flash(f"Undone: {undone}." if undone else "Nothing to undo.")
     return see_other("sessions.scoreboard", token=token)
 
 
@@ -685,8 +701,9 @@ def export_data(sess: store.Session) -> dict[str, Any]:
 
 
 def _filename(sess: store.Session, ext: str) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in sess.name)[:40].strip("-") or "session"
-    return f"{safe}.{ext}"
+    """The download's name: the session's name (any script) without characters a file name cannot hold."""
+    safe = "".join("-" if ch in '\\/:*?"<>|' or not ch.isprintable() else ch for ch in sess.name)
+    return f"{safe[:60].strip(' .-') or 'session'}.{ext}"
 
 
 @bp.get("/s/<token>/export.json")
@@ -694,11 +711,7 @@ def export_json(token: str):
     """Download the session as JSON."""
     sess, _ = load(token)
     body = json.dumps(export_data(sess), ensure_ascii=False, indent=2)
-    return Response(
-        body,
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "json")}"'},
-    )
+    return download(body, _filename(sess, "json"), "application/json")
 
 
 def csv_cell(value: Any) -> Any:
@@ -739,8 +752,4 @@ def export_csv(token: str):
                 note,
             ]
         )
-    return Response(
-        out.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "csv")}"'},
-    )
+    return download(out.getvalue(), _filename(sess, "csv"), "text/csv")

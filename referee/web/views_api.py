@@ -81,6 +81,8 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     }
     if role == "edit":
         out["edit_token"] = sess.edit_token
+        latest = store.latest_change(get_db(), sess.id)
+        out["last_change"] = None if latest is None else {"id": latest.id, "summary": latest.summary}
     return out
 
 
@@ -180,7 +182,10 @@ def add_round(token: str):
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
     data = _round_input(sess, body, board.dealer)
     _checked(sess, data, board.dealer, board.carry)
-    row, created = store.add_round(get_db(), sess.id, data, form_token)
+    try:
+        row, created = store.add_round(get_db(), sess.id, data, form_token)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {
@@ -236,6 +241,27 @@ def delete_round(token: str, round_id: int):
     round_or_404(sess, round_id)
     store.delete_round(get_db(), sess.id, round_id)
     return "", 204
+
+
+@bp.post("/sessions/<token>/undo")
+def undo(token: str):
+    """Undo the latest change; ``change`` (its id, from ``last_change``) makes a repeated request undo nothing more."""
+    sess, _ = load(token, edit=True)
+    body = _body()
+    change_id = body.get("change")
+    if change_id is not None and (not isinstance(change_id, int) or isinstance(change_id, bool)):
+        message = '"change" must be the id of the change to undo (an integer), or left out'
+        return error_response(422, message, "bad-request")
+    try:
+        undone = store.undo(get_db(), sess.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
+        return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
+                        "last_change": latest}), 409
+    if undone is None:
+        return error_response(409, "there is nothing to undo", "nothing-to-undo")
+    sess = store.get_session(get_db(), sess.id)
+    return jsonify({"undone": undone, "session": session_json(sess, "edit")})
 
 
 @bp.get("/openapi.json")
