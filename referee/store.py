@@ -48,6 +48,7 @@ __all__ = [
     "UndoMismatchError",
     "add_round",
     "change",
+    "check",
     "create_session",
     "delete_round",
     "find_session",
@@ -58,6 +59,7 @@ __all__ = [
     "migrate",
     "open_db",
     "rounds_of",
+    "sessions_by_tokens",
     "undo",
     "update_round",
     "writing",
@@ -256,6 +258,16 @@ def migrate(db: Database) -> None:
 # ---- reading ----------------------------------------------------------------
 
 
+@guarded
+def check(db: Database) -> None:
+    """Raise ``StoreUnavailableError`` unless the database can be read and is migrated (for /healthz)."""
+    db.execute("SELECT count(*) FROM sessions").fetchone()
+    pending = migrations.pending(db)
+    if pending:
+        why = f"the database needs migrating ({', '.join(m.name for m in pending)})"
+        raise StoreUnavailableError(why, why)
+
+
 def _session(row: Mapping[str, Any]) -> Session:
     return Session(
         id=row["id"],
@@ -289,6 +301,18 @@ def _round(row: Mapping[str, Any]) -> RoundRow:
 def list_sessions(db: Database) -> list[Session]:
     """All sessions, most recently changed first."""
     return [_session(r) for r in db["sessions"].rows_where(order_by="updated desc, id desc")]
+
+
+@guarded
+def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
+    """The sessions that any of ``tokens`` (viewer or scorekeeper) opens, most recently changed first."""
+    tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:200]
+    if not tokens:
+        return []
+    marks = ", ".join("?" * len(tokens))
+    where = f"edit_token IN ({marks}) OR view_token IN ({marks})"
+    rows = db.query(f"SELECT * FROM sessions WHERE {where} ORDER BY updated DESC, id DESC", [*tokens, *tokens])
+    return [_session(r) for r in rows]
 
 
 @guarded
@@ -721,6 +745,15 @@ def delete_round(db: Database, session_id: int, round_id: int) -> None:
     with change(db, session_id, "delete") as c:
         gone = c.delete_round(round_id)
         c.summary = f"delete round {gone.position}"
+
+
+@guarded
+def move_revs_past(db: Database, revs: Mapping[str, int]) -> None:
+    """After a restore: give each session (by viewer token) a ``rev`` above the one it had
+    before (``revs``), so no page or cache takes the restored data for what it showed."""
+    with writing(db):
+        for token, rev in revs.items():
+            db.execute("UPDATE sessions SET rev = max(rev, ?) + 1 WHERE view_token = ?", [rev, token])
 
 
 def _change(row: Mapping[str, Any]) -> Change:

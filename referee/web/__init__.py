@@ -12,6 +12,7 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``HTMX_LOCAL``: serve the vendored htmx instead of the pinned CDN copy (offline tables, tests).
 - ``POLL_SECONDS``: how often an open scoreboard asks for changes.
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
+- ``HOST_KEY``: lists every session (``referee.web.privacy``); ``DATA_DIR/host_key`` by default.
 
 Templates live in the project's top-level ``templates/`` and static files in
 ``templates/static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
@@ -109,12 +110,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, sessions, views_api
+    from referee.web import art, errors, headers, health, privacy, sessions, views_api
+
+    app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
     art.init_app(app)
     errors.init_app(app)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(views_api.bp)
+    app.register_blueprint(privacy.bp)
+    app.register_blueprint(health.bp)
+    headers.init_app(app)
     app.teardown_appcontext(close_db)
     from referee.web import photos  # issue 6: pile photos
 

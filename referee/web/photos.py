@@ -42,6 +42,7 @@ from referee.web.evidence import (
     save_evidence,
 )
 from referee.web.forms import parse_money_round_form, parse_round_form
+from referee.web.schemas import DetectIn, DetectionsOut, responses, validate
 from vision.detection import Detection
 from vision.merge import merge
 
@@ -147,6 +148,7 @@ def _api_error(status: int, code: str, message: str):
 
 
 @bp.post("/api/v1/detect")
+@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504))
 def detect_api():
     """Detect the cards in one uploaded photo (multipart field ``image``)."""
     upload = request.files.get("image") or next(iter(request.files.values()), None)

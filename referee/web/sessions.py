@@ -30,7 +30,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -38,7 +37,7 @@ from markupsafe import Markup
 
 from referee import api, store
 from referee.errors import RefereeError
-from referee.web import get_db
+from referee.web import get_db, privacy
 from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
 from referee.web.forms import (
     MAX_NAME,
@@ -107,9 +106,7 @@ def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
 
 def remember_keeper(token: str) -> None:
     """Remember, in this browser's signed cookie, that it keeps the score of a session."""
-    kept = session.get("keeper", [])
-    if kept[:1] != [token]:  # unchanged cookies are not sent again
-        session["keeper"] = [token, *(t for t in kept if t != token)][:50]
+    privacy.remember(token, "edit")
 
 
 def sign_nonce(secret_key: str, seed: str) -> str:
@@ -143,10 +140,10 @@ def see_other(endpoint: str, **values: Any):
 
 @bp.get("/")
 def home():
-    """Sessions, most recent first, with a New session button."""
-    kept = set(session.get("keeper", []))
+    """The sessions this browser created or opened (all of them for the host), most recent first."""
+    listed, kept = privacy.visible_sessions()
     rows = []
-    for sess in store.list_sessions(get_db()):
+    for sess in listed:
         board = board_of(sess)
         rows.append(
             {
@@ -156,7 +153,7 @@ def home():
                 "token": sess.edit_token if sess.edit_token in kept else sess.view_token,
             }
         )
-    return render_template("home.html", rows=rows)
+    return render_template("home.html", rows=rows, host=privacy.is_host())
 
 
 def _form_context(sf: SessionForm) -> dict[str, Any]:
@@ -273,12 +270,15 @@ def session_from_export(data: Any) -> dict[str, Any]:
 
 @bp.post("/import")
 def import_session():
-    """Create a session from a JSON export (file upload or pasted text)."""
+    """Create a session from a JSON export (file upload or pasted text), or every session of an
+    ``export --all`` archive."""
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", errors="replace") if upload and upload.filename else ""
     text = text or request.form.get("text", "")
+    from referee.web import archive  # it imports this module
+
     try:
-        created = session_from_export(json.loads(text))
+        batch = archive.sessions_to_create(json.loads(text))
     except json.JSONDecodeError as e:
         message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
     except RecursionError:
@@ -291,13 +291,17 @@ def import_session():
         message = f"This game's scoring module is not installed ({e.name})."
     else:
         try:
-            sess = store.create_session(get_db(), **created)
+            made = archive.create_all(batch)
         except store.StoreUnavailableError as e:
             return render_template("import.html", message=e.message, text=text), 503
-        remember_keeper(sess.edit_token)
-        n = len(created["rounds"])
+        for sess in reversed(made):
+            remember_keeper(sess.edit_token)
+        if len(made) != 1:
+            flash(f"Imported {len(made)} sessions.")
+            return see_other("sessions.home")
+        n = len(batch[0]["rounds"])
         flash(f"Imported {n} round{'' if n == 1 else 's'}.")
-        return see_other("sessions.scoreboard", token=sess.edit_token)
+        return see_other("sessions.scoreboard", token=made[0].edit_token)
     return render_template("import.html", message=message, text=text), 422
 
 
@@ -332,8 +336,7 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
 def scoreboard(token: str):
     """Totals, progress toward the target, the oya, the rounds, the winner; kept live by polling."""
     sess, role = load(token)
-    if role == "edit":
-        remember_keeper(token)
+    privacy.remember(token, role)
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)

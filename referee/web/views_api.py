@@ -2,40 +2,47 @@
 
 Bodies use the round JSON of the ``score`` CLI (the session's ``ruleset``,
 ``options``, ``players`` and ``dealer`` come from the session and may be
-omitted).  Errors are ``{"error": code, "message": text}`` with a fitting
-status; ``/api/v1/openapi.json`` documents it all.
+omitted).  Each view declares its request and response schemas
+(``referee.web.schemas``): bodies are validated against them before the view runs,
+and ``/api/v1/openapi.json`` is generated from them.  Errors are
+``{"error": code, "message": text}`` with a fitting status.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, url_for
 
 from referee import store
 from referee.errors import RefereeError
-from referee.web import get_db
+from referee.web import get_db, privacy
 from referee.web.board import RoundView, stored_round
 from referee.web.errors import error_response
+from referee.web.schemas import (
+    ConflictOut,
+    EditedRoundOut,
+    EditRoundIn,
+    ExportOut,
+    NewRoundIn,
+    NewSessionIn,
+    ResultOut,
+    RoundIn,
+    SavedRoundOut,
+    SessionListOut,
+    SessionOut,
+    UndoConflictOut,
+    UndoIn,
+    UndoneOut,
+    body_object,
+    document,
+    responses,
+    validate,
+)
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-
-def _body() -> dict[str, Any]:
-    try:
-        data = request.get_json(silent=True)
-        if data is None and request.is_json and request.data:
-            json.loads(request.data)  # only to name what is wrong with it
-    except RecursionError:
-        abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
-    except ValueError as e:  # not JSON, or a number over Python's integer digit limit
-        abort(error_response(400, f"the body is not valid JSON: {str(e)[:200]}", "bad-request"))
-    if not isinstance(data, dict):
-        abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
-    return data
 
 
 def _round_json(v: RoundView) -> dict[str, Any]:
@@ -108,10 +115,12 @@ def _checked(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequ
 
 
 @bp.get("/sessions")
+@validate(resp=responses({200: SessionListOut}, 503))
 def list_sessions():
-    """All sessions (viewer tokens only)."""
+    """The sessions this browser created or opened (every session with ``Authorization: Bearer <host key>``),
+    viewer tokens only."""
     out = []
-    for sess in store.list_sessions(get_db()):
+    for sess in privacy.visible_sessions()[0]:
         board = board_of(sess)
         out.append(
             {
@@ -129,20 +138,21 @@ def list_sessions():
 
 
 @bp.post("/sessions")
+@validate(json=NewSessionIn, resp=responses({201: SessionOut}, 400, 413, 422, 501, 503))
 def create_session():
     """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
-    body = _body()
-    if not body.get("name") or not isinstance(body.get("name"), str):
-        return error_response(422, '"name" is required (the session\'s name)', "bad-request")
+    body = body_object()
     try:
         created = session_from_export({"name": body["name"], "game": body})
     except RefereeError as e:
         return error_response(422, e.message, e.code)
     sess = store.create_session(get_db(), **created)
+    privacy.remember(sess.edit_token, "edit")
     return jsonify(session_json(sess, "edit")), 201
 
 
 @bp.get("/sessions/<token>")
+@validate(resp=responses({200: SessionOut}, 404, 503))
 def get_session(token: str):
     """One session with its standings and rounds."""
     sess, role = load(token)
@@ -150,6 +160,7 @@ def get_session(token: str):
 
 
 @bp.get("/sessions/<token>/export")
+@validate(resp=responses({200: ExportOut}, 404, 503))
 def export(token: str):
     """The session export (as the Export JSON button)."""
     sess, _ = load(token)
@@ -157,26 +168,30 @@ def export(token: str):
 
 
 @bp.post("/sessions/<token>/preview")
+@validate(json=RoundIn, resp=responses({200: ResultOut}, 400, 404, 413, 422, 501, 503))
 def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, _body(), board.dealer)
+    data = _round_input(sess, body_object(), board.dealer)
     return jsonify(_checked(sess, data, board.dealer, board.carry))
 
 
 @bp.post("/sessions/<token>/rounds")
+@validate(
+    json=NewRoundIn, resp=responses({201: SavedRoundOut, 200: SavedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503)
+)
 def add_round(token: str):
-    """Append a round; ``form_token`` (optional, the idempotency key) makes a retried request save it once."""
+    """Append a round.
+
+    Send a fresh ``form_token`` (any string of 1 to 200 characters, e.g. a UUID) as the idempotency key: a
+    retried request with the same key in the same session saves the round once and answers 200 with the saved
+    round. When the round saved with that key has since been deleted or undone, the answer is 409
+    ``form-token-spent``. Without a key, every request saves a new round.
+    """
     sess, _ = load(token, edit=True)
-    body = _body()
+    body = body_object()
     form_token = body.get("form_token")
-    if form_token is not None and (not isinstance(form_token, str) or not 1 <= len(form_token) <= 200):
-        return error_response(
-            400,
-            '"form_token" must be a string of 1 to 200 characters (the idempotency key), or left out',
-            "bad-request",
-        )
     board = board_of(sess)
     if board.winner:
         return error_response(409, f"the game is over: {board.winner} won", "game-over")
@@ -199,14 +214,16 @@ def add_round(token: str):
 
 
 @bp.put("/sessions/<token>/rounds/<int:round_id>")
+@validate(
+    json=EditRoundIn,
+    resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
+)
 def edit_round(token: str, round_id: int):
     """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
     sess, _ = load(token, edit=True)
     round_or_404(sess, round_id)
-    body = _body()
-    version = body.get("version")
-    if not isinstance(version, int):
-        return error_response(422, '"version" is required: the round\'s version when you read it', "bad-request")
+    body = body_object()
+    version = body["version"]
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
@@ -235,6 +252,7 @@ def edit_round(token: str, round_id: int):
 
 
 @bp.delete("/sessions/<token>/rounds/<int:round_id>")
+@validate(resp=responses({204: None}, 403, 404, 503))
 def delete_round(token: str, round_id: int):
     """Delete a round."""
     sess, _ = load(token, edit=True)
@@ -244,14 +262,17 @@ def delete_round(token: str, round_id: int):
 
 
 @bp.post("/sessions/<token>/undo")
+@validate(
+    json=UndoIn, resp=responses({200: UndoneOut}, 400, 403, 404, 409, 413, 422, 503, HTTP_409=UndoConflictOut)
+)
 def undo(token: str):
-    """Undo the latest change; ``change`` (its id, from ``last_change``) makes a repeated request undo nothing more."""
+    """Undo the latest change; ``change`` (its id, from ``last_change``) makes a repeated request undo nothing more.
+
+    409 ``already-undone`` (with ``last_change``) when that change is no longer the latest, ``nothing-to-undo``
+    when there is none.
+    """
     sess, _ = load(token, edit=True)
-    body = _body()
-    change_id = body.get("change")
-    if change_id is not None and (not isinstance(change_id, int) or isinstance(change_id, bool)):
-        message = '"change" must be the id of the change to undo (an integer), or left out'
-        return error_response(422, message, "bad-request")
+    change_id = body_object().get("change")
     try:
         undone = store.undo(get_db(), sess.id, change_id)
     except store.UndoMismatchError as e:
@@ -265,8 +286,7 @@ def undo(token: str):
 
 
 @bp.get("/openapi.json")
+@validate(resp=responses({200: None}))
 def openapi():
-    """The OpenAPI 3.1 document of this API."""
-    from referee.web.openapi import document
-
+    """The OpenAPI 3.1 document of this API, generated from the schemas requests are validated with."""
     return jsonify(document(url_for("api.list_sessions", _external=True).rsplit("/sessions", 1)[0]))
