@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from flask import abort, current_app, request
 from pydantic import BaseModel, ConfigDict, Field
 from spectree import Response, SpecTree
-from spectree.model_adapter.pydantic_adapter import BaseFile
+from spectree.model_adapter.pydantic_adapter import BaseFile, PydanticModelAdapter
 from spectree.plugins.flask_plugin import FlaskPlugin
 
 from referee.web.errors import error_response
@@ -419,6 +419,14 @@ class _Plugin(FlaskPlugin):
                                          force_resp_serialize)
 
 
+class _Adapter(PydanticModelAdapter):
+    """Validation errors without the offending input (it may not even be JSON: a form field
+    whose name is not a string); ``_before`` writes the app's own error body anyway."""
+
+    def validation_errors(self, err):
+        return err.errors(include_context=False, include_input=False, include_url=False)
+
+
 def _before(req, resp, err, _instance, _adapter) -> None:
     """A schema error: the app's error body, naming the field and what it must be."""
     if err is None:
@@ -450,6 +458,7 @@ api = SpecTree(
     description="Sessions and rounds of the scoring referee. Round bodies use the round JSON of "
     '`hanafuda-referee score` (README "Round input"). Errors are `{"error": code, "message": text}`.',
     mode="strict",
+    model_adapter=_Adapter(),
     before=_before,
     after=_after,
     validation_error_model=ErrorOut,

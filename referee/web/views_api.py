@@ -280,7 +280,7 @@ def undo(token: str):
         return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
                         "last_change": latest}), 409
     if undone is None:
-        return error_response(409, "there is nothing to undo", "nothing-to-undo")
+        return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
     sess = store.get_session(get_db(), sess.id)
     return jsonify({"undone": undone, "session": session_json(sess, "edit")})
 
