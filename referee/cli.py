@@ -96,11 +96,19 @@ def _web_app(args: argparse.Namespace):
     """The web app (imported only by the web subcommands), on ``--data`` when given."""
     import os
 
-    if getattr(args, "data", None):
-        os.environ["HANAFUDA_REFEREE_DATA"] = str(Path(args.data).resolve())
     from referee.web import create_app
 
-    return create_app()
+    if not getattr(args, "data", None):
+        return create_app()
+    key, before = "HANAFUDA_REFEREE_DATA", os.environ.get("HANAFUDA_REFEREE_DATA")
+    os.environ[key] = str(Path(args.data).resolve())
+    try:
+        return create_app()
+    finally:
+        if before is None:
+            del os.environ[key]
+        else:
+            os.environ[key] = before
 
 
 def _addresses(host: str, port: int) -> list[str]:
