@@ -132,6 +132,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from referee.backup import AutoBackups
 
     app = _web_app(args)
+    app.config["DB_KEEP_CONNECTIONS"] = True  # one connection per server thread, reused
     urls = _addresses(args.host, args.port)
     backups = Path(app.config["DATA_DIR"]) / "backups"
     print(f"hanafuda-referee: serving on {' and '.join(urls)}", flush=True)
