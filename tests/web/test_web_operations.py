@@ -334,3 +334,29 @@ def test_an_archive_with_a_bad_session_imports_nothing(client, h):
 def test_export_needs_all_or_a_token(capsys, tmp_path):
     assert main(["export", "--data", str(tmp_path)]) == 2
     assert "either --all or one session's token" in capsys.readouterr().err
+
+
+# ---- 6. serve keeps one connection per server thread -------------------------------------------
+
+
+def test_kept_connections_are_reused_and_never_left_in_a_transaction(tmp_path, h):
+    from flask import g
+
+    app = create_app(
+        {"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "t", "HTMX_LOCAL": True, "DB_KEEP_CONNECTIONS": True}
+    )
+    seen = []
+
+    @app.after_request
+    def note(resp):
+        if "db" in g:
+            seen.append(g.db)
+        return resp
+
+    client = app.test_client()
+    token = h.new_session(client)
+    client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": h.piles(0)})
+    client.get(f"/s/{token}")
+    assert len({id(db) for db in seen}) == 1  # one connection for this thread's requests
+    assert not seen[-1].conn.in_transaction
+    assert len(client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]) == 1
