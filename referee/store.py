@@ -956,6 +956,76 @@ def round_of_form_token(db: Database, session_id: int, token: str) -> int | None
     return rows[0]["round_id"] if rows else None
 
 
+# ---- photo review drafts (issue 9) -------------------------------------------
+# A snap, a correction or a Yes/No on a suggestion is posted with the whole unsaved round
+# form; the form as it stands afterwards is kept here so the answer can be a 303 to a GET
+# (reloading it uploads nothing twice).  Drafts are pruned with unsaved photos.
+
+
+@migrations()
+def m003_photo_drafts(db: Database) -> None:
+    db["photo_drafts"].create(
+        {"id": str, "session_id": int, "form": str, "errors": str, "created": str},
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["photo_drafts"].create_index(["created"])
+
+
+@dataclass(frozen=True)
+class PhotoDraft:
+    """A round form between photo steps: ``form`` as ``[(name, value), ...]`` pairs and
+    ``errors`` as ``{slot: message}`` for the photos that failed."""
+
+    id: str
+    session_id: int
+    form: list[tuple[str, str]]
+    errors: dict[str, str]
+    created: str
+
+
+@guarded
+def add_photo_draft(
+    db: Database, session_id: int, form: Sequence[tuple[str, str]], errors: Mapping[str, str]
+) -> PhotoDraft:
+    """Keep a round form between photo steps; returns it with its new id."""
+    draft_id = secrets.token_urlsafe(9)
+    with writing(db):
+        db["photo_drafts"].insert(
+            {
+                "id": draft_id,
+                "session_id": session_id,
+                "form": json.dumps([list(kv) for kv in form]),
+                "errors": json.dumps(dict(errors)),
+                "created": _now(),
+            }
+        )
+    return get_photo_draft(db, session_id, draft_id)
+
+
+def get_photo_draft(db: Database, session_id: int, draft_id: str) -> PhotoDraft:
+    """A session's draft; raises ``NotFoundError`` (unknown, another session's, or pruned)."""
+    rows = list(db["photo_drafts"].rows_where("id = ? AND session_id = ?", [draft_id, session_id], limit=1))
+    if not rows:
+        raise NotFoundError(f"no photo draft {draft_id!r} in session {session_id}")
+    r = rows[0]
+    return PhotoDraft(
+        id=r["id"],
+        session_id=r["session_id"],
+        form=[(str(k), str(v)) for k, v in json.loads(r["form"])],
+        errors=json.loads(r["errors"] or "{}"),
+        created=r["created"],
+    )
+
+
+@guarded
+def prune_photo_drafts(db: Database, older_than: str) -> int:
+    """Forget drafts created before ``older_than`` (ISO time); returns how many."""
+    with writing(db):
+        cur = db.execute("DELETE FROM photo_drafts WHERE created < ?", [older_than])
+    return cur.rowcount
+
+
 # ---- the service's migrations (issue 10) --------------------------------------
 
 
@@ -977,7 +1047,7 @@ def _steps_between(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[
 
 
 @migrations()
-def m003_service_undo_steps(db: Database) -> None:
+def m004_service_undo_steps(db: Database) -> None:
     """The undo log keeps each change once: the steps that revert it, not a copy of every
     round before it (which grew with the square of the rounds: 15.9 MB for 400)."""
     db["changes"].add_column("undo", str)
@@ -992,6 +1062,6 @@ def m003_service_undo_steps(db: Database) -> None:
 
 
 @migrations()
-def m004_service_form_tokens_per_session(db: Database) -> None:
+def m005_service_form_tokens_per_session(db: Database) -> None:
     """A round form's one-time token (the API's idempotency key) belongs to its session."""
     db["form_tokens"].transform(pk=("session_id", "token"))

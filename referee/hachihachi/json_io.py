@@ -1,7 +1,8 @@
 """The JSON face of Hachi-hachi: a round or a game as the CLI and web app send it.
 
-Entry points: ``settle_round_json``, ``play_game_json`` and ``suggest_json``
-(``referee.api`` calls the first two for ``game = "hachihachi"`` rulesets).
+Entry points: ``settle_round_json``, ``play_game_json`` and ``suggest_json``; ``round_json``
+and ``game_json`` are the first two with the ruleset already loaded (the family interface
+that ``referee.api`` calls through ``referee.families``).
 
 Shapes are documented in docs/HACHIHACHI.md.  Every user mistake raises
 ``RefereeError`` with a code (the CLI prints one line and exits 2).
@@ -121,7 +122,11 @@ def settle_round_json(data: Mapping[str, Any]) -> dict:
 
     Raises ``RefereeError`` for any user mistake.
     """
-    rules = rules_from(data)
+    return round_json(rules_from(data), data)
+
+
+def round_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
+    """``settle_round_json`` with the ruleset already loaded (the family interface)."""
     return settle_round(rules, **round_kwargs(data)).to_json()
 
 
@@ -133,6 +138,18 @@ def suggest_json(data: Mapping[str, Any]) -> dict:
     return suggest(rules, make_round(rules, **kwargs)).to_json()
 
 
+#: Keys one round of a game object may have.
+GAME_ROUND_KEYS = frozenset(k for k in ROUND_KEYS if k not in ("ruleset", "options"))
+
+
+def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
+    """What a lone next round needs from a game result (``play_game_json``) whose ``rounds`` are
+    the rounds before it: the multipliers the last of them carried over."""
+    rounds = game.get("rounds") or []
+    carry = list(rounds[-1]["result"].get("carry") or []) if rounds else []
+    return {"carry": carry} if carry else {}
+
+
 def play_game_json(data: Mapping[str, Any]) -> dict:
     """Play a game object (docs/HACHIHACHI.md "Game input") and return the "Game output" dict.
 
@@ -142,20 +159,24 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
     """
     if not isinstance(data, Mapping):
         raise RefereeError("bad-round", f"a game must be a JSON object, got {type(data).__name__}")
+    return game_json(rules_from(data), data)
+
+
+def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
+    """``play_game_json`` with the ruleset already loaded (the family interface)."""
     unknown = [k for k in data if k not in ("ruleset", "options", "players", "dealer", "rounds")]
     if unknown:
         raise RefereeError(
             "bad-round",
             f"unknown game keys {unknown}; expected ruleset, options, players, dealer, rounds",
         )
-    rules = rules_from(data)
     players = data.get("players")
     rounds = data.get("rounds")
     if not isinstance(players, list):
         raise RefereeError("bad-round", f"players is {players!r}; expected a list of player names")
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"rounds is {rounds!r}; expected a list of round objects")
-    allow = tuple(k for k in ROUND_KEYS if k not in ("ruleset", "options"))
+    allow = tuple(k for k in ROUND_KEYS if k in GAME_ROUND_KEYS)
     parsed = []
     for i, r in enumerate(rounds, 1):
         try:

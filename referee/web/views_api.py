@@ -10,7 +10,7 @@ and ``/api/v1/openapi.json`` is generated from them.  Errors are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, url_for
@@ -105,9 +105,11 @@ def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict
     return stored_round(sess.family, body)
 
 
-def _checked(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
+def _checked(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     try:
-        return score_input(sess, data, dealer, carry)
+        return score_input(sess, data, dealer, context)
     except RefereeError as e:
         abort(error_response(422, e.message, e.code))
     except ImportError as e:
@@ -174,7 +176,7 @@ def preview(token: str):
     sess, _ = load(token)
     board = board_of(sess)
     data = _round_input(sess, body_object(), board.dealer)
-    return jsonify(_checked(sess, data, board.dealer, board.carry))
+    return jsonify(_checked(sess, data, board.dealer, board.context))
 
 
 @bp.post("/sessions/<token>/rounds")
@@ -193,10 +195,11 @@ def add_round(token: str):
     body = body_object()
     form_token = body.get("form_token")
     board = board_of(sess)
-    if board.winner:
-        return error_response(409, f"the game is over: {board.winner} won", "game-over")
+    if board.over:
+        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+        return error_response(409, f"the game is over: {ended}", "game-over")
     data = _round_input(sess, body, board.dealer)
-    _checked(sess, data, board.dealer, board.carry)
+    _checked(sess, data, board.dealer, board.context)
     try:
         row, created = store.add_round(get_db(), sess.id, data, form_token)
     except store.SpentFormTokenError as e:
@@ -228,7 +231,7 @@ def edit_round(token: str, round_id: int):
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     data = _round_input(sess, body, dealer)
-    _checked(sess, data, dealer)
+    _checked(sess, data, dealer, view.context if view else board.context)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

@@ -209,7 +209,7 @@ def test_an_old_snapshot_log_is_converted_and_still_undoes(tmp_path):
     """A database from before issue 10: its log held every round before each change."""
     path = tmp_path / "old.sqlite3"
     old = store.open_db(path, apply_migrations=False)
-    store.migrations.apply(old, stop_before="m003_service_undo_steps")
+    store.migrations.apply(old, stop_before="m004_service_undo_steps")
     sid = (
         old["sessions"]
         .insert(
