@@ -6,8 +6,9 @@ Usage: python scripts/bench_writers.py [--writers 20] [--saves 20] [--repeats 3]
 Starts ``hanafuda-referee serve`` (and, with ``--baseline DIR``, another checkout's ``serve``
 beside it, as in ``bench_web.py``), then, interleaving the servers for ``--repeats`` rounds:
 
-- ``20 tables``: each writer saves ``--saves`` rounds into its own session;
-- ``one table``: all writers save into one session (twenty phones on one scoreboard).
+- ``20 tables``: each writer saves ``--saves`` rounds into its own session (the target's case);
+- ``one table``: ``--table-writers`` (6: every phone of a six-player table) save ``--saves``
+  rounds each into one session at once.
 
 Each save is ``POST /api/v1/sessions/<token>/rounds`` with a 24-card round and a fresh
 ``form_token``; a save fails unless it answers 201.  Prints failed saves and the save latency
@@ -53,11 +54,15 @@ def new_session(port: int) -> str:
 
 def writers(port: int, n: int, saves: int, one_table: bool) -> dict:
     tokens = [new_session(port)] * n if one_table else [new_session(port) for _ in range(n)]
+
     def work(i: int, latencies: list[float], errors: list[int]) -> None:
         for k in range(saves):
             t0 = time.perf_counter()
             body = {**a_round(i + k), "form_token": uuid.uuid4().hex}
-            status, _ = request(port, "POST", f"/api/v1/sessions/{tokens[i]}/rounds", body)
+            try:
+                status, _ = request(port, "POST", f"/api/v1/sessions/{tokens[i]}/rounds", body)
+            except OSError:  # no answer within the client's 60 s: a failed save
+                status = 0
             latencies.append(time.perf_counter() - t0)
             if status != 201:
                 errors.append(status)
@@ -69,20 +74,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--writers", type=int, default=20)
     ap.add_argument("--saves", type=int, default=20)
+    ap.add_argument("--table-writers", type=int, default=6, help="writers on the one shared session")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--baseline", default=None, help="another checkout to compare, e.g. a worktree of main")
     ap.add_argument("--write", default=None, help="Markdown file whose Busy writers section to replace")
     args = ap.parse_args(argv)
     loads = [load_average()]
-    cases = {f"{args.writers} tables": False, "one table": True}
+    cases = {
+        f"{args.writers} tables": (args.writers, False),
+        f"one table, {args.table_writers} phones": (args.table_writers, True),
+    }
     with tempfile.TemporaryDirectory() as tmp:
         running = servers(args.baseline, tmp)
         results: dict[tuple[str, str], list[dict]] = {}
         try:
             for _ in range(args.repeats):
-                for case, one in cases.items():
+                for case, (n, one) in cases.items():
                     for s in running:
-                        results.setdefault((case, s.label), []).append(writers(s.port, args.writers, args.saves, one))
+                        results.setdefault((case, s.label), []).append(writers(s.port, n, args.saves, one))
                 loads.append(load_average())
         finally:
             for s in running:
@@ -103,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     this = running[-1].label
-    worst = max(median_of(results[(case, this)])["p99"] for case in cases)
-    failed = sum(median_of(results[(case, this)])["errors"] for case in cases)
+    target = median_of(results[(f"{args.writers} tables", this)])
+    worst, failed = target["p99"], target["errors"]
     verdict = (
         f"Target (no failed save for {args.writers} writers × {args.saves} saves, p99 at most 1 s): "
         f"{'met' if failed == 0 and worst <= 1000 else 'missed'} ({failed} failed, worst p99 {worst:.0f} ms)."
@@ -119,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                 "",
                 f"{args.writers} clients at once, each saving {args.saves} rounds (24 cards each) through "
                 f"`POST /api/v1/sessions/<token>/rounds` (a fresh `form_token` each), into their own session "
-                f"(`{args.writers} tables`) or all into one (`one table`); a save fails unless it answers 201. "
+                f"(`{args.writers} tables`), or {args.table_writers} phones into one session (`one table`); a save "
+                "fails unless it answers 201 within 60 s. "
                 f"{args.repeats} interleaved repeats (saves and failures summed, latencies the median of the "
                 f"repeats), {os.cpu_count()} cores, CPython {platform.python_version()}; load average at the start "
                 f"and after each repeat: {', '.join(loads)}. "
