@@ -96,8 +96,10 @@ class NewSessionIn(_Request):
         pattern=NonBlank,
         description=f"is required: the session's name, 1 to {MAX_SESSION_NAME} characters",
     )
-    ruleset: str = Field(
-        "roppyakken", min_length=1, description="must be a preset name (`hanafuda-referee rulesets` lists them)"
+    ruleset: str | None = Field(
+        None,
+        min_length=1,
+        description="must be a preset name (`hanafuda-referee rulesets` lists them); default Roppyakken",
     )
     options: dict[str, Any] = Field(
         default_factory=dict, description='must be an object of option names to values, e.g. {"target": 600}'
