@@ -58,6 +58,11 @@ class Family:
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
       add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
+    - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
+      words, for the Help pages; None: only its description and options are shown.
+    - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
+      dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
+      player pages; None: none are counted.
     """
 
     name: str
@@ -76,6 +81,8 @@ class Family:
     format_amount: Callable[[int, Any], str] = _plain_amount
     suggest_json: Callable[[Mapping[str, Any]], dict] | None = None
     card_points: Callable[[Card], int] | None = None
+    describe: Callable[[Any], Any] | None = None
+    yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

@@ -304,18 +304,6 @@ def list_sessions(db: Database) -> list[Session]:
 
 
 @guarded
-def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
-    """The sessions that any of ``tokens`` (viewer or scorekeeper) opens, most recently changed first."""
-    tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:200]
-    if not tokens:
-        return []
-    marks = ", ".join("?" * len(tokens))
-    where = f"edit_token IN ({marks}) OR view_token IN ({marks})"
-    rows = db.query(f"SELECT * FROM sessions WHERE {where} ORDER BY updated DESC, id DESC", [*tokens, *tokens])
-    return [_session(r) for r in rows]
-
-
-@guarded
 def find_session(db: Database, token: str) -> tuple[Session, str]:
     """The session a token opens, and the token's role: ``"edit"`` or ``"view"``.
 
@@ -328,6 +316,20 @@ def find_session(db: Database, token: str) -> tuple[Session, str]:
         raise NotFoundError(token)
     sess = _session(dict(zip([d[0] for d in cur.description], row, strict=True)))
     return sess, "edit" if sess.edit_token == token else "view"
+
+
+@guarded
+def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
+    """The sessions that any of ``tokens`` (viewer or scorekeeper links) opens, most recently
+    changed first; unknown tokens are skipped.  For the pages that show only what a browser knows."""
+    tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:400]
+    if not tokens:
+        return []
+    marks = ", ".join("?" * len(tokens))
+    rows = db["sessions"].rows_where(
+        f"view_token IN ({marks}) OR edit_token IN ({marks})", [*tokens, *tokens], order_by="updated desc, id desc"
+    )
+    return [_session(r) for r in rows]
 
 
 @guarded

@@ -19,6 +19,8 @@ def round_text(out: dict) -> str:
         score = p["net_text"] if "net_text" in p else p.get("round_score")
         rows.append(f"{name}: {score}")
         rows += [_line(x) for x in out.get("explanation", []) if x["player"] == name]
+    if out.get("entered_totals") or out.get("outcome") == "entered-totals":
+        rows.append("Entered totals: the table scored this round on paper; no cards were given.")
     if out.get("void"):
         rows.append("Round void (fuke): nobody scores; the same dealer deals again.")
     if out.get("instant_win"):

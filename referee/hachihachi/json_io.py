@@ -20,6 +20,7 @@ from referee.hachihachi.round import make_round
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.settlement import RoundResult, settle
 from referee.hachihachi.suggest import suggest
+from referee.hachihachi.totals import settle_totals, totals_kwargs
 from referee.ruleset import load_ruleset
 
 #: Keys a round object may have.
@@ -118,7 +119,8 @@ def settle_round(rules: HachihachiRules, **round_fields: Any) -> RoundResult:
 
 
 def settle_round_json(data: Mapping[str, Any]) -> dict:
-    """Settle a round object (docs/HACHIHACHI.md "Round input") and return the "Round output" dict.
+    """Settle a round object (docs/HACHIHACHI.md "Round input", or "Entered totals") and return the
+    "Round output" dict.
 
     Raises ``RefereeError`` for any user mistake.
     """
@@ -127,6 +129,8 @@ def settle_round_json(data: Mapping[str, Any]) -> dict:
 
 def round_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
     """``settle_round_json`` with the ruleset already loaded (the family interface)."""
+    if isinstance(data, Mapping) and "totals" in data:  # entered totals, settled on paper
+        return settle_totals(rules, **totals_kwargs(data)).to_json()
     return settle_round(rules, **round_kwargs(data)).to_json()
 
 
@@ -139,7 +143,7 @@ def suggest_json(data: Mapping[str, Any]) -> dict:
 
 
 #: Keys one round of a game object may have.
-GAME_ROUND_KEYS = frozenset(k for k in ROUND_KEYS if k not in ("ruleset", "options"))
+GAME_ROUND_KEYS = frozenset(k for k in ROUND_KEYS if k not in ("ruleset", "options")) | {"totals", "winner"}
 
 
 def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
@@ -184,7 +188,10 @@ def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
                 raise RefereeError(
                     "bad-round", f"players {r['players']} differ from the game's {players}"
                 )
-            kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
+            if isinstance(r, dict) and "totals" in r:
+                kw = totals_kwargs({**r, "players": players})
+            else:
+                kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         kw.pop("players")
@@ -193,3 +200,21 @@ def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
                 kw.pop(key)
         parsed.append(kw)
     return play_game(rules, players, parsed, dealer=data.get("dealer")).to_json()
+
+
+def yaku_made(rules: HachihachiRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Player -> the teyaku, dekiyaku and special yaku of one round of a game result (its
+    ``result``): ``[{id, name, name_ja}]``."""
+    result = game_round.get("result") or {}
+    made: dict[str, list[dict[str, str]]] = {}
+    for p, hits in (result.get("teyaku") or {}).items():
+        made.setdefault(p, []).extend({k: h[k] for k in ("id", "name", "name_ja")} for h in hits)
+    names = {d.id: (d.en, d.ja) for d in rules.dekiyaku}
+    for p, ids in (result.get("dekiyaku") or {}).items():
+        made.setdefault(p, []).extend(
+            {"id": i, "name": names.get(i, (i, ""))[0], "name_ja": names.get(i, (i, ""))[1]} for i in ids
+        )
+    special = result.get("special")
+    if special:
+        made.setdefault(special["player"], []).append({k: special[k] for k in ("id", "name", "name_ja")})
+    return made

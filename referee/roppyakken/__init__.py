@@ -5,7 +5,7 @@ Pure core: imports nothing outside the standard library and ``referee``'s core m
 """
 
 from referee.family import Family
-from referee.roppyakken import game, json_io, round, rules
+from referee.roppyakken import describe, game, json_io, round, rules
 
 FAMILY = Family(
     name="roppyakken",
@@ -19,4 +19,6 @@ FAMILY = Family(
     round_keys=game.ROUND_KEYS,
     entry_form="picker",
     board="points",
+    describe=describe.describe,
+    yaku_made=json_io.yaku_made,
 )

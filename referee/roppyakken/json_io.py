@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.roppyakken.game import game_to_json, play_game
 from referee.roppyakken.round import make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
+from referee.roppyakken.totals import score_totals
 
 #: Keys a round object may have.
-ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field"})
+ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals", "void"})
 #: Keys a game object may have.
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
 
@@ -30,8 +32,16 @@ def check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
 
 
 def round_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
-    """Score one round object (README "Round input") under ``rules``; the round result object."""
+    """Score one round object (README "Round input", or "Entered totals") under ``rules``; the round
+    result object."""
     check_keys(data, ROUND_KEYS, "round")
+    if "totals" in data:  # entered totals, scored on paper
+        entered.refuse_cards(data)
+        result = score_totals(rules, data.get("players"), data["totals"], data.get("dealer"), data.get("void", False))
+        return {"ruleset": rules.name, **result.to_json()}
+    if "void" in data:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals; with cards, the referee "
+                           "finds fuke itself")
     rnd = make_round(rules, data.get("players"), data.get("piles") or {}, data.get("hands") or {},
                      data.get("dealer"), data.get("field") or [])
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
@@ -47,3 +57,14 @@ def game_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
     return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
+
+
+def yaku_made(_rules: RoppyakkenRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Player -> the yaku and lucky hands they made in one round of a game result (none in a
+    void round, which scores nothing): ``[{id, name, name_ja}]``."""
+    if game_round.get("void"):
+        return {}
+    return {
+        p: [{k: y[k] for k in ("id", "name", "name_ja")} for y in (*r.get("yaku", ()), *r.get("lucky_hands", ()))]
+        for p, r in game_round.get("players", {}).items()
+    }

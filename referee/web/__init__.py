@@ -113,12 +113,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, headers, health, privacy, sessions, views_api
+    from referee.web import art, errors, headers, health, help, homescreen, players, privacy, sessions, views_api
 
     app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
     art.init_app(app)
     errors.init_app(app)
+    help.init_app(app)
+    homescreen.init_app(app)
+    players.init_app(app)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(views_api.bp)
     app.register_blueprint(privacy.bp)

@@ -37,7 +37,8 @@ class RoundView:
     lines (``{player, code, en, ja, points, cards}``); ``error``: why the round
     does not count, if it does not; ``context``: what the round needs from the game
     before it to be scored alone (``Family.next_round``); ``month``: the round's
-    month as players name it, where the game has months (Koi-Koi).
+    month as players name it, where the game has months (Koi-Koi); ``made``: player ->
+    the yaku they made (``Family.yaku_made``), for the player pages.
     """
 
     id: int
@@ -59,6 +60,7 @@ class RoundView:
     error: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
     month: str = ""
+    made: dict[str, list[dict[str, str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -67,8 +69,9 @@ class Board:
 
     ``unit`` is ``points`` or ``mon``; ``progress`` is player -> 0..100 (percent
     of the target); ``dealer`` the oya of the next round; ``winner`` is set when
-    the game (or match) is over, ``draw`` when it ended level; ``context`` is what
-    the next round needs from the game (``Family.next_round``).
+    the game (or match) is over, ``draw`` when it ended level; ``winners`` lists who won
+    (tied Hachi-hachi winners share); ``context`` is what the next round needs from the
+    game (``Family.next_round``).
     """
 
     family: str
@@ -91,6 +94,7 @@ class Board:
     jackpot: str = ""
     draw: bool = False
     context: dict[str, Any] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
 
     @property
     def leader(self) -> str | None:
@@ -280,6 +284,8 @@ def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
             view.error = played.error
         else:
             BOARDS[family.board].round_view(view, played.entry, session.players, fmt)
+            if family.yaku_made is not None:
+                view.made = family.yaku_made(rules, played.entry)
         views.append(view)
     return BOARDS[family.board].board(session, family, rules, out, views, fmt)
 
@@ -328,6 +334,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.rounds_played = int(out.get("rounds_played") or 0)
     board.draw = bool(out.get("draw"))
     board.context = family.next_round(out)
+    board.winners = (out["winner"],) if out.get("winner") else ()
     return board
 
 
@@ -369,6 +376,7 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.carry = list(out.get("carry", []))
     board.jackpot = fmt(int(out.get("jackpot", 0)))
     board.context = family.next_round(out)
+    board.winners = tuple(out.get("winners", [])) if complete else ()
     return board
 
 

@@ -268,6 +268,45 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     return data
 
 
+_WHOLE = re.compile(r"[+-]?\d{1,7}")
+
+
+def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
+    """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
+    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
+    seats count 0) when ticked.
+
+    Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
+    ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
+    A blank seat is left out and text that is not a whole number is kept as typed, so the
+    core names what is wrong; nothing here raises.
+    """
+    totals: dict[str, Any] = {}
+    for i, p in enumerate(players):
+        if f"kan-{i}" in form or f"mon-{i}" in form:
+            kan = (form.get(f"kan-{i}") or "").strip()
+            mon = (form.get(f"mon-{i}") or "").strip()
+            if not kan and not mon:
+                continue
+            if (kan == "" or kan.isdigit()) and (mon == "" or mon.isdigit()) and len(kan + mon) < 8:
+                amount = int(kan or 0) * mon_per_kan + int(mon or 0)
+                totals[p] = -amount if form.get(f"sign-{i}") == "-" else amount
+            else:
+                totals[p] = f"{kan or 0} kan {mon or 0} mon"
+            continue
+        text = (form.get(f"total-{i}") or "").strip()
+        if text:
+            totals[p] = int(text) if _WHOLE.fullmatch(text) else text
+    data: dict[str, Any] = {"totals": totals}
+    if form.get("void") == "true":  # fuke voided the round: everyone 0
+        data["totals"] = {p: totals.get(p, 0) for p in players}
+        data["void"] = True
+    winner = form.get("winner")
+    if winner in players:
+        data["winner"] = winner
+    return data
+
+
 @dataclass(frozen=True)
 class EntryForm:
     """A round entry screen: its template (extending ``round_form.html``) and the parser of

@@ -57,6 +57,12 @@ class RoundIn(_Request):
         None, description="must map players to their dealt hands (for lucky hands), or be left out"
     )
     field: Cards | None = Field(None, description="must be the field cards of the deal, or be left out")
+    totals: dict[str, int | str] | None = Field(
+        None,
+        description='must map each player to the amount entered instead of cards (README "Entered totals"): '
+        'points, or Hachi-hachi mon or money text such as "-1 kan 7 mon", summing to zero; or be left out',
+    )
+    void: bool | None = Field(None, description="with totals: true when the table's fuke voided the round")
     ruleset: str | None = Field(None, description="must be the session's ruleset, or be left out")
     options: dict[str, Any] | None = Field(None, description="must be the session's options, or be left out")
     players: list[str] | None = Field(None, description="must be the session's players, or be left out")

@@ -37,7 +37,7 @@ from markupsafe import Markup
 from referee import api, families, store
 from referee.errors import RefereeError
 from referee.web import get_db, privacy
-from referee.web.board import Board, amount_formatter, build_board, round_input, stored_round
+from referee.web.board import Board, amount_formatter, build_board, round_input, session_rules, stored_round
 from referee.web.forms import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -50,6 +50,7 @@ from referee.web.forms import (
     entry_form,
     option_fields,
     parse_session_form,
+    parse_totals_form,
     shown_value,
     unknown_seats,
 )
@@ -310,8 +311,8 @@ def import_form():
 
 @bp.get("/about")
 def about():
-    """What the app is, and the card art's credits when art is shown."""
-    return render_template("about.html", art=current_app.extensions.get("card_art"))
+    """What the app is and how a table uses it (licences and credits: ``/credits``)."""
+    return render_template("about.html")
 
 
 # ---- scoreboard -------------------------------------------------------------
@@ -421,10 +422,13 @@ def _entry(
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
-    try:
-        template = entry_form(sess.family).template
-    except RefereeError:
-        template = "round_json.html"
+    if "totals" in data:
+        template = "round_totals.html"
+    else:
+        try:
+            template = entry_form(sess.family).template
+        except RefereeError:
+            template = "round_json.html"
     ctx = {
         "s": sess,
         "data": data,
@@ -448,13 +452,26 @@ def _entry(
         "dekiyaku_ids": dekiyaku_ids(sess.ruleset),
         "money": amount_formatter(sess),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
+        "typed": request.form if request.method == "POST" else {},
+        "mon_per_kan": _mon_per_kan(sess),
+        "unit": families.get(sess.family).unit,
     }
     return render_template(template, **ctx), status
+
+
+def _mon_per_kan(sess: store.Session) -> int:
+    """Mon in one kan, for a totals form in money (12 when the rules do not count in kan)."""
+    try:
+        return int(getattr(session_rules(sess), "mon_per_kan", 12))
+    except RefereeError:
+        return 12
 
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
     text = request.form.get("round_json", "").strip()
+    if request.form.get("entry") == "totals" and not text:
+        return parse_totals_form(request.form, sess.players, _mon_per_kan(sess)), None
     if not text:
         try:
             parse = entry_form(sess.family).parse
@@ -581,7 +598,8 @@ def new_round(token: str):
     board = board_of(sess)
     number = len(board.rounds) + 1
     if request.method == "GET":
-        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, context=board.context)
+        start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
+        return _entry(sess, start, dealer=board.dealer, number=number, context=board.context)
 
     def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
