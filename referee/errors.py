@@ -18,7 +18,8 @@ class RefereeError(ValueError):
     settled on card points do not hold all 48 cards / 264 points), ``bad-decision``
     (a stated dekiyaku, stop/continue or hatto that the cards or the order
     contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``); ``bad-totals``
-    (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``).
+    (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``);
+    and for Koi-Koi ``no-yaku`` (a player who stopped holds no yaku).
     """
 
     def __init__(self, code: str, message: str) -> None:

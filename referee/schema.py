@@ -17,9 +17,15 @@ from typing import Any
 from referee.errors import RefereeError
 
 
-def opt(default: Any, doc: str, *, choices: tuple = (), min: int | None = None) -> Any:
-    """A dataclass field with the documentation and limits the validator and form use."""
-    meta = {"doc": doc, "choices": choices, "min": min}
+def opt(
+    default: Any, doc: str, *, choices: tuple = (), min: int | None = None, label: str = "", group: str = ""
+) -> Any:
+    """A dataclass field with the documentation and limits the validator and form use.
+
+    ``label`` names the option in plain words for the new-session form ("Target score");
+    ``group`` gathers related options under one heading ("Fuke (the void round)").
+    """
+    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group}
     if isinstance(default, dict):
         return field(default_factory=lambda: types.MappingProxyType(dict(default)), metadata=meta)
     return field(default=default, metadata=meta)
@@ -103,7 +109,8 @@ class OptionSpec:
     """One house-rule option as a form shows it.
 
     ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
-    ``str``, ``list[int]`` or ``list[str]``.
+    ``str``, ``list[int]`` or ``list[str]``; ``label`` is its name in plain words
+    (the key, made readable, where the schema gives none) and ``group`` its heading.
     """
 
     key: str
@@ -111,6 +118,8 @@ class OptionSpec:
     default: Any
     doc: str
     choices: tuple = ()
+    label: str = ""
+    group: str = ""
 
 
 def _type_name(tp: Any) -> str:
@@ -131,8 +140,9 @@ def option_specs(obj: Any, prefix: str = "") -> list[OptionSpec]:
         if dataclasses.is_dataclass(value):
             out.extend(option_specs(value, key + "."))
         else:
+            label = f.metadata.get("label") or key.replace(".", ": ").replace("_", " ").capitalize()
             out.append(
                 OptionSpec(key, _type_name(hints[f.name]), value, f.metadata.get("doc", ""),
-                           tuple(f.metadata.get("choices") or ()))
+                           tuple(f.metadata.get("choices") or ()), label, f.metadata.get("group") or "Other")
             )
     return out

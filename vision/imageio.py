@@ -154,7 +154,9 @@ def load_image(src, max_side: int = 1280) -> Loaded:
         except Image.DecompressionBombError:
             raise ImageError(too_large(name)) from None
         except UnidentifiedImageError:
-            raise ImageError(f"{name}: not an image, or a format Pillow cannot read") from None
+            raise ImageError(
+                f"{name}: not a photo this app can open (it reads JPEG, PNG, HEIC, WebP and most other image files)"
+            ) from None
         except (OSError, SyntaxError, ValueError, EOFError):
             raise ImageError(f"{name}: the file is truncated or damaged; take or send the photo again") from None
     full = (w, h) if orient not in (5, 6, 7, 8) else (h, w)

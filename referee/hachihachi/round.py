@@ -183,7 +183,8 @@ def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
     if len(players) not in rules.options.players:
         raise RefereeError(
             "player-count",
-            f"{rules.name} seats {rules.options.players} players, got {len(players)}",
+            f"{rules.title or rules.name} seats {min(rules.options.players)} to {max(rules.options.players)} "
+            f"players, got {len(players)}",
         )
 
 

@@ -117,7 +117,8 @@ def make_round(
     players = check_players(players)
     allowed = rules.options.players
     if len(players) not in allowed:
-        raise RefereeError("player-count", f"{rules.name} is for {' or '.join(map(str, allowed))} "
+        counts = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
+        raise RefereeError("player-count", f"{rules.title or rules.name} is for {counts} "
                            f"players, got {len(players)}")
     dealer = players[0] if dealer is None else dealer
     hands = check_card_table(hands or {}, "hands", players)

@@ -23,37 +23,91 @@ from referee.schema import build, opt
 class FukeOptions:
     """Fuke (吹き消し, the round void). RULES.md "Fuke"."""
 
-    enabled: bool = opt(True, "Void the round when a player's fuke count is at or below the threshold.")
-    threshold: int = opt(30, "Fuke threshold in points (at or below voids the round).", min=0)
-    count_yaku: bool = opt(True, "The fuke count includes yaku points (false: card points only).")
-    excluded_months: tuple[int, ...] = opt((), "Months whose cards do not count toward fuke (Japanese text: 11, 12).")
+    enabled: bool = opt(
+        True, "Void the round when a player's fuke count is at or below the threshold.",
+        label="Use fuke: a low score voids the round", group="Fuke (the void round)",
+    )
+    threshold: int = opt(
+        30, "Fuke threshold in points (at or below voids the round).", min=0,
+        label="Fuke at or below (points)", group="Fuke (the void round)",
+    )
+    count_yaku: bool = opt(
+        True, "The fuke count includes yaku points (false: card points only).",
+        label="Yaku points count toward fuke", group="Fuke (the void round)",
+    )
+    excluded_months: tuple[int, ...] = opt(
+        (), "Months whose cards do not count toward fuke (Japanese text: 11, 12).",
+        label="Months left out of the fuke count", group="Fuke (the void round)",
+    )
 
 
 @dataclass(frozen=True)
 class Options:
     """House-rule options of the Roppyakken family (RULES.md)."""
 
-    players: tuple[int, ...] = opt((2, 3), "Allowed player counts.")
-    target: int = opt(600, "Points that end the game.", min=1)
-    rounds: int = opt(0, "Fixed number of scored rounds (0: play to the target).", min=0)
+    players: tuple[int, ...] = opt((2, 3), "Allowed player counts.", label="Allowed numbers of players", group="Game")
+    target: int = opt(600, "Points that end the game.", min=1, label="Target score", group="Game")
+    rounds: int = opt(
+        0, "Fixed number of scored rounds (0: play to the target).", min=0,
+        label="Number of rounds (0: play to the target)", group="Game",
+    )
     winner: str = opt("highest-total", "Who wins at the end.",
-                      choices=("highest-total", "most-times-over-target"))
-    match_games: int = opt(1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1)
-    instant_wins: bool = opt(True, "shiko (then nanatan) wins the game at once.")
-    exact_instant_yaku: bool = opt(False, "shiko void with the rain man; nanatan void with 8+ ribbons.")
+                      choices=("highest-total", "most-times-over-target"),
+        label="Who wins", group="Game",
+    )
+    match_games: int = opt(
+        1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1,
+        label="Games in a match (best of)", group="Game",
+    )
+    instant_wins: bool = opt(
+        True, "shiko (then nanatan) wins the game at once.",
+        label="Four Brights or Seven Ribbons win at once", group="Yaku",
+    )
+    exact_instant_yaku: bool = opt(
+        False, "shiko void with the rain man; nanatan void with 8+ ribbons.",
+        label="Exact instant wins only", group="Yaku",
+    )
     rain_spoils_viewing: str = opt("never", "Willow cards void the viewing yaku.",
-                                   choices=("never", "any-willow", "unless-crane"))
-    willow_ribbon_in_seven_ribbons: bool = opt(True, "The willow ribbon counts toward nanatan.")
-    teppo_replaces_viewing: bool = opt(True, "teppo replaces hanami and tsukimi (false: they stack).")
-    lucky_hands: bool = opt(True, "Score lucky hands (teyaku) from the dealt hands.")
-    hand_four_misdeal: bool = opt(True, "Four of a month in a dealt hand is a misdeal.")
-    field_four_misdeal: bool = opt(True, "Four of a month on the field is a misdeal.")
-    triple_hand_three: int = opt(0, "Points for three threes in a 10-card hand (0: scores as futatesan).", min=0)
-    korean_ribbon_yaku: bool = opt(False, "Use the Korean extra ribbon yaku.")
-    korean_values: bool = opt(False, "Use the Korean alternative yaku values.")
+                                   choices=("never", "any-willow", "unless-crane"),
+        label="Rain spoils the viewing yaku", group="Yaku",
+    )
+    willow_ribbon_in_seven_ribbons: bool = opt(
+        True, "The willow ribbon counts toward nanatan.",
+        label="Willow ribbon counts for Seven Ribbons", group="Yaku",
+    )
+    teppo_replaces_viewing: bool = opt(
+        True, "teppo replaces hanami and tsukimi (false: they stack).",
+        label="Gun (teppo) replaces the viewing yaku", group="Yaku",
+    )
+    lucky_hands: bool = opt(
+        True, "Score lucky hands (teyaku) from the dealt hands.",
+        label="Score lucky hands", group="Lucky hands and misdeals",
+    )
+    hand_four_misdeal: bool = opt(
+        True, "Four of a month in a dealt hand is a misdeal.",
+        label="Four of a month in a hand is a misdeal", group="Lucky hands and misdeals",
+    )
+    field_four_misdeal: bool = opt(
+        True, "Four of a month on the field is a misdeal.",
+        label="Four of a month on the field is a misdeal", group="Lucky hands and misdeals",
+    )
+    triple_hand_three: int = opt(
+        0, "Points for three threes in a 10-card hand (0: scores as futatesan).", min=0,
+        label="Points for three threes in a hand", group="Lucky hands and misdeals",
+    )
+    korean_ribbon_yaku: bool = opt(False, "Use the Korean extra ribbon yaku.", label="Korean ribbon yaku", group="Yaku")
+    korean_values: bool = opt(
+        False, "Use the Korean alternative yaku values.",
+        label="Korean yaku values", group="Yaku",
+    )
     settlement: str = opt("plain", "Round settlement: plain, difference (Yukbaek), round-up (Sambong).",
-                          choices=("plain", "difference", "round-up"))
-    round_up_to: int = opt(100, "Round-up settlement: round each round score up to a multiple of this.", min=1)
+                          choices=("plain", "difference", "round-up"),
+        label="How a round is settled", group="Settling a round",
+    )
+    round_up_to: int = opt(
+        100, "Round-up settlement: round each round score up to a multiple of this.", min=1,
+        label="Round scores up to a multiple of", group="Settling a round",
+    )
     fuke: FukeOptions = field(default_factory=FukeOptions)
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import click
 from flask import Flask, g, request
 from flask.cli import with_appcontext
+from flask_compress import Compress
 
 from referee import store
 
@@ -113,11 +114,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, headers, health, help, homescreen, players, privacy, sessions, views_api
+    from referee.web import (
+        art,
+        errors,
+        headers,
+        health,
+        help,
+        homescreen,
+        players,
+        privacy,
+        sessions,
+        views_api,
+        words,
+    )
 
     app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
     art.init_app(app)
+    words.init_app(app)
+    # Pages go compressed to browsers that ask (every phone): a round entry page is about 5 KB on
+    # the wire instead of 37 (scripts/bench_pages.py).  Static files are sent as they are (and
+    # cached): compressing a file stream would leave its file open until garbage collection.
+    app.config.setdefault("COMPRESS_STREAMS", False)
+    Compress(app)
     errors.init_app(app)
     help.init_app(app)
     homescreen.init_app(app)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
+from referee.names import clean_name, name_key
 from referee.ruleset import load_table
 
 MAX_PLAYERS = 6
@@ -42,6 +43,24 @@ class SessionForm:
     dealer: int = 0
     options: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+
+
+def duplicate_name(names: Sequence[str]) -> str | None:
+    """The first name that another one repeats once compared by ``name_key``, or None."""
+    seen: dict[str, str] = {}
+    for n in names:
+        key = name_key(n)
+        if key in seen:
+            return n
+        seen[key] = n
+    return None
+
+
+def seat_range(specs: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """(fewest, most) players a preset seats, from its ``players`` option; (2, MAX_PLAYERS) without one."""
+    allowed = next((s["default"] for s in specs if s["key"] == "players"), None)
+    counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
+    return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
 
 
 def check_preset(ruleset: str) -> None:
@@ -95,8 +114,9 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     Returns (the form as typed, with errors) and, when it is valid, the session
     to create: ``{name, ruleset, family, options, players, dealer}``.
     """
-    sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
-    sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
+    sf = SessionForm(name=clean_name(form.get("name") or ""), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
+    sf.players = [clean_name(form.get(f"player-{i}") or "") for i in range(MAX_PLAYERS)]
+    extra = [(i, n) for i in range(MAX_PLAYERS, MAX_PLAYERS + 20) if (n := clean_name(form.get(f"player-{i}") or ""))]
     raw_dealer = (form.get("dealer") or "0").strip()
     sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
     if not sf.name:
@@ -126,10 +146,19 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             options[key] = value
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
-    if len(names) < 2:
+    twin = duplicate_name(names)
+    if extra:
+        sf.errors["players"] = (
+            f"A session seats at most {MAX_PLAYERS} players; {extra[0][1][:40]!r} would be player "
+            f"{len(names) + 1}. Nothing was created."
+        )
+    elif len(names) < 2:
         sf.errors["players"] = "Enter at least two player names, in play order."
-    elif len(set(names)) != len(names):
-        sf.errors["players"] = "Each player needs a different name."
+    elif twin is not None:
+        sf.errors["players"] = (
+            f"Each player needs a different name: {twin!r} is already at the table "
+            "(names are compared ignoring case, spaces and full-width letters)."
+        )
     elif any(len(p) > MAX_NAME for p in names):
         sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
     dealer_names = [p for i, p in seated if i == sf.dealer]
@@ -214,6 +243,27 @@ def dekiyaku_ids(ruleset: str) -> list[str]:
     return list(table.get("dekiyaku", {}))
 
 
+def yaku_names(ruleset: str) -> dict[str, str]:
+    """Yaku, teyaku and dekiyaku ids of a ruleset -> "English 日本語" ("Poetry Ribbons 赤短"), for
+    the web to name them as players do.  Ids the ruleset does not name are left out."""
+    try:
+        table, _ = load_table(ruleset)
+    except RefereeError:
+        return {}
+    out = {}
+    for kind in ("yaku", "teyaku", "dekiyaku"):
+        for yid, entry in (table.get(kind) or {}).items():
+            if isinstance(entry, Mapping) and entry.get("en"):
+                out[yid] = f"{entry['en']} {entry.get('ja', '')}".strip()
+    return out
+
+
+def dekiyaku_choices(ruleset: str) -> list[tuple[str, str]]:
+    """(id, "English 日本語") of each dekiyaku a ruleset names, for the Hachi-hachi form's choices."""
+    names = yaku_names(ruleset)
+    return [(yid, names.get(yid, yid)) for yid in dekiyaku_ids(ruleset)]
+
+
 def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """A Hachi-hachi round from its entry form (docs/HACHIHACHI.md "Round input", without the
     session's keys).
@@ -265,6 +315,27 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     if hatto:
         data["hatto"] = hatto
     data["piles"] = piles
+    return data
+
+
+#: Rows of the "calls in order" part of the calls form (more fit in its JSON box).
+CALL_ROWS = 4
+_CALL_FIELD = re.compile(r"call-(\d{1,3})")
+
+
+def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the calls form (Koi-Koi; KOIKOI-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` and ``hand-<i>`` (i = seat; once per tapped card), ``stopped_by`` (a
+    player's name, or empty: the hands ran out), ``call-<k>`` (k = 0.., who called koi-koi k-th;
+    empty rows are skipped).  Names that are not players are kept so the core names them.
+    """
+    data = parse_round_form(form, players)
+    rows = sorted(int(m.group(1)) for key in form if (m := _CALL_FIELD.fullmatch(key)))
+    calls = [{"player": who} for k in rows if (who := form.get(f"call-{k}"))]  # the call: koi-koi
+    if calls:
+        data["calls"] = calls
+    data["stopped_by"] = form.get("stopped_by") or None
     return data
 
 
@@ -320,6 +391,7 @@ class EntryForm:
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("round.html", parse_round_form),
     "money": EntryForm("round_money.html", parse_money_round_form),
+    "calls": EntryForm("round_calls.html", parse_calls_round_form),
 }
 
 

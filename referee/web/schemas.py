@@ -46,9 +46,20 @@ class _Request(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+class KoiKoiCall(_Request):
+    """A koi-koi call (docs/KOIKOI.md)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    player: str = Field(description="is required: who called")
+    call: str | None = Field(None, description="must be the call made (default koi-koi), or be left out")
+
+
 class RoundIn(_Request):
-    """A round: the round JSON of ``hanafuda-referee score`` (README "Round input";
-    docs/HACHIHACHI.md for Hachi-hachi's keys), without the session's keys."""
+    """A round: the round JSON of the session's game family, without the session's keys.
+    Roppyakken family: piles, hands, field (README "Round input"); Hachi-hachi: field or multiplier,
+    hands, dropped, mizuten, dekiyaku, hatto, piles (docs/HACHIHACHI.md); Koi-Koi: piles, hands, calls,
+    stopped_by (docs/KOIKOI.md); any family: totals instead of cards."""
 
     model_config = ConfigDict(extra="allow", title="Round")
 
@@ -63,6 +74,15 @@ class RoundIn(_Request):
         'points, or Hachi-hachi mon or money text such as "-1 kan 7 mon", summing to zero; or be left out',
     )
     void: bool | None = Field(None, description="with totals: true when the table's fuke voided the round")
+    calls: list[KoiKoiCall] | None = Field(
+        None, description="Koi-Koi: must be the koi-koi calls of this round in the order made, or be left out"
+    )
+    stopped_by: str | None = Field(
+        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out"
+    )
+    month: int | None = Field(
+        None, ge=1, le=12, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"
+    )
     ruleset: str | None = Field(None, description="must be the session's ruleset, or be left out")
     options: dict[str, Any] | None = Field(None, description="must be the session's options, or be left out")
     players: list[str] | None = Field(None, description="must be the session's players, or be left out")

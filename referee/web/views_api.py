@@ -18,7 +18,7 @@ from flask import Blueprint, abort, jsonify, url_for
 from referee import store
 from referee.errors import RefereeError
 from referee.web import get_db, privacy
-from referee.web.board import RoundView, stored_round
+from referee.web.board import RoundView, stored_round, without_context
 from referee.web.errors import error_response
 from referee.web.schemas import (
     ConflictOut,
@@ -93,15 +93,20 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict[str, Any]:
-    """The round to store from a request body; session keys (and ``dealer``, this round's oya)
-    may be repeated but must match."""
+def _round_input(
+    sess: store.Session, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The round to store from a request body; session keys (and ``dealer``, this round's oya,
+    and its game context, such as Koi-Koi's ``month``) may be repeated but must match."""
     session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
     for key, value in session_values.items():
         if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
     if "dealer" in body and body["dealer"] != dealer:
         abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
+    body, mismatch = without_context(sess.family, body, context or {})
+    if mismatch:
+        abort(error_response(422, mismatch, "bad-round"))
     return stored_round(sess.family, body)
 
 
@@ -175,7 +180,7 @@ def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, body_object(), board.dealer)
+    data = _round_input(sess, body_object(), board.dealer, board.context)
     return jsonify(_checked(sess, data, board.dealer, board.context))
 
 
@@ -198,7 +203,7 @@ def add_round(token: str):
     if board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         return error_response(409, f"the game is over: {ended}", "game-over")
-    data = _round_input(sess, body, board.dealer)
+    data = _round_input(sess, body, board.dealer, board.context)
     _checked(sess, data, board.dealer, board.context)
     try:
         row, created = store.add_round(get_db(), sess.id, data, form_token)
@@ -230,8 +235,9 @@ def edit_round(token: str, round_id: int):
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
-    data = _round_input(sess, body, dealer)
-    _checked(sess, data, dealer, view.context if view else board.context)
+    context = view.context if view else board.context
+    data = _round_input(sess, body, dealer, context)
+    _checked(sess, data, dealer, context)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

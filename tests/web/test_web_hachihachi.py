@@ -62,9 +62,10 @@ def test_scoreboard_in_kan_and_mon(client, hh):
     assert "kan" in body
     assert "jackpot" in body
     entry = client.get(f"/s/{hh}/round/new").get_data(as_text=True)
-    assert 'name="hand-f"' in entry
+    assert 'id="field-cards"' in entry  # its picker loads when opened
+    assert 'name="hand-f"' in client.get(f"/s/{hh}/round/hands?part=field").get_data(as_text=True)
     assert 'name="dk-yaku-0"' in entry
-    assert "akatan" in entry
+    assert '<option value="akatan" >Poetry Ribbons 赤短</option>' in entry
 
 
 def test_enter_a_round_through_the_form(client, hh, example):
@@ -85,7 +86,8 @@ def test_enter_a_round_through_the_form(client, hh, example):
 def test_suggestions_in_the_preview(client, hh, example):
     r = client.post(f"/s/{hh}/round/preview", data=as_form(example, "score"), headers={"HX-Request": "true"})
     body = r.get_data(as_text=True)
-    assert "akatan" in body
+    assert "Poetry Ribbons 赤短" in body  # dekiyaku named in English and Japanese, not by id
+    assert "akatan" not in body
     assert "teyaku" in body
 
 

@@ -42,7 +42,10 @@ def test_home_shows_another_browser_only_the_viewer_link_it_opened(app, keeper, 
 def test_new_session_form_is_generated_from_the_option_schema(client):
     body = text(client.get("/new"))
     for spec in api.ruleset_json("roppyakken")["options"]:
-        assert f'name="opt.{spec["key"]}"' in body
+        if spec["key"] != "players":  # the allowed player counts make the seats instead
+            assert f'name="opt.{spec["key"]}"' in body
+            assert spec["label"] in body
+            assert spec["doc"].replace("'", "&#39;") in body
 
 
 def test_a_new_option_appears_without_a_template_change(client, monkeypatch):
@@ -187,9 +190,11 @@ def test_qr_code_of_the_viewer_link(client, keeper, viewer):
 
 def test_round_entry_shows_48_cards_per_player_by_month(client, keeper):
     body = text(client.get(f"/s/{keeper}/round/new"))
+    hands = text(client.get(f"/s/{keeper}/round/hands"))  # fetched when "Dealt hands" is opened
     for i in range(3):
         assert body.count(f'name="pile-{i}"') == 48
-        assert body.count(f'name="hand-{i}"') == 48
+        assert body.count(f'name="hand-{i}"') == 0
+        assert hands.count(f'name="hand-{i}"') == 48
     assert body.index('value="pine-crane"') < body.index('value="plum-bush-warbler"')
     assert "光" in body
     assert "カス" in body
@@ -478,8 +483,9 @@ def test_card_art_from_a_mapping_and_credits(tmp_path, h):
     c = app.test_client()
     token = h.new_session(c)
     body = text(c.get(f"/s/{token}/round/new"))
-    assert body.count('src="/cards/pine-crane"') == 6  # 3 piles + 3 hands
-    assert "Plum with Bush Warbler" in body  # unmapped cards fall back to text tiles
+    assert body.count('src="/cards/pine-crane"') == 3  # 3 piles (the hands load when opened)
+    assert text(c.get(f"/s/{token}/round/hands")).count('src="/cards/pine-crane"') == 3
+    assert "<span>Bush Warbler</span>" in body  # unmapped cards fall back to text tiles
     r = c.get("/cards/pine-crane")
     assert r.status_code == 200
     assert b"<svg" in r.data

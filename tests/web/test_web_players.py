@@ -100,7 +100,8 @@ def test_hachihachi_stats_are_in_kan_and_mon_beside_points(client, h, keeper):
     client.get(f"/s/{hh['view_token']}")
     body = text(client.get("/players/aki"))
     assert "Average round (points)" in body
-    assert re.search(r"Average round \(kan and mon\)</dt><dd>2 kan 6 mon", body)
+    # amounts read "±k kan m mon" (issue 11)
+    assert re.search(r"Average round \(kan and mon\)</dt><dd>\+2 kan 6 mon", body)
 
 
 def test_the_players_index_links_each_player(client, h, keeper):

@@ -43,9 +43,10 @@ def test_score_then_save_totals_and_the_game_goes_on(client, keeper, h):
         {"total-0": "120", "total-1": "40", "total-2": "300"}, signed=h.signed))
     assert r.status_code == 303
     board = text(client.get(f"/s/{keeper}"))
-    assert [t.split()[0] for t in re.findall(r'class="ptotal">([^<]+)', board)] == ["120", "40", "300"]
+    assert [t.split()[0] for t in re.findall(r'class="ptotal">([^<]+)', board)] == ["300", "120", "40"]  # ranked
     assert "entered totals" in board
-    assert re.search(r'class="total oya">\s*<span class="pname">Chiyo', board)  # the highest total deals next
+    # the highest total deals next (and ranks first)
+    assert re.search(r'class="total oya">\s*<span class="rank"[^>]*>1</span>\s*<span class="pname">Chiyo', board)
     # A second post of the same form (a double tap) saves once.
     again = client.post(f"/s/{keeper}/round/new", data=totals_form(
         {"total-0": "120", "total-1": "40", "total-2": "300"}, signed=h.signed))
