@@ -32,39 +32,56 @@ class Options:
         "The sake cup (菊に盃) is an animal; both: also one chaff; animal: animal only; either: "
         "the use that scores more (a tie: animal); two-chaff: an animal and two chaff.",
         choices=("both", "animal", "either", "two-chaff"),
+        label="How the sake cup counts", group="Yaku",
     )
     special_extras: bool = opt(
-        True, "inoshikacho, akatan, aotan and akatan-aotan add +1 per card past theirs (false: fixed values)."
+        True, "inoshikacho, akatan, aotan and akatan-aotan add +1 per card past theirs (false: fixed values).",
+        label="Special yaku add +1 per extra card", group="Yaku",
     )
     special_stacks_with_generic: bool = opt(
-        False, "inoshikacho stacks with tane, and akatan/aotan/akatan-aotan with tanzaku (brights stay exclusive)."
+        False, "inoshikacho stacks with tane, and akatan/aotan/akatan-aotan with tanzaku (brights stay exclusive).",
+        label="Special yaku stack with the plain ones", group="Yaku",
     )
     viewing: str = opt(
         "always",
         "hanami-zake and tsukimi-zake: always; limited (only beside another yaku); never.",
         choices=("always", "limited", "never"),
+        label="Viewing yaku (hanami-zake, tsukimi-zake)", group="Yaku",
     )
     rain_spoils_viewing: str = opt(
         "never",
         "The scorer's own pile voids the viewings: never; rain-man; rain-or-lightning; any-willow.",
         choices=("never", "rain-man", "rain-or-lightning", "any-willow"),
+        label="Rain spoils the viewings", group="Yaku",
     )
-    tsukifuda: bool = opt(False, "Tsukifuda (月札): the four cards of the round's month score 4.")
-    lucky_hands: bool = opt(True, "Lucky hands (teshi, kuttsuki) in the dealt hands win the round at the deal.")
+    tsukifuda: bool = opt(
+        False, "Tsukifuda (月札): the four cards of the round's month score 4.",
+        label="Month cards (tsukifuda 月札)", group="Yaku",
+    )
+    lucky_hands: bool = opt(
+        True, "Lucky hands (teshi, kuttsuki) in the dealt hands win the round at the deal.",
+        label="Lucky hands at the deal", group="Lucky hands",
+    )
     teshi_counts_as_pairs: bool = opt(
-        False, "A four in the dealt hand also counts as two pairs toward kuttsuki (both then score)."
+        False, "A four in the dealt hand also counts as two pairs toward kuttsuki (both then score).",
+        label="A four in hand also counts as two pairs", group="Lucky hands",
     )
-    seven_plus_double: bool = opt(True, "×2 when the stopper's yaku total is 7 or more.")
+    seven_plus_double: bool = opt(
+        True, "×2 when the stopper's yaku total is 7 or more.",
+        label="Double at 7 points or more", group="Doubling",
+    )
     opponent_koikoi: str = opt(
         "once",
         "The other player called koi-koi: once (×2 for any calls); per-call (×(1 + calls)); "
         "double-per-call (×2 per call); off.",
         choices=("once", "per-call", "double-per-call", "off"),
+        label="Double when the other player called koi-koi", group="Doubling",
     )
     own_koikoi: str = opt(
         "off",
         "The stopper's own koi-koi calls: off; once (×2); per-call (×(1 + calls)); double-per-call (×2 per call).",
         choices=("off", "once", "per-call", "double-per-call"),
+        label="Double for the stopper's own koi-koi", group="Doubling",
     )
     exhausted: str = opt(
         "nobody",
@@ -72,17 +89,26 @@ class Options:
         "oyaken_points); higher (the higher yaku total scores it; a tie: the dealer); "
         "last-caller (the last player who called koi-koi scores their yaku total).",
         choices=("nobody", "dealer", "higher", "last-caller"),
+        label="When the hands run out", group="Game",
     )
-    oyaken_points: int = opt(6, "Points the dealer scores under exhausted = dealer (oya-ken, 親権).", min=0)
+    oyaken_points: int = opt(
+        6, "Points the dealer scores under exhausted = dealer (oya-ken, 親権).", min=0,
+        label="Dealer's points when the hands run out (oya-ken)", group="Game",
+    )
     draw_dealer: str = opt(
-        "stays", "Nobody scored: the dealer stays or passes to the other player.", choices=("stays", "passes")
+        "stays", "Nobody scored: the dealer stays or passes to the other player.", choices=("stays", "passes"),
+        label="Dealer after a round nobody scored", group="Game",
     )
-    rounds: int = opt(12, "Rounds in a game (1 to 12); round n is month n.", min=1)
+    rounds: int = opt(
+        12, "Rounds in a game (1 to 12); round n is month n.", min=1,
+        label="Rounds in a game", group="Game",
+    )
     tie: str = opt(
         "draw",
         "Equal totals after the last round: draw; dealer (the next dealer wins); "
         "extra-round (one more round at a time until the totals differ).",
         choices=("draw", "dealer", "extra-round"),
+        label="Level totals at the end", group="Game",
     )
 
 

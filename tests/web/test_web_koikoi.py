@@ -70,7 +70,8 @@ def test_the_round_entry_form(client, kk):
     assert 'name="call-3"' in page
     assert 'name="pile-0"' in page
     assert 'name="pile-1"' in page
-    assert 'name="hand-1"' in page  # the dealt hands, optional
+    assert 'id="hands"' in page  # the dealt hands, optional: their pickers load when opened
+    assert 'name="hand-1"' in client.get(f"/s/{kk}/round/hands").get_data(as_text=True)
     assert 'data-snap="pile-0"' in page  # Snap for both piles, as in the other games
     assert 'data-snap="pile-1"' in page
 

@@ -54,7 +54,7 @@ def test_a_koikoi_round_on_phones(live, browser):
     enter_round(keeper)
     # A card in the other pile shows as taken; the live preview shows the multiplied score.
     assert keeper.locator('input[name="pile-1"][value="maple-blue-ribbon"]').is_disabled()
-    keeper.locator("#preview").get_by_text("×4 = 28").wait_for(timeout=5000)
+    keeper.locator("#preview").get_by_text("yaku 7 ×4").wait_for(timeout=5000)
     assert keeper.evaluate("document.documentElement.scrollWidth") <= 360
 
     keeper.get_by_role("button", name="Score round").click()
@@ -79,7 +79,7 @@ def test_a_koikoi_round_without_javascript(live, browser):
     page = context.new_page()
     page.goto(live + "/new")
     page.select_option('select[name="ruleset"]', "koikoi")
-    page.get_by_role("button", name="Load this ruleset's options").click()
+    page.get_by_role("button", name="Load this game's players and house rules").click()
     page.fill('input[name="name"]', "No JS Koi-Koi")
     page.fill('input[name="player-0"]', "Aki")
     page.fill('input[name="player-1"]', "Ben")
