@@ -491,7 +491,7 @@ api = SpecTree(
     after=_after,
     validation_error_model=ErrorOut,
     annotations=False,
-    naming_strategy=lambda model: model.__name__,
+    naming_strategy=lambda model: getattr(model, "model_config", {}).get("title") or model.__name__,
     nested_naming_strategy=lambda _parent, child: child,
 )
 

@@ -66,7 +66,8 @@ def test_the_api_keeps_its_documented_promises(fuzzed):
             params["token"] = [sess["edit_token"], sess["edit_token"], sess["view_token"], params["token"]][pick]
         if isinstance(params.get("round_id"), int) and params["round_id"] % 2 == 0:
             params["round_id"] = rid
-        response = case.call_and_validate(checks=checks)
+        # Uncompressed answers: the WSGI transport does not undo flask-compress's Content-Encoding.
+        response = case.call_and_validate(checks=checks, headers={"Accept-Encoding": "identity"})
         seen[f"{case.method} {case.path}"] = seen.get(f"{case.method} {case.path}", 0) + 1
         statuses.add(response.status_code)
 
