@@ -59,6 +59,13 @@ class Family:
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
       add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
+    - ``deck_check(active, piles) -> check``: the piles (player -> card ids) of a round played by
+      ``active`` players against the deal of that variant (Hachi-hachi: 48 cards and 264 points
+      with three, at most 34 cards with two; ``referee.hachihachi.deal.check_piles``); the check has
+      ``deal.in_play``, ``deal.undrawn``, ``points``, ``gap`` and ``problem()``.  None: the web app's
+      deck check uses ``card_points`` alone.
+    - ``game_summary(rules, game_object) -> dict``: ``game_json``'s numbers only, in the shape of
+      ``referee.api.game_summary``, for re-scoring long histories fast; None: read from ``game_json``.
     - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
@@ -82,6 +89,8 @@ class Family:
     format_amount: Callable[[int, Any], str] = _plain_amount
     suggest_json: Callable[[Mapping[str, Any]], dict] | None = None
     card_points: Callable[[Card], int] | None = None
+    deck_check: Callable[[int, Mapping[str, Any]], Any] | None = None
+    game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
 

@@ -9,6 +9,7 @@ web app can generate a form from them.  Pure core: standard library only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -78,6 +79,11 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     return value
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     """Instantiate dataclass ``cls`` from a TOML table.
 
@@ -85,7 +91,7 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     ``RefereeError('bad-ruleset')`` naming ``source`` (file or preset), the
     dotted field path, the value given and what was expected.
     """
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for key in data:
         if key not in fields:

@@ -60,6 +60,7 @@ __all__ = [
     "open_db",
     "rounds_of",
     "sessions_by_tokens",
+    "set_rules",
     "undo",
     "update_round",
     "writing",
@@ -472,7 +473,7 @@ def _round_record(r: RoundRow) -> dict[str, Any]:
 
 
 #: Columns of ``sessions`` that a change may set (and its undo put back).
-SESSION_FIELDS = ("name", "options", "players", "dealer")
+SESSION_FIELDS = ("name", "ruleset", "options", "players", "dealer")
 
 
 class ChangeLog:
@@ -537,8 +538,9 @@ class ChangeLog:
         return current
 
     def update_session(self, **fields: Any) -> Session:
-        """Set session fields (``name``, ``options``, ``players``, ``dealer``); returns the
-        session as it was.  Raises ``ValueError`` for another field."""
+        """Set session fields (``SESSION_FIELDS``: ``name``, ``ruleset``, ``options``,
+        ``players``, ``dealer``); returns the session as it was.  Raises ``ValueError`` for
+        another field (the family, the tokens)."""
         unknown = set(fields) - set(SESSION_FIELDS)
         if unknown:
             raise ValueError(f"a change cannot set {sorted(unknown)}; only {SESSION_FIELDS}")
@@ -1051,19 +1053,58 @@ def _steps_between(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[
 @migrations()
 def m004_service_undo_steps(db: Database) -> None:
     """The undo log keeps each change once: the steps that revert it, not a copy of every
-    round before it (which grew with the square of the rounds: 15.9 MB for 400)."""
+    round before it (which grew with the square of the rounds: 15.9 MB for 400).
+
+    A database that already ran ``m010_rules_change_log`` (issue 12, before this step
+    existed) also kept a rule change's ruleset and options in ``rules_before``: that becomes
+    the change's ``session`` step, and the column goes with ``before``.
+    """
     db["changes"].add_column("undo", str)
+    with_rules = "rules_before" in db["changes"].columns_dict
     for (sid,) in db.execute("SELECT DISTINCT session_id FROM changes").fetchall():
         rows = list(db["changes"].rows_where("session_id = ?", [sid], order_by="id"))
         current = [_round_record(r) for r in rounds_of(db, sid)]
         snapshots = [json.loads(r["before"] or "[]") for r in rows] + [current]
         for i, row in enumerate(rows):
             steps = _steps_between(snapshots[i], snapshots[i + 1])
+            if with_rules and row["rules_before"]:
+                rules = json.loads(row["rules_before"])
+                old = {"ruleset": rules["ruleset"], "options": rules["options"]}
+                steps.insert(0, ["session", {k: _session_column(k, v) for k, v in old.items()}])
             db["changes"].update(row["id"], {"undo": json.dumps(steps, ensure_ascii=False, separators=(",", ":"))})
-    db["changes"].transform(drop={"before"})
+    db["changes"].transform(drop={"before", "rules_before"} if with_rules else {"before"})
 
 
 @migrations()
 def m005_service_form_tokens_per_session(db: Database) -> None:
     """A round form's one-time token (the API's idempotency key) belongs to its session."""
     db["form_tokens"].transform(pk=("session_id", "token"))
+
+
+# ---- fixing a rule afterwards (issue 12) -------------------------------------
+# A rule change is a change like any other: its undo step puts the session's ruleset and
+# options back (rounds are untouched).  The scoreboard replays every round from its input, so
+# the history is re-scored under the rules in force on the next read, after the change and
+# after its undo alike.
+
+
+@migrations()
+def m010_rules_change_log(db: Database) -> None:
+    """Nothing to do since the undo log holds steps: a rule change logs a ``session`` step.
+
+    Kept by name: databases made before the undo steps (issue 10) ran it to add a
+    ``rules_before`` column, which ``m004_service_undo_steps`` folds into their undo steps.
+    """
+
+
+@guarded
+def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str) -> Session:
+    """Change a session's ruleset and options (dotted-key overrides), logged for undo with ``summary``.
+
+    The caller checks that the rules load and fit the session's family (which stays).
+    Raises ``NotFoundError``, ``StoreUnavailableError``.
+    """
+    with change(db, session_id, "rules") as c:
+        c.update_session(ruleset=ruleset, options=options)
+        c.summary = summary
+    return get_session(db, session_id)

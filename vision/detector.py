@@ -23,7 +23,7 @@ from PIL import Image
 from vision import BACKENDS
 from vision.detection import Detection
 from vision.errors import ModelError
-from vision.geometry import CROP_SIZE, crop_obb
+from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image
 from vision.postprocess import assign_cards, decode_obb, letterbox, softmax, to_detections
 
@@ -157,10 +157,11 @@ class Detector:
 
     # ------------------------------------------------------------------ stages
 
-    def localise(self, im: Image.Image) -> tuple[np.ndarray, np.ndarray]:
-        """Card regions in ``im``: ``(obbs (K, 5), scores (K,))`` in pixels of ``im``."""
-        if self.backend == "ultralytics":
-            return self._predict(im)
+    def localise(self, im: Image.Image | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Card regions in ``im`` (PIL RGB or ``(H, W, 3)`` uint8 array): ``(obbs (K, 5),
+        scores (K,))`` in pixels of ``im``."""
+        if self.backend == "ultralytics":  # ultralytics reads arrays as BGR: give it PIL
+            return self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im)
         x, r, (px, py) = letterbox(im, self.imgsz, self.pre_blur)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
         obbs[:, 0] = (obbs[:, 0] - px) / r
@@ -177,14 +178,16 @@ class Detector:
             return np.zeros((0, 5)), np.zeros(0)
         return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
 
-    def classify(self, im: Image.Image, obbs: np.ndarray) -> np.ndarray:
-        """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im``."""
+    def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> np.ndarray:
+        """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL
+        RGB or ``(H, W, 3)`` uint8 array)."""
         if len(obbs) == 0:
             return np.zeros((0, 48))
-        crops = [np.asarray(crop_obb(im, o, CROP_SIZE)) for o in obbs]
+        a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+        crops = crop_obbs(a, obbs, CROP_SIZE)
         if self.tta:
-            crops += [c[::-1, ::-1] for c in crops]
-        x = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         x /= 255.0
         if self.backend == "ultralytics":
             with self._torch.no_grad():
@@ -198,7 +201,8 @@ class Detector:
         return p
 
     def detect(self, image) -> list[Detection]:
-        """Detect cards in ``image`` (path, bytes, PIL image or ``(H, W[, C])`` array).
+        """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
+        :class:`vision.imageio.Loaded` already decoded).
 
         Returns detections sorted by confidence, boxes in pixels of the EXIF-oriented
         original.  Raises :class:`vision.errors.ImageError` for unusable input.
@@ -209,8 +213,8 @@ class Detector:
             obbs, scores = self._predict(str(image))
             obbs[:, :4] /= loaded.scale
         else:
-            obbs, scores = self.localise(loaded.image)
-        probs = self.classify(loaded.image, obbs)
+            obbs, scores = self.localise(loaded.array)
+        probs = self.classify(loaded.array, obbs)
         assigned = assign_cards(probs, scores)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale

@@ -150,6 +150,13 @@ class Options:
         choices=("last-continuer", "everyone-half"),
         label="Hands run out after “continue”", group="Teyaku and dekiyaku",
     )
+    liable_thrower: bool = opt(
+        False,
+        "Liability (法度): a player who throws from hand the card that completes an opponent's "
+        "dekiyaku pays every share alone (the dekiyaku decision names them as liable). Not when the card "
+        "came from the draw pile or was the thrower's last hand card.",
+        label="Liability: who throws the completing card pays alone", group="Teyaku and dekiyaku",
+    )
     special: SpecialOptions = field(default_factory=SpecialOptions)
 
 
@@ -164,12 +171,15 @@ class TeyakuTable:
     ``ribbon``, ``chaff`` are ``[min, max]`` counts (willow as chaff).  ``bonus``:
     ``capture-month`` (+bonus_kan when the player captures all four cards of each
     triplet month) or ``points`` (+bonus_kan at bonus_points card points).
+    Group ``field`` reads the dealt field too: mukou-sanbon (向三本), three cards
+    of a month on the field and the fourth in the hand, ``kan`` for each such
+    month.  ``kan = 0`` turns a teyaku off.
     """
 
     en: str
     ja: str
     kan: int
-    group: str = opt("a", "Teyaku group.", choices=("a", "b"))
+    group: str = opt("a", "Teyaku group.", choices=("a", "b", "field"))
     shapes: tuple[tuple[int, ...], ...] = ()
     standing: int = -1
     shows: int = 3
@@ -347,7 +357,9 @@ def from_table(table: dict[str, Any], source: str) -> HachihachiRules:
         if not isinstance(raw, dict):
             raise _bad(source, f"teyaku.{tid}", raw, "a table")
         t = build(TeyakuTable, raw, source, f"teyaku.{tid}")
-        if t.enabled:
+        if t.kan < 0:
+            raise _bad(source, f"teyaku.{tid}.kan", t.kan, "0 (off) or more kan")
+        if t.enabled and t.kan:
             teyaku.append(_compile_teyaku(tid, t, source))
     dekiyaku = []
     for did, raw in table.get("dekiyaku", {}).items():

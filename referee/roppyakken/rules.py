@@ -10,6 +10,7 @@ that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -62,6 +63,11 @@ class Options:
     instant_wins: bool = opt(
         True, "shiko (then nanatan) wins the game at once.",
         label="Four Brights or Seven Ribbons win at once", group="Yaku",
+    )
+    first_to_target_wins: bool = opt(
+        False, "The first player to reach the target during the round wins, even if another ends it higher "
+        "(seed 002 local rule); a round where two or more reach it says who was first (first_to_target).",
+        label="The first to reach the target wins", group="Game",
     )
     exact_instant_yaku: bool = opt(
         False, "shiko void with the rain man; nanatan void with 8+ ribbons.",
@@ -205,7 +211,8 @@ class Teyaku:
 class RoppyakkenRules:
     """A validated Roppyakken-family ruleset.
 
-    ``yaku`` and ``teyaku`` hold only the active entries, in file order.
+    ``yaku`` and ``teyaku`` hold only the active entries, in file order;
+    ``teyaku_sizes`` the month sizes of the month-sets teyaku, smallest first.
     """
 
     name: str
@@ -215,6 +222,7 @@ class RoppyakkenRules:
     yaku: tuple[Yaku, ...]
     teyaku: tuple[Teyaku, ...]
     game: str = "roppyakken"
+    teyaku_sizes: tuple[int, ...] = ()
 
     def yaku_by_id(self, yaku_id: str) -> Yaku:
         """The active yaku with this id; ``KeyError`` if absent."""
@@ -222,6 +230,22 @@ class RoppyakkenRules:
             if y.id == yaku_id:
                 return y
         raise KeyError(yaku_id)
+
+    @property
+    def plays_first_to_target(self) -> bool:
+        """``first_to_target_wins`` decides games played to the target (not fixed rounds)."""
+        o = self.options
+        return o.first_to_target_wins and not o.rounds and o.winner == "highest-total"
+
+    def target_crossers(self, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
+        """The players whose total (points) reaches the target with this round's ``scores``, in the
+        order of ``totals``, when ``first_to_target_wins`` must decide among them: two or more, in a
+        game played to the target.  Empty otherwise.  The web app asks who was first only then."""
+        if not self.plays_first_to_target:
+            return ()
+        target = self.options.target
+        crossed = tuple(p for p, t in totals.items() if t < target <= t + scores.get(p, 0))
+        return crossed if len(crossed) >= 2 else ()
 
 
 def _option(options: Options, name: str, kind: type, source: str, path: str):
@@ -339,7 +363,8 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     for k, v in meta.items():
         if not isinstance(v, str):
             raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
-    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
+    sizes = tuple(sorted({t.size for t in teyaku if t.rule == "month-sets"}))
+    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, teyaku_sizes=sizes, **meta)
 
 
 __all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table"]

@@ -150,6 +150,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import photos  # issue 6: pile photos
 
     photos.init_app(app)
+    from referee.web import what_if  # issue 12: what-if re-scoring
+
+    app.register_blueprint(what_if.bp)
     app.cli.add_command(init_db_command)
 
     app.add_template_filter(soft_hyphens)

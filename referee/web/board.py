@@ -443,3 +443,35 @@ BOARDS: dict[str, BoardKind] = {
     "points": BoardKind(_points_round, _points_board),
     "ledger": BoardKind(_ledger_round, _ledger_board),
 }
+
+
+def option_value(session: Session, key: str, default: Any = None) -> Any:
+    """The session's effective value of a top-level ruleset option (its override, else the preset's
+    default); ``default`` when the rules have no such option or fail to load."""
+    try:
+        return getattr(session_rules(session).options, key, default)
+    except RefereeError:
+        return default
+
+
+def first_to_target_choices(session: Session, board: Board, number: int, result: Mapping[str, Any] | None) -> list[str]:
+    """The players the round entry asks "who reached the target first?" about: those whose total
+    crosses the target with round ``number``'s ``result`` (a round result object), when the rules say
+    so (``rules.target_crossers``: two or more cross, under ``first_to_target_wins``).  Else empty."""
+    if not result or result.get("void") or "players" not in result:
+        return []
+    try:
+        rules = session_rules(session)
+    except RefereeError:
+        return []
+    crossers = getattr(rules, "target_crossers", None)
+    if crossers is None:
+        return []
+    totals = dict.fromkeys(session.players, 0)
+    for view in reversed(board.rounds[: max(0, number - 1)]):
+        if view.totals:
+            if not view.game_winner:
+                totals = dict(view.totals)
+            break
+    scores = {p: int(v.get("round_score", 0)) for p, v in result["players"].items()}
+    return list(crossers(totals, scores))

@@ -17,7 +17,7 @@ from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
 from referee.names import clean_name, name_key
-from referee.ruleset import load_table
+from referee.ruleset import load_table, parse_value
 
 MAX_PLAYERS = 6
 #: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
@@ -108,6 +108,48 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     return text
 
 
+def parse_option_fields(
+    form: FormData, specs: Sequence[Mapping[str, Any]], shown: bool
+) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
+
+    ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
+    options that differ from the preset's defaults, the values as typed, errors by field name).
+    """
+    options: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for spec in specs:
+        key = spec["key"]
+        raw = form.get(f"opt.{key}")
+        if raw is None and (spec["type"] != "bool" or not shown):
+            continue  # not in the form: the preset's default
+        typed[key] = raw if raw is not None else "false"
+        try:
+            value = _parse_option(spec, raw)
+        except ValueError as e:
+            errors[f"opt.{key}"] = str(e)
+            continue
+        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
+            options[key] = value
+    return options, typed, errors
+
+
+def parse_extra_options(text: str) -> dict[str, Any]:
+    """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
+    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
     """Read the new-session form.
 
@@ -122,7 +164,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > MAX_SESSION_NAME:
-        sf.errors["name"] = f"Keep the name to {MAX_SESSION_NAME} characters."
+        sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
     try:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
@@ -159,8 +201,10 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             f"Each player needs a different name: {twin!r} is already at the table "
             "(names are compared ignoring case, spaces and full-width letters)."
         )
-    elif any(len(p) > MAX_NAME for p in names):
-        sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
+    elif long := [p for p in names if len(p) > MAX_NAME]:
+        sf.errors["players"] = (
+            f"“{long[0][:20]}…” has {len(long[0])} characters; keep player names to {MAX_NAME} characters."
+        )
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""
     if not dealer and "players" not in sf.errors:
@@ -209,7 +253,8 @@ def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None
 def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """The round input from the card picker: ``{"piles": {player: ids}, "hands": {...}}``.
 
-    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card.
+    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card; ``first_to_target``
+    names who reached the target first, when the form asked.
     Unknown card ids are kept so the core names them in its error.
     """
     piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
@@ -217,6 +262,8 @@ def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     data: dict[str, Any] = {"piles": piles}
     if hands:
         data["hands"] = hands
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 
@@ -270,8 +317,8 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
 
     Fields: ``hand-f`` (the six field cards) or ``multiplier``; per seat i: ``status-i``
     (``play``, ``drop``, ``forced``), ``order-i`` (drop-out call order), ``hand-i`` and
-    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k`` (k = 0..2,
-    the dekiyaku in the order they were made); ``hatto`` (player names).
+    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k``/``dk-liable-k``
+    (k = 0..2, the dekiyaku in the order they were made); ``hatto`` (player names).
     """
     data: dict[str, Any] = {}
     field_cards = _cards(form.getlist("hand-f"))
@@ -308,7 +355,10 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     for k in range(3):
         player, yaku = form.get(f"dk-player-{k}"), form.get(f"dk-yaku-{k}")
         if player and yaku:
-            calls.append({"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"})
+            call = {"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"}
+            if form.get(f"dk-liable-{k}"):  # liability (option liable_thrower): who threw the card
+                call["liable"] = form.get(f"dk-liable-{k}")
+            calls.append(call)
     if calls:
         data["dekiyaku"] = calls
     hatto = [p for p in form.getlist("hatto") if p in players]

@@ -2,7 +2,10 @@
 (whoever runs ``hanafuda-referee serve``) lists them all with the host key.
 
 - The browser's signed cookie remembers the scorekeeper links it created or opened
-  (``keeper``) and the viewer links it opened (``seen``), 50 of each, newest first.
+  (``keeper``) and the viewer links it opened (``seen``), 50 of each, newest first
+  (``remember``: the only writer of those cookies).
+- ``visible_sessions`` is the one rule for what a browser may list: the home page,
+  ``GET /api/v1/sessions``, the player pages and the names offered on the new-session form.
 - The host key is a random secret kept in ``DATA_DIR/host_key``; ``serve`` prints it at
   start.  ``GET /host?key=...`` or the form at ``/host`` marks this browser as the host's;
   an API client sends ``Authorization: Bearer <host key>``.

@@ -15,7 +15,7 @@ Must not import the views.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from flask import abort, current_app, request
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +82,11 @@ class RoundIn(_Request):
     )
     month: int | None = Field(
         None, ge=1, le=12, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"
+    )
+    first_to_target: str | None = Field(
+        None,
+        description="Roppyakken with first_to_target_wins: must be the player who reached the target first when "
+        "two or more reach it in this round (else 422 missing-decision), or be left out",
     )
     ruleset: str | None = Field(None, description="must be the session's ruleset, or be left out")
     options: dict[str, Any] | None = Field(None, description="must be the session's options, or be left out")
@@ -152,6 +157,24 @@ class UndoIn(_Request):
         None,
         description="must be the id of the change to undo (last_change.id of the session), or left out; "
         "when it is no longer the latest change, nothing is undone (409)",
+    )
+
+
+class RulesIn(_Request):
+    """Other rules for a session (what if, or a rule fixed afterwards)."""
+
+    model_config = ConfigDict(title="Rules")
+
+    ruleset: str | None = Field(
+        None,
+        min_length=1,
+        description="must be a preset of the session's game (`hanafuda-referee rulesets` lists them), or be left "
+        "out: the session's own",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description='must be an object of dotted-key overrides, e.g. {"fuke.threshold": 40}: on top of the '
+        "session's own options, or of the new preset's defaults when \"ruleset\" names another preset",
     )
 
 
@@ -334,6 +357,51 @@ class ResultOut(BaseModel):
     explanation: list[dict[str, Any]]
 
 
+class RescoreSideOut(_Response):
+    """One side of a what-if: the rules and the final standings (``mon_per_kan`` for Hachi-hachi)."""
+
+    model_config = ConfigDict(title="RescoreSide")
+
+    ruleset: str
+    options: dict[str, Any]
+    totals: dict[str, int]
+    winner: str | None
+    mon_per_kan: int | None = None
+
+
+class RescoreRoundSideOut(_Response):
+    """A round on one side: what it added (``scores``) and the running ``totals`` (points, or mon);
+    both null, with a ``note``, when these rules reject the round or the game was already over."""
+
+    model_config = ConfigDict(title="RescoreRoundSide")
+
+    scores: dict[str, int] | None
+    totals: dict[str, int] | None
+    void: bool | None = None
+    note: str | None = None
+
+
+class RescoreRoundOut(_Response):
+    model_config = ConfigDict(title="RescoreRound")
+
+    round: int
+    changed: bool
+    before: RescoreRoundSideOut
+    after: RescoreRoundSideOut
+
+
+class RescoreOut(_Response):
+    """A what-if: the session as played (``before``) and under the other rules (``after``), round
+    by round; the JSON of ``hanafuda-referee rescore``."""
+
+    model_config = ConfigDict(title="Rescore")
+
+    unit: Literal["points", "mon"]
+    before: RescoreSideOut
+    after: RescoreSideOut
+    rounds: list[RescoreRoundOut]
+
+
 class DetectionOut(_Response):
     model_config = ConfigDict(title="Detection")
 
@@ -397,14 +465,29 @@ _SHORT = {
 }
 
 
+def _length(e: dict[str, Any]) -> str | None:
+    """A length error in words with the real length and the limit (``has 41 characters; at most
+    40 characters``), or None for another error (or one without its input)."""
+    kind, ctx, given = e.get("type"), e.get("ctx") or {}, e.get("input")
+    if kind in ("string_too_long", "string_too_short") and isinstance(given, str):
+        limit = f"at most {ctx['max_length']}" if kind == "string_too_long" else f"at least {ctx['min_length']}"
+        return f"has {len(given)} characters; {limit} characters"
+    if kind in ("too_long", "too_short") and ("actual_length" in ctx or isinstance(given, (list, dict))):
+        n = ctx.get("actual_length", len(given) if isinstance(given, (list, dict)) else 0)
+        limit = f"at most {ctx['max_length']}" if kind == "too_long" else f"at least {ctx['min_length']}"
+        return f"has {n} items; {limit}"
+    return None
+
+
 def describe(errors: list[dict[str, Any]], model: type[BaseModel] | None) -> str:
-    """One message for a body's schema errors: each bad field (up to three) with what it must be."""
+    """One message for a body's schema errors: each bad field (up to three) with what it must be,
+    and for a length error the real length and the limit."""
     parts = []
     for e in errors[:3]:
         loc = tuple(e.get("loc") or ())
         top, rule = _field_rule(model, loc)
         where = ".".join(str(p) for p in loc) or "body"
-        detail = _SHORT.get(e.get("type", ""), str(e.get("msg", "is not valid")).lower())
+        detail = _length(e) or _SHORT.get(e.get("type", ""), str(e.get("msg", "is not valid")).lower())
         if rule and not rule.startswith('"'):
             text = f'"{top}" {rule}'
             if where != top or e.get("type") not in ("missing",):
@@ -508,7 +591,7 @@ def validate(**kwargs: Any):
 
 #: Model key (as spectree names it) -> request model, for the error messages.
 _MODELS: dict[str, type[BaseModel]] = {}
-for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, DetectIn):
+for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, RulesIn, DetectIn):
     _MODELS[api.naming_strategy(_m)] = _m
 
 

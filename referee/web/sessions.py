@@ -45,6 +45,8 @@ from referee.web.board import (
     Board,
     amount_formatter,
     build_board,
+    first_to_target_choices,
+    option_value,
     round_input,
     session_rules,
     stored_round,
@@ -274,12 +276,16 @@ def session_from_export(data: Any) -> dict[str, Any]:
         )
     long = [p for p in players if len(p) > MAX_NAME]
     if long:
-        raise RefereeError("bad-round", f"keep player names to {MAX_NAME} characters; {long[0][:20]!r}... is longer")
+        why = f"player name {long[0][:20]!r}... has {len(long[0])} characters; keep player names to {MAX_NAME}"
+        why += " characters"
+        raise RefereeError("bad-round", why)
     if len(rounds) > MAX_ROUNDS:
         raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
     name = data.get("name") or game.get("name") or "Imported session"
-    if not isinstance(name, str) or len(name) > MAX_SESSION_NAME:
+    if not isinstance(name, str):
         raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    if len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" has {len(name)} characters; at most {MAX_SESSION_NAME} characters')
     dealer = game.get("dealer") or players[0]
     if dealer not in players:
         raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
@@ -528,10 +534,12 @@ def _entry(
         "tab": tab,
         "context": context,
         "carry": list(context.get("carry") or ()),
-        "month_label": month_label(context["month"]) if context.get("month") else "",
+        "round_month": month_label(context["month"]) if context.get("month") else "",
         "call_rows": CALL_ROWS,
         "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
         "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
+        "liable_on": option_value(sess, "liable_thrower", False),
+        "first_choices": first_to_target_choices(sess, board_of(sess), number, result),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),
         "typed": request.form if request.method == "POST" else {},
@@ -657,6 +665,10 @@ def _submit(
         result, error = _preview(sess, data, dealer, context)
     error = error or closed
     saving = action == "save"
+    first = first_to_target_choices(sess, board_of(sess), number, result) if saving and not error else []
+    if first and data.get("first_to_target") not in first:
+        error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
+                 "target in this round. Say who got there first (below), then save.")
     if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = request.form.get("tab", "0")

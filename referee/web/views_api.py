@@ -17,9 +17,12 @@ from flask import Blueprint, abort, jsonify, url_for
 
 from referee import store
 from referee.errors import RefereeError
+from referee.rescore import merged_options
+from referee.rescore import rescore as what_if
 from referee.web import get_db, privacy
-from referee.web.board import RoundView, stored_round, without_context
+from referee.web.board import RoundView, first_to_target_choices, stored_round, without_context
 from referee.web.errors import error_response
+from referee.web.forms import check_preset
 from referee.web.schemas import (
     ConflictOut,
     EditedRoundOut,
@@ -27,8 +30,10 @@ from referee.web.schemas import (
     ExportOut,
     NewRoundIn,
     NewSessionIn,
+    RescoreOut,
     ResultOut,
     RoundIn,
+    RulesIn,
     SavedRoundOut,
     SessionListOut,
     SessionOut,
@@ -41,6 +46,7 @@ from referee.web.schemas import (
     validate,
 )
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
+from referee.web.what_if import compare, describe_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -204,7 +210,11 @@ def add_round(token: str):
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         return error_response(409, f"the game is over: {ended}", "game-over")
     data = _round_input(sess, body, board.dealer, board.context)
-    _checked(sess, data, board.dealer, board.context)
+    result = _checked(sess, data, board.dealer, board.context)
+    first = first_to_target_choices(sess, board, len(board.rounds) + 1, result)
+    if first and data.get("first_to_target") not in first:
+        return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
+                              f'("first_to_target": one of {first})', "missing-decision")
     try:
         row, created = store.add_round(get_db(), sess.id, data, form_token)
     except store.SpentFormTokenError as e:
@@ -292,6 +302,56 @@ def undo(token: str):
         return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
     sess = store.get_session(get_db(), sess.id)
     return jsonify({"undone": undone, "session": session_json(sess, "edit")})
+
+
+def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
+    """``{"ruleset"?, "options"?}`` (``RulesIn``, its shape already validated): the what-if rules,
+    ``options`` on top of the session's own (or of the new preset's defaults).  422 for a ruleset
+    that is not a preset."""
+    body = body_object()
+    ruleset, options = body.get("ruleset"), body.get("options", {})
+    try:
+        if ruleset is not None:
+            check_preset(ruleset)
+        return merged_options({"ruleset": sess.ruleset, "options": sess.options}, ruleset, options)
+    except RefereeError as e:
+        abort(error_response(422, e.message, e.code))
+
+
+@bp.post("/sessions/<token>/rescore")
+@validate(json=RulesIn, resp=responses({200: RescoreOut}, 400, 404, 413, 422, 503))
+def rescore(token: str):
+    """What if: the session's history re-scored under other rules, round by round (saves nothing).
+
+    ``options`` go on top of the session's own options, or of the new preset's defaults when ``ruleset``
+    names another preset.  The answer compares each round before and after (a round the new rules reject,
+    or play after the game is over, has null scores and a note) and the final totals and winners: the same
+    JSON as ``hanafuda-referee rescore``.  The viewer link may ask too.
+    """
+    sess, _ = load(token)
+    ruleset, options = _rules_body(sess)
+    try:
+        return jsonify(compare(sess, ruleset, options))
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+
+
+@bp.put("/sessions/<token>/rules")
+@validate(json=RulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 413, 422, 503))
+def set_rules(token: str):
+    """Fix a rule afterwards: change the session's ruleset and options (the body as for ``/rescore``).
+
+    The new rules must load and score this session; the history is re-scored, the change is logged, and
+    Undo (``last_change``) restores the old rules.
+    """
+    sess, _ = load(token, edit=True)
+    ruleset, options = _rules_body(sess)
+    try:
+        what_if(session_game(sess), ruleset, options)  # the new rules must load and score this session
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+    sess = store.set_rules(get_db(), sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")
+    return jsonify(session_json(sess, "edit"))
 
 
 @bp.get("/openapi.json")

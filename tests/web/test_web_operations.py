@@ -77,6 +77,25 @@ def test_the_host_key_lists_every_session(app, three):
     assert api_list(host) == []
 
 
+def test_player_pages_list_what_the_home_page_lists(app, three):
+    """One rule for every list of sessions (privacy.visible_sessions): the player pages and the names
+    offered on the new-session form follow the home page, host mode included."""
+    (mine, _, _), (_, _, their_view), _ = three
+    stranger = app.test_client()
+    assert "No players yet" in stranger.get("/players").get_data(as_text=True)
+    assert mine.get("/players/aki").status_code == 200
+    host = app.test_client()
+    assert host.get(f"/host?key={app.config['HOST_KEY']}").status_code == 303
+    page = host.get("/players/aki").get_data(as_text=True)
+    assert page.count('href="/s/') >= 3  # Aki played at all three tables
+    assert all(f"/s/{view}" in page for _, _, view in three)  # viewer links only
+    assert not any(f"/s/{edit}" in page for _, edit, _ in three)
+    assert 'value="Aki"' in host.get("/new").get_data(as_text=True)
+    host.post("/host", data={"action": "leave"})
+    assert host.get("/players/aki").status_code == 404
+    assert their_view not in stranger.get("/new").get_data(as_text=True)
+
+
 def test_the_host_key_is_kept_in_the_data_folder(tmp_path):
     first = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "t"})
     again = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "t"})

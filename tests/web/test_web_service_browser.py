@@ -107,6 +107,38 @@ def test_the_policy_refuses_an_injected_inline_script(served, browser, h, cdn_ap
     context.close()
 
 
+def test_what_if_the_rule_fix_its_undo_and_the_player_pages_run_under_the_policy(served, browser, h, cdn_app):
+    """The pages issue 11 and 12 added (What if…, fixing a rule, player pages) work offline with the
+    policy enforced, and their core actions are plain forms."""
+    context, page, refused = offline(browser)
+    page.goto(f"{served}/new")
+    page.fill('input[name="name"]', "Rules table")
+    for i, p in enumerate(h.players):
+        page.fill(f'input[name="player-{i}"]', p)
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_selector("#board")
+    edit = page.url.rsplit("/", 1)[-1]
+    api = cdn_app.test_client()
+    assert api.post(f"/api/v1/sessions/{edit}/rounds", json={"piles": h.piles(0)}).status_code == 201
+    page.goto(f"{served}/s/{edit}")
+    page.get_by_role("link", name="What if…").click()
+    page.fill('textarea[name="extra"]', "fuke.threshold=40")
+    page.get_by_role("button", name="Compare").click()
+    page.get_by_text("Round by round").wait_for()
+    page.get_by_role("button", name="Apply these rules to the session").click()
+    undo = page.get_by_role("button", name=re.compile(r"Undo change rules to roppyakken \(fuke.threshold=40\)"))
+    undo.wait_for()  # back on the scoreboard, with the rule change in the change log
+    assert api.get(f"/api/v1/sessions/{edit}").get_json()["options"] == {"fuke.threshold": 40}
+    undo.click()
+    page.get_by_role("button", name=re.compile(r"Undo add round 1")).wait_for()
+    assert api.get(f"/api/v1/sessions/{edit}").get_json()["options"] == {}
+    page.goto(f"{served}/players")
+    page.get_by_role("link", name=re.compile(h.players[0])).first.click()
+    page.get_by_role("heading", name=re.compile(h.players[0])).first.wait_for()
+    assert refused == []
+    context.close()
+
+
 # ---- hanafuda-referee serve ---------------------------------------------------------------------
 
 

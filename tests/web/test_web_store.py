@@ -286,6 +286,82 @@ def test_an_old_snapshot_log_is_converted_and_still_undoes(tmp_path):
     db.close()
 
 
+def test_set_rules_is_one_undo_step_that_puts_the_old_rules_back(db, sess):
+    """Fixing a rule afterwards (issue 12) is logged as the session fields it changed, nothing more."""
+    store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    changed = store.set_rules(db, sess.id, "sanbyakuken", {"target": 300}, "change rules to sanbyakuken")
+    assert (changed.ruleset, changed.options, changed.family) == ("sanbyakuken", {"target": 300}, "roppyakken")
+    log = json.loads(db.execute("SELECT undo FROM changes ORDER BY id DESC LIMIT 1").fetchone()[0])
+    assert log == [["session", {"ruleset": "roppyakken", "options": "{}"}]]
+    assert store.undo(db, sess.id) == "change rules to sanbyakuken"
+    back = store.get_session(db, sess.id)
+    assert (back.ruleset, back.options) == ("roppyakken", {})
+    assert len(store.rounds_of(db, sess.id)) == 1  # the rounds were never touched
+
+
+def test_a_database_from_before_the_undo_steps_with_rule_changes_migrates(tmp_path):
+    """A database made by main before issue 10's undo steps were merged: it had already run
+    m010_rules_change_log (a ``rules_before`` column beside the ``before`` snapshots).  m004 then
+    runs after it, turns ``rules_before`` into a session step, and undo still restores the rules."""
+    path = tmp_path / "rules.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m004_service_undo_steps")
+    old["changes"].add_column("rules_before", str)  # what that m010 did
+    old["_sqlite_migrations"].insert(
+        {"migration_set": store.migrations.name, "name": "m010_rules_change_log", "applied_at": ""}
+    )
+    sid = (
+        old["sessions"]
+        .insert(
+            {
+                "name": "T",
+                "ruleset": "sanbyakuken",
+                "family": "roppyakken",
+                "options": json.dumps({"target": 200}),
+                "players": '["A", "B"]',
+                "dealer": "A",
+                "view_token": "v",
+                "edit_token": "e",
+                "created": "",
+                "updated": "",
+                "rev": 3,
+            }
+        )
+        .last_pk
+    )
+    one = {"id": 1, "position": 1, "data": {"piles": {"A": ["pine-crane"]}}, "version": 1, "created": "", "updated": ""}
+    history = [  # (summary, rounds before, rules before)
+        ("add round 1", [], None),
+        ("change rules to sanbyakuken", [one], {"ruleset": "roppyakken", "options": {}}),
+        ("change rules to target 200", [one], {"ruleset": "sanbyakuken", "options": {"target": 300}}),
+    ]
+    for summary, before, rules in history:
+        old["changes"].insert(
+            {
+                "session_id": sid,
+                "kind": "rules" if rules else "add",
+                "summary": summary,
+                "before": json.dumps(before),
+                "rules_before": json.dumps(rules) if rules else None,
+                "created": "",
+            }
+        )
+    old["rounds"].insert({**one, "session_id": sid, "data": json.dumps(one["data"])})
+    old.close()
+    db = store.open_db(path)
+    assert not store.migrations.pending(db)
+    assert {"before", "rules_before"}.isdisjoint(db["changes"].columns_dict)
+    assert store.undo(db, sid) == "change rules to target 200"
+    assert (store.get_session(db, sid).ruleset, store.get_session(db, sid).options) == ("sanbyakuken", {"target": 300})
+    assert store.undo(db, sid) == "change rules to sanbyakuken"
+    assert (store.get_session(db, sid).ruleset, store.get_session(db, sid).options) == ("roppyakken", {})
+    assert len(store.rounds_of(db, sid)) == 1
+    assert store.undo(db, sid) == "add round 1"
+    assert store.rounds_of(db, sid) == []
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+
+
 def test_twenty_threads_saving_at_once_all_save(tmp_path):
     """Writers wait in line for the write lock instead of failing as busy (issue 10, item 10;
     the timing is measured in scripts/bench_writers.py, not here)."""
