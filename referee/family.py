@@ -68,9 +68,15 @@ class Family:
       ``referee.api.game_summary``, for re-scoring long histories fast; None: read from ``game_json``.
     - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
+    - ``seats``: the player counts the family always seats (Koi-Koi: ``(2,)``), for the
+      new-session form; empty: the ruleset's ``players`` option says, or 2 to 6.
+    - ``entered_void``: the number pad's tick for a round entered as totals that nobody
+      scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
+      round nobody won.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
-      player pages; None: none are counted.
+      player pages, named as the ruleset names them (not a round's label, which may add a
+      month), so that one yaku made twice counts twice; None: none are counted.
     """
 
     name: str
@@ -93,6 +99,8 @@ class Family:
     game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+    entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
+    seats: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

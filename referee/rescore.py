@@ -8,7 +8,7 @@ compares them round by round::
     {"unit": "points" | "mon",
      "before": {"ruleset", "options", "totals", "winner", "mon_per_kan"?},
      "after":  {... the same ...},
-     "rounds": [{"round": n, "changed": bool,
+     "rounds": [{"round": n, "changed": bool,   # the round's own result: scores, void, note
                  "before": {"scores": {player: n}, "totals": {player: n}, "void"?, "note"?},
                  "after":  {...}}]}
 
@@ -143,10 +143,16 @@ def rescore(
         "before": before_summary,
         "after": after_summary,
         "rounds": [
-            {"round": n, "changed": b != a, "before": b, "after": a}
+            {"round": n, "changed": _own(b) != _own(a), "before": b, "after": a}
             for n, (b, a) in enumerate(zip(before_rounds, after_rounds, strict=True), 1)
         ],
     }
+
+
+def _own(side: Mapping[str, Any]) -> dict[str, Any]:
+    """What a round itself came to on one side: what it adds, whether it was void, and whether it was
+    played at all (not its running totals, which move with every earlier round)."""
+    return {k: v for k, v in side.items() if k != "totals"}
 
 
 def changed_rounds(result: Mapping[str, Any]) -> Sequence[int]:

@@ -19,14 +19,17 @@ from referee.errors import RefereeError
 
 
 def opt(
-    default: Any, doc: str, *, choices: tuple = (), min: int | None = None, label: str = "", group: str = ""
+    default: Any, doc: str, *, choices: tuple = (), min: int | None = None, label: str = "", group: str = "",
+    unit: str = "",
 ) -> Any:
     """A dataclass field with the documentation and limits the validator and form use.
 
     ``label`` names the option in plain words for the new-session form ("Target score");
     ``group`` gathers related options under one heading ("Fuke (the void round)").
+    ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
+    plants to players: ``referee.describe.value_words``).
     """
-    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group}
+    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group, "unit": unit}
     if isinstance(default, dict):
         return field(default_factory=lambda: types.MappingProxyType(dict(default)), metadata=meta)
     return field(default=default, metadata=meta)
@@ -53,7 +56,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
             raise _bad(source, path, value, f"a list of {item_tp.__name__}")
-        return tuple(_check(item_tp, v, source, f"{path}[{i}]", {}) for i, v in enumerate(value))
+        item_meta = {"unit": meta["unit"]} if meta.get("unit") else {}
+        return tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
     if origin is dict:
         _, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
@@ -71,6 +75,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         lo = meta.get("min")
         if lo is not None and value < lo:
             raise _bad(source, path, value, f"an integer of at least {lo}")
+        if meta.get("unit") == "month" and not 1 <= value <= 12:
+            raise _bad(source, path, value, "months 1-12")
     elif tp is str and not isinstance(value, str):
         raise _bad(source, path, value, "a string")
     choices = meta.get("choices") or ()
@@ -116,7 +122,8 @@ class OptionSpec:
 
     ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
     ``str``, ``list[int]`` or ``list[str]``; ``label`` is its name in plain words
-    (the key, made readable, where the schema gives none) and ``group`` its heading.
+    (the key, made readable, where the schema gives none) and ``group`` its heading;
+    ``unit`` is ``"month"`` for month numbers (``opt``), else empty.
     """
 
     key: str
@@ -126,6 +133,7 @@ class OptionSpec:
     choices: tuple = ()
     label: str = ""
     group: str = ""
+    unit: str = ""
 
 
 def _type_name(tp: Any) -> str:
@@ -149,6 +157,7 @@ def option_specs(obj: Any, prefix: str = "") -> list[OptionSpec]:
             label = f.metadata.get("label") or key.replace(".", ": ").replace("_", " ").capitalize()
             out.append(
                 OptionSpec(key, _type_name(hints[f.name]), value, f.metadata.get("doc", ""),
-                           tuple(f.metadata.get("choices") or ()), label, f.metadata.get("group") or "Other")
+                           tuple(f.metadata.get("choices") or ()), label, f.metadata.get("group") or "Other",
+                           f.metadata.get("unit") or "")
             )
     return out

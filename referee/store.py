@@ -40,6 +40,7 @@ __all__ = [
     "Change",
     "ChangeLog",
     "ConflictError",
+    "FormTokenReusedError",
     "NotFoundError",
     "RoundRow",
     "Session",
@@ -59,6 +60,7 @@ __all__ = [
     "migrate",
     "open_db",
     "rounds_of",
+    "saved_with_form_token",
     "sessions_by_tokens",
     "set_rules",
     "undo",
@@ -540,15 +542,25 @@ class ChangeLog:
     def update_session(self, **fields: Any) -> Session:
         """Set session fields (``SESSION_FIELDS``: ``name``, ``ruleset``, ``options``,
         ``players``, ``dealer``); returns the session as it was.  Raises ``ValueError`` for
-        another field (the family, the tokens)."""
+        another field (the family, the tokens).  Fields that already hold their new value are
+        neither written nor logged: setting the same rules twice leaves nothing to undo."""
         unknown = set(fields) - set(SESSION_FIELDS)
         if unknown:
             raise ValueError(f"a change cannot set {sorted(unknown)}; only {SESSION_FIELDS}")
         before = get_session(self.db, self.session_id)
         old = {k: _session_column(k, getattr(before, k)) for k in fields}
-        self.db["sessions"].update(self.session_id, {k: _session_column(k, v) for k, v in fields.items()})
-        self.steps.append(["session", old])
+        new = {k: _session_column(k, v) for k, v in fields.items() if _session_value(k, v) != _session_value(k, old[k])}
+        if new:
+            self.db["sessions"].update(self.session_id, new)
+            self.steps.append(["session", {k: old[k] for k in new}])
         return before
+
+
+def _session_value(key: str, value: Any) -> Any:
+    """A session field as Python compares it (``{"a": 1, "b": 2}`` and its JSON in any key order are one value)."""
+    if key in ("options", "players") and isinstance(value, str):
+        return json.loads(value)
+    return dict(value) if key == "options" else list(value) if key == "players" else value
 
 
 def _session_column(key: str, value: Any) -> Any:
@@ -632,6 +644,18 @@ class SpentFormTokenError(StoreError):
         )
 
 
+class FormTokenReusedError(StoreError):
+    """A ``form_token`` (idempotency key) already saved round ``position`` of this session
+    from a different request: nothing is saved (a key names one request, not a slot)."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(
+            f"this form_token already saved round {position} of this session from a different request; nothing was "
+            "saved (send a new form_token for a new round, or the same request to retry it)"
+        )
+        self.position = position
+
+
 class UndoMismatchError(StoreError):
     """An undo named a change that is not the session's latest (it was already undone, e.g.
     by a double tap).  ``latest`` is the change an undo would revert now (or None)."""
@@ -695,33 +719,57 @@ def add_round(
     session_id: int,
     data: Mapping[str, Any],
     form_token: str | None = None,
+    digest: str | None = None,
 ) -> tuple[RoundRow, bool]:
     """Append a round.  Returns (round, created).
 
     ``form_token`` (a round form's one-time token, an API client's idempotency key) is
     scoped to the session: used again in this session, nothing is written and the round
     saved with it is returned with ``created`` False (a double submit); used in another
-    session, it is a new key there.  Raises ``SpentFormTokenError`` when the round it saved
-    was since deleted or undone, ``NotFoundError`` for an unknown session.
+    session, it is a new key there.  ``digest`` (any string naming the request, e.g. a hash
+    of its body) is kept with the token, and a reuse with another digest is refused.
+    Raises ``SpentFormTokenError`` when the round it saved was since deleted or undone,
+    ``FormTokenReusedError`` for another request under a used token, ``NotFoundError`` for
+    an unknown session.
     """
     try:
         with change(db, session_id, "add") as c:
             if form_token:
-                used = db.execute(
-                    "SELECT round_id FROM form_tokens WHERE session_id = ? AND token = ?", [session_id, form_token]
-                ).fetchone()
+                used = _saved_with(db, session_id, form_token, digest)
                 if used is not None:
-                    gone = db.execute("SELECT 1 FROM rounds WHERE id = ?", [used[0]]).fetchone() is None
-                    raise SpentFormTokenError() if gone else _AlreadySavedError(used[0])
+                    raise _AlreadySavedError(used.id)
             rid = c.add_round(data)
             c.summary = f"add round {get_round(db, session_id, rid).position}"
             if form_token:
-                db["form_tokens"].insert(
-                    {"token": form_token, "session_id": session_id, "round_id": rid, "created": _now()}
-                )
+                used = {"token": form_token, "session_id": session_id, "round_id": rid, "digest": digest}
+                db["form_tokens"].insert({**used, "created": _now()})
     except _AlreadySavedError as e:
         return get_round(db, session_id, e.round_id), False
     return get_round(db, session_id, rid), True
+
+
+def _saved_with(db: Database, session_id: int, form_token: str, digest: str | None) -> RoundRow | None:
+    used = db.execute(
+        "SELECT round_id, digest FROM form_tokens WHERE session_id = ? AND token = ?", [session_id, form_token]
+    ).fetchone()
+    if used is None:
+        return None
+    try:
+        row = get_round(db, session_id, used[0])
+    except NotFoundError:
+        raise SpentFormTokenError() from None
+    if digest is not None and used[1] is not None and digest != used[1]:
+        raise FormTokenReusedError(row.position)
+    return row
+
+
+@guarded
+def saved_with_form_token(db: Database, session_id: int, form_token: str, digest: str | None = None) -> RoundRow | None:
+    """The round a ``form_token`` already saved in this session (None if it saved none): a retry
+    can be answered before the round is checked again against a game that has moved on.
+
+    Raises ``SpentFormTokenError`` and ``FormTokenReusedError`` as ``add_round`` does."""
+    return _saved_with(db, session_id, form_token, digest)
 
 
 @guarded
@@ -1079,6 +1127,13 @@ def m004_service_undo_steps(db: Database) -> None:
 def m005_service_form_tokens_per_session(db: Database) -> None:
     """A round form's one-time token (the API's idempotency key) belongs to its session."""
     db["form_tokens"].transform(pk=("session_id", "token"))
+
+
+@migrations()
+def m006_service_form_token_digest(db: Database) -> None:
+    """A form token keeps a digest of the request that used it, so a reuse by another request is
+    refused (tokens saved before have none and are not compared)."""
+    db["form_tokens"].add_column("digest", str)
 
 
 # ---- fixing a rule afterwards (issue 12) -------------------------------------

@@ -60,3 +60,33 @@ def test_no_message_names_a_bare_month_number(pattern):
     ]
     assert offenders == []
 
+
+
+@pytest.mark.parametrize(
+    ("preset", "key", "shown"),
+    [
+        ("roppyakken-ja", "fuke.excluded_months", "Willow (柳, month 11), Paulownia (桐, month 12)"),
+        ("hachihachi", "standing_months", "Wisteria (藤, month 4), Iris (菖蒲, month 5), Bush clover (萩, month 7)"),
+        ("hachihachi", "standing_chaff_months", "Paulownia (桐, month 12)"),
+        ("roppyakken", "fuke.excluded_months", "none"),
+    ],
+    ids=["roppyakken-ja fuke months", "hachihachi standing months", "hachihachi chaff months", "no month"],
+)
+def test_month_option_values_name_the_plants(preset, key, shown):
+    # Help's option list and "rulesets NAME" showed "11, 12" (found by the rules QA of issue 12).
+    from referee.describe import option_entries
+
+    entries = {e.key: e for e in option_entries(load_ruleset(preset).options)}
+    assert entries[key].value == shown
+    assert not re.search(r"\d", re.sub(r"\([^()]*, month \d+\)", "", entries[key].doc)), entries[key].doc
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("hachihachi", {"standing_months": [13]}), ("hachihachi", {"standing_chaff_months": [0]}),
+     ("roppyakken", {"fuke.excluded_months": [13]})],
+    ids=["standing 13", "chaff 0", "fuke 13"],
+)
+def test_a_month_option_outside_1_to_12_is_refused(preset, options):
+    with pytest.raises(RefereeError, match=r"months 1-12"):
+        load_ruleset(preset, options)

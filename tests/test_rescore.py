@@ -64,6 +64,16 @@ def test_void_rounds_under_the_new_rules():
     assert out["after"]["winner"] is None
 
 
+def test_changed_marks_the_rounds_whose_own_result_differs():
+    # Found by the rules QA of issue 12: every round after a changed one was marked changed ("●",
+    # "rounds changed: 1, 2") because its running totals moved, though it added the same as before.
+    # Teppo at 200: round 1 A 110 + 200 = 310 (was 410); round 2 still A 300, B 430.
+    out = rescore(GAME, "roppyakken", {"yaku.teppo.points": 200})
+    assert [r["after"]["scores"] for r in out["rounds"]] == [{"A": 310, "B": 330}, {"A": 300, "B": 430}]
+    assert out["rounds"][1]["after"]["totals"] == {"A": 610, "B": 760}
+    assert [r["changed"] for r in out["rounds"]] == [True, False]
+
+
 def test_a_round_the_new_rules_reject_is_left_out_with_its_reason():
     # To 720 with first_to_target_wins: round 2 names A first, but A (710) no longer reaches the target.
     out = rescore(GAME, "roppyakken", {"target": 720, "first_to_target_wins": True})

@@ -104,12 +104,12 @@ class Options:
     )
     standing_months: tuple[int, ...] = opt(
         (4, 5, 7), "Months whose triplet is a standing triplet (立三本).",
-        label="Months of a standing triplet", group="Teyaku and dekiyaku",
+        label="Months of a standing triplet", group="Teyaku and dekiyaku", unit="month",
     )
     standing_chaff_months: tuple[int, ...] = opt(
         (12,),
         "Months whose triplet of chaff only is a standing triplet (the three paulownia chaff).",
-        label="Months whose chaff triplet stands", group="Teyaku and dekiyaku",
+        label="Months whose chaff triplet stands", group="Teyaku and dekiyaku", unit="month",
     )
     willow_is_chaff: bool = opt(
         True, "Willow cards count as chaff for teyaku, dekiyaku and special yaku.",
@@ -365,9 +365,10 @@ def from_table(table: dict[str, Any], source: str) -> HachihachiRules:
     for did, raw in table.get("dekiyaku", {}).items():
         if not isinstance(raw, dict):
             raise _bad(source, f"dekiyaku.{did}", raw, "a table")
-        d = _compile_dekiyaku(
-            did, build(DekiyakuTable, raw, source, f"dekiyaku.{did}"), options, source
-        )
+        t = build(DekiyakuTable, raw, source, f"dekiyaku.{did}")
+        if t.kan < 0:
+            raise _bad(source, f"dekiyaku.{did}.kan", t.kan, "0 or more kan")
+        d = _compile_dekiyaku(did, t, options, source)
         if d:
             dekiyaku.append(d)
     all_ids = set(table.get("dekiyaku", {}))

@@ -350,6 +350,10 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
     _pay_dropouts(rules, rnd, book, warnings)
     if rnd.mizuten and not two and special is None:
         _pay_mizuten(rules, rnd, book, points)
+    elif rnd.mizuten:  # RULES.md: two players play no Mizuten; a special yaku cancels it
+        warnings.append("Mizuten was called, but two players play no Mizuten (FudaWiki): nothing paid for it"
+                        if two else f"Mizuten was called, but {special.en} ({special.ja}) cancels Mizuten: "
+                        "nothing paid for it")
     teyaku, teyaku_paid = _pay_teyaku(rules, rnd, book, points, bonuses=not two and special is None)
     for g in deki.gains if deki else ():
         book.gain(

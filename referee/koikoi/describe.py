@@ -9,9 +9,10 @@ Rule source: KOIKOI-RULES.md; decisions: docs/KOIKOI.md.  Pure core.
 
 from __future__ import annotations
 
-from referee.cards import BY_ID
+from referee.cards import BY_ID, month_label
 from referee.describe import HowItScores, Section, YakuEntry, need_words, option_entries, words
 from referee.explain import mask_ids
+from referee.koikoi.game import month_of_round
 from referee.koikoi.round import SEVEN
 from referee.koikoi.rules import KoikoiRules, Teyaku, Yaku
 from referee.koikoi.yaku import KIND_MASK
@@ -43,7 +44,7 @@ _EXHAUSTED = {
 _TIE = {
     "draw": "the game is a draw",
     "dealer": "the dealer of the next round wins",
-    "extra-round": "one more round is played at a time until the totals differ (round 13 is month 1 again)",
+    "extra-round": "one more round is played at a time until the totals differ ({first_extra})",
 }
 
 
@@ -54,6 +55,15 @@ def _pts(n: int) -> str:
 def _names(rules: KoikoiRules, ids) -> list[str]:
     by_id = {y.id: y for y in rules.yaku}
     return [f"{by_id[i].en} ({i})" if i in by_id else i for i in ids]
+
+
+def _rival_groups(rules: KoikoiRules) -> list[str]:
+    """The groups that hold two yaku or more, in file order: only there do yaku not stack.
+
+    A group of one (tane or tanzaku once ``special_stacks_with_generic`` has taken the special
+    yaku out of their groups) has nothing to replace, so it stacks like any other yaku."""
+    groups = [y.group for y in rules.yaku if y.group]
+    return [g for i, g in enumerate(groups) if groups.count(g) > 1 and g not in groups[:i]]
 
 
 def _yaku(rules: KoikoiRules, y: Yaku) -> YakuEntry:
@@ -70,7 +80,7 @@ def _yaku(rules: KoikoiRules, y: Yaku) -> YakuEntry:
         notes.append(f"It must include {words([BY_ID[c].name for c in mask_ids(y.require)])}.")
     if y.extra_past:
         notes.append(f"Add {_pts(y.extra_points)} for each of your {_KIND[y.extra_kind]} past {y.extra_past}.")
-    if y.group:
+    if y.group in _rival_groups(rules):
         notes.append(f"Only the yaku worth most among the {y.group} scores.")
     if y.replaces:
         notes.append(f"It replaces {words(_names(rules, y.replaces))}: they are not scored with it.")
@@ -92,6 +102,22 @@ def _teyaku(rules: KoikoiRules, t: Teyaku) -> YakuEntry:
         if rules.options.teshi_counts_as_pairs:
             notes.append("A four counts as two pairs, so four of a month and two pairs score both.")
     return YakuEntry(t.id, t.en, t.ja, _pts(t.points), notes=tuple(notes))
+
+
+def _stacking(rules: KoikoiRules) -> str:
+    """Which yaku do not stack: the groups of two or more (``_rival_groups``)."""
+    groups = _rival_groups(rules)
+    if not groups:
+        return "Every yaku stacks with the others."
+    return (f"Yaku of one group ({', '.join('the ' + g for g in groups)}: see each yaku) do not stack: only the "
+            "one worth most scores; everything else stacks.")
+
+
+def _extra_round_month(rules: KoikoiRules) -> str:
+    """Which month the first extra round plays (round n is month n, after the twelfth month 1 again)."""
+    n = rules.options.rounds + 1
+    month = month_of_round(n)
+    return f"round {n} is {month_label(month)}" + (" again" if month < n else "")
 
 
 def _factors(rules: KoikoiRules) -> list[str]:
@@ -124,8 +150,7 @@ def describe(rules: KoikoiRules) -> HowItScores:
             _SAKE[o.sake_cup],
         )),
         Section("yaku", "Yaku (役): sets of captured cards", (
-            "Each yaku below is scored from the stopper's pile. Yaku of one group (the brights, the animals, the "
-            "ribbons: see each yaku) do not stack: only the one worth most scores; everything else stacks.",
+            "Each yaku below is scored from the stopper's pile. " + _stacking(rules),
         ), tuple(_yaku(rules, y) for y in rules.yaku)),
         Section("teyaku", "Lucky hands (teyaku, 手役)", (
             ("A lucky hand in a dealt hand wins the round at the deal: its holder scores it, never doubled, and "
@@ -143,7 +168,8 @@ def describe(rules: KoikoiRules) -> HowItScores:
             "If nobody stopped: " + _EXHAUSTED[o.exhausted].format(oyaken=_pts(o.oyaken_points)) + ".",
         )),
         Section("game", "The end of the game", (
-            f"After round {o.rounds} the higher total wins; if the totals are level, {_TIE[o.tie]}.",
+            f"After round {o.rounds} the higher total wins; if the totals are level, "
+            f"{_TIE[o.tie].format(first_extra=_extra_round_month(rules))}.",
         )),
     )
     return HowItScores(rules.name, rules.title, rules.description, "Koi-Koi", "points", sections,

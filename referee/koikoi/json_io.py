@@ -59,10 +59,19 @@ def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
     return {"month": month_of_round(len(game.get("rounds") or ()) + 1)}
 
 
-def yaku_made(_rules: KoikoiRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+def yaku_made(rules: KoikoiRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
     """Player -> the yaku and lucky hands they made in one round of a game result, scoring or
-    not (the player pages): ``[{id, name, name_ja}]``."""
+    not (the player pages): ``[{id, name, name_ja}]``.
+
+    Names are the ruleset's, not the round's line labels: teshi's line names its month
+    ("Four of a Month: Pine"), but teshi in two months is one lucky hand made twice."""
+    names = {t.id: (t.en, t.ja) for t in (*rules.yaku, *rules.teyaku)}
+
+    def named(y: Mapping[str, Any]) -> dict[str, str]:
+        en, ja = names.get(y["id"], (y["name"], y["name_ja"]))
+        return {"id": y["id"], "name": en, "name_ja": ja}
+
     return {
-        p: [{k: y[k] for k in ("id", "name", "name_ja")} for y in (*r.get("yaku", ()), *r.get("lucky_hands", ()))]
+        p: [named(y) for y in (*r.get("yaku", ()), *r.get("lucky_hands", ()))]
         for p, r in game_round.get("players", {}).items()
     }

@@ -37,8 +37,9 @@ class FukeOptions:
         label="Yaku points count toward fuke", group="Fuke (the void round)",
     )
     excluded_months: tuple[int, ...] = opt(
-        (), "Months whose cards do not count toward fuke (Japanese text: 11, 12).",
-        label="Months left out of the fuke count", group="Fuke (the void round)",
+        (), "Months whose cards do not count toward fuke (the Japanese text leaves out Willow (柳, month 11) "
+        "and Paulownia (桐, month 12)).",
+        label="Months left out of the fuke count", group="Fuke (the void round)", unit="month",
     )
 
 
@@ -351,9 +352,6 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     if not options.players or any(n < 2 for n in options.players):
         raise RefereeError("bad-ruleset", f"{source}: field 'options.players' is {list(options.players)}; "
                            "expected counts of at least 2")
-    if any(not 1 <= m <= 12 for m in options.fuke.excluded_months):
-        raise RefereeError("bad-ruleset", f"{source}: field 'options.fuke.excluded_months' is "
-                           f"{list(options.fuke.excluded_months)}; expected months 1-12")
     if options.match_games % 2 == 0:
         raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
                            "expected an odd number")

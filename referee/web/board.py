@@ -141,8 +141,14 @@ def amount_formatter(session: Session) -> Callable[[int], str]:
     ``"+14 kan 0 mon"``, 0 is ``"0 kan 0 mon"`` (the JSON's ``net_text`` keeps the core's floor
     form, ``"-2 kan 7 mon"``).
     """
+    return rules_amount_formatter(session.ruleset, session.options)
+
+
+def rules_amount_formatter(ruleset: str, options: Mapping[str, Any]) -> Callable[[int], str]:
+    """``amount_formatter`` for a ruleset and options that need not be a session's (the What if
+    page's other rules); plain numbers if they fail to load."""
     try:
-        rules = session_rules(session)
+        rules = load_ruleset(ruleset, options)
         family = families.of(rules)
     except RefereeError:
         return str

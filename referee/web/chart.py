@@ -34,11 +34,12 @@ def series(board: Board) -> dict[str, list[int]]:
 def _ticks(lo: int, hi: int, unit: int = 1) -> list[int]:
     """Round axis values between ``lo`` and ``hi``: 2 to 5 multiples of ``unit`` x 1, 2, 5, 10..."""
     span = max(1, hi - lo)
-    step = unit
-    for nice in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000):
-        step = unit * nice
-        if span / step <= 5:
+    scale = 1
+    while True:  # 1, 2, 5, 10, 20, 50... times unit: any span (a huge house-rule target too) gets a few ticks
+        step = next((unit * nice * scale for nice in (1, 2, 5) if span <= 5 * unit * nice * scale), 0)
+        if step:
             break
+        scale *= 10
     first = -(-lo // step) * step
     return list(range(first, hi + 1, step))
 

@@ -24,6 +24,30 @@ MAX_PLAYERS = 6
 MAX_NAME = 40
 MAX_SESSION_NAME = 100
 MAX_ROUNDS = 1000
+#: The largest number a house rule may be set to, either way (a target, yaku points, kan, mon...):
+#: the presets' largest is 1200, and a score or payment past this would not fit a table's sheet
+#: nor stay exact in a JavaScript client.
+MAX_OPTION_NUMBER = 1_000_000
+
+
+def option_number_error(options: Mapping[str, Any]) -> str | None:
+    """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
+    1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
+    looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
+
+    def bad(value: Any, where: str) -> str | None:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER:  # False for NaN too
+                return None
+            shown = str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
+            return (f"{where} is {shown}; a number in the rules must be between {-MAX_OPTION_NUMBER} "
+                    f"and {MAX_OPTION_NUMBER}")
+        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+        return next((e for k, v in items if (e := bad(v, f"{where}.{k}" if where else str(k)))), None)
+
+    return bad(dict(options), "")
 
 
 class FormData(Protocol):
@@ -56,9 +80,10 @@ def duplicate_name(names: Sequence[str]) -> str | None:
     return None
 
 
-def seat_range(specs: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
-    """(fewest, most) players a preset seats, from its ``players`` option; (2, MAX_PLAYERS) without one."""
-    allowed = next((s["default"] for s in specs if s["key"] == "players"), None)
+def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
+    """(fewest, most) players a preset seats: the family's fixed ``seats`` (``Family.seats``), else its
+    ``players`` option; (2, MAX_PLAYERS) without either."""
+    allowed = seats or next((s["default"] for s in specs if s["key"] == "players"), None)
     counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
     return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
 
@@ -96,16 +121,23 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     if kind == "int":
         if not re.fullmatch(r"-?\d+", text):
             raise ValueError(f"expected a whole number, got {text!r}")
-        return int(text)
+        return _bounded(int(text))
     if kind.startswith("list["):
         items = [t for t in re.split(r"[,\s]+", text) if t]
         if kind == "list[int]":
             bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
             if bad:
                 raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
-            return [int(t) for t in items]
+            return [_bounded(int(t)) for t in items]
         return items
     return text
+
+
+def _bounded(n: int) -> int:
+    if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
+        raise ValueError(f"expected a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}, got "
+                         f"{n if len(str(n)) <= 40 else f'a number of {len(str(n))} digits'}")
+    return n
 
 
 def parse_option_fields(
@@ -147,6 +179,9 @@ def parse_extra_options(text: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
         out[key.strip()] = parse_value(value.strip())
+    error = option_number_error(out)
+    if error:
+        raise RefereeError("bad-ruleset", error)
     return out
 
 
@@ -394,8 +429,9 @@ _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
     """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
-    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
-    seats count 0) when ticked.
+    (README "Entered totals"), plus ``winner`` when one is chosen, ``void`` (fuke: blank
+    seats count 0) when ticked and ``first_to_target`` when answered (house rule
+    ``first_to_target_wins``).
 
     Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
     ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
@@ -425,6 +461,8 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
     winner = form.get("winner")
     if winner in players:
         data["winner"] = winner
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 

@@ -77,8 +77,8 @@ TERMS: tuple[Term, ...] = (
     Term("kan", "kan", "貫", "kan (money)",
          "Hachi-hachi's big unit of money. 1 kan is 12 mon (or 10 by house rule). Amounts show as “2 kan 6 mon”."),
     Term("mon", "mon", "文", "mon (money)",
-         "Hachi-hachi's small unit of money. The mon part of an amount is never negative: paying 5 mon shows as "
-         "“-1 kan 7 mon”."),
+         "Hachi-hachi's small unit of money. An amount carries its sign in front: paying 17 mon shows as "
+         "“\u22121 kan 5 mon”, receiving 30 as “+2 kan 6 mon”."),
     Term("multiplier", "", "", "field multiplier",
          "In Hachi-hachi, a bright on the field doubles (×2) or quadruples (×4) every payment of the round."),
     Term("ante", "", "", "ante and jackpot",

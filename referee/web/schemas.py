@@ -18,13 +18,21 @@ import json
 from typing import Annotated, Any, Literal
 
 from flask import abort, current_app, request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 from spectree import Response, SpecTree
 from spectree.model_adapter.pydantic_adapter import BaseFile, PydanticModelAdapter
 from spectree.plugins.flask_plugin import FlaskPlugin
 
 from referee.web.errors import error_response
-from referee.web.forms import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, MAX_SESSION_NAME
+from referee.web.forms import (
+    MAX_NAME,
+    MAX_OPTION_NUMBER,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_SESSION_NAME,
+    option_number_error,
+)
 
 # ---- requests ---------------------------------------------------------------------------
 
@@ -37,6 +45,17 @@ Card = Annotated[
     ),
 ]
 Cards = list[Card]
+
+
+def _option_numbers(options: dict[str, Any]) -> dict[str, Any]:
+    error = option_number_error(options)
+    if error:
+        raise PydanticCustomError("option_number", error)
+    return options
+
+
+#: Ruleset overrides (dotted keys to values) whose numbers stay within ``forms.MAX_OPTION_NUMBER``.
+Options = Annotated[dict[str, Any], AfterValidator(_option_numbers)]
 NonBlank = r"\S"
 
 
@@ -132,8 +151,10 @@ class NewSessionIn(_Request):
         min_length=1,
         description="must be a preset name (`hanafuda-referee rulesets` lists them); default Roppyakken",
     )
-    options: dict[str, Any] = Field(
-        default_factory=dict, description='must be an object of option names to values, e.g. {"target": 600}'
+    options: Options = Field(
+        default_factory=dict,
+        description='must be an object of option names to values, e.g. {"target": 600}; every number in it '
+        f"between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}",
     )
     players: list[Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NonBlank)]] = Field(
         min_length=2,
@@ -171,10 +192,11 @@ class RulesIn(_Request):
         description="must be a preset of the session's game (`hanafuda-referee rulesets` lists them), or be left "
         "out: the session's own",
     )
-    options: dict[str, Any] = Field(
+    options: Options = Field(
         default_factory=dict,
         description='must be an object of dotted-key overrides, e.g. {"fuke.threshold": 40}: on top of the '
-        "session's own options, or of the new preset's defaults when \"ruleset\" names another preset",
+        "session's own options, or of the new preset's defaults when \"ruleset\" names another preset; every number in "
+        f"it between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}",
     )
 
 

@@ -67,6 +67,7 @@ from referee.web.forms import (
     duplicate_name,
     entry_form,
     option_fields,
+    option_number_error,
     parse_session_form,
     parse_totals_form,
     seat_range,
@@ -188,7 +189,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         except (RefereeError, ImportError):
             continue  # a family whose module is not installed yet
     values = {s["key"]: sf.options.get(s["key"], shown_value(s, s["default"])) for s in specs}
-    seats = seat_range(specs)
+    seats = seat_range(specs, families.get(info["game"]).seats)
     groups: dict[str, list[dict[str, Any]]] = {}
     for spec in specs:
         if spec["key"] not in ("target", "players"):
@@ -262,6 +263,8 @@ def session_from_export(data: Any) -> dict[str, Any]:
     options = game.get("options") or {}
     if not isinstance(options, dict):
         raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
+    if error := option_number_error(options):
+        raise RefereeError("bad-ruleset", f'"options": {error}')
     check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
     players = game["players"]
@@ -318,10 +321,10 @@ def import_session():
         message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."
+    except RefereeError as e:  # before ValueError, its base class: the rules' own words
+        message = e.message
     except ValueError as e:  # e.g. a number longer than Python's integer digit limit
         message = f"That JSON has a value that cannot be read ({e})."
-    except RefereeError as e:
-        message = e.message
     except ImportError as e:
         message = f"This game's scoring module is not installed ({e.name})."
     else:
@@ -545,6 +548,7 @@ def _entry(
         "typed": request.form if request.method == "POST" else {},
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
+        "entered_void": families.get(sess.family).entered_void,
         **_live_context(sess, rnd),
     }
     return render_template(template, **ctx), status

@@ -10,6 +10,8 @@ and ``/api/v1/openapi.json`` is generated from them.  Errors are
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,7 +48,7 @@ from referee.web.schemas import (
     validate,
 )
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
-from referee.web.what_if import compare, describe_rules, session_game
+from referee.web.what_if import compare, describe_rules, same_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -99,6 +101,11 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
+#: What a round must have one of, in every family: its captured cards, the dealt hands (a Koi-Koi
+#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
+ROUND_CONTENT = ("piles", "totals", "hands")
+
+
 def _round_input(
     sess: store.Session, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -113,7 +120,12 @@ def _round_input(
     body, mismatch = without_context(sess.family, body, context or {})
     if mismatch:
         abort(error_response(422, mismatch, "bad-round"))
-    return stored_round(sess.family, body)
+    data = stored_round(sess.family, body)
+    if not any(data.get(k) for k in ROUND_CONTENT):  # {} or {"piles": {}} would save a round of nothing
+        abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
+                             '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
+                             'on paper); all three are missing or empty', "bad-round"))
+    return data
 
 
 def _checked(
@@ -200,11 +212,21 @@ def add_round(token: str):
     Send a fresh ``form_token`` (any string of 1 to 200 characters, e.g. a UUID) as the idempotency key: a
     retried request with the same key in the same session saves the round once and answers 200 with the saved
     round. When the round saved with that key has since been deleted or undone, the answer is 409
-    ``form-token-spent``. Without a key, every request saves a new round.
+    ``form-token-spent``; a different round sent with a key already used is 422 ``form-token-reused``.
+    Without a key, every request saves a new round.
     """
     sess, _ = load(token, edit=True)
     body = body_object()
     form_token = body.get("form_token")
+    digest = request_digest(body) if form_token else None
+    try:
+        saved = store.saved_with_form_token(get_db(), sess.id, form_token, digest) if form_token else None
+        if saved is not None:  # a retry: answered as the first time, even if the game has moved on since
+            return _saved_round(sess, saved, created=False)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
     board = board_of(sess)
     if board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
@@ -216,9 +238,23 @@ def add_round(token: str):
         return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
                               f'("first_to_target": one of {first})', "missing-decision")
     try:
-        row, created = store.add_round(get_db(), sess.id, data, form_token)
+        row, created = store.add_round(get_db(), sess.id, data, form_token, digest)
     except store.SpentFormTokenError as e:
         return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
+    return _saved_round(sess, row, created)
+
+
+def request_digest(body: Mapping[str, Any]) -> str:
+    """What names a round request for its ``form_token``: a SHA-256 of its body without the token
+    (canonical JSON, so key order and spacing do not count)."""
+    rest = {k: v for k, v in body.items() if k != "form_token"}
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _saved_round(sess: store.Session, row: store.RoundRow, created: bool):
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {
@@ -346,6 +382,8 @@ def set_rules(token: str):
     """
     sess, _ = load(token, edit=True)
     ruleset, options = _rules_body(sess)
+    if same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+        return jsonify(session_json(sess, "edit"))
     try:
         what_if(session_game(sess), ruleset, options)  # the new rules must load and score this session
     except RefereeError as e:

@@ -17,11 +17,12 @@ from typing import Any
 from flask import Blueprint, flash, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from referee import api, families, store
+from referee import api, store
 from referee.errors import RefereeError
 from referee.rescore import replay, rescore
 from referee.ruleset import load_ruleset
 from referee.web import get_db
+from referee.web.board import rules_amount_formatter
 from referee.web.forms import check_preset, option_fields, parse_extra_options, parse_option_fields, shown_value
 from referee.web.sessions import load, see_other
 
@@ -101,14 +102,16 @@ def _requested(sess: store.Session, form: MultiDict) -> dict[str, Any]:
             "extra": extra, "errors": errors, "submitted": submitted or "ruleset" in form or "extra" in form}
 
 
-def _formatter(ruleset: str, options: dict[str, Any]):
-    """How the family writes an amount under these rules (``-1 kan 7 mon``); plain numbers if they fail."""
+def same_rules(sess: store.Session, ruleset: str, options: dict[str, Any]) -> bool:
+    """True when ``ruleset`` and ``options`` score exactly as the session's own rules: applying them
+    again (a double tap on Apply, a retried PUT) changes and logs nothing, so one Undo still restores
+    the rules before the fix."""
+    if (ruleset, dict(options)) == (sess.ruleset, dict(sess.options)):
+        return True
     try:
-        rules = load_ruleset(ruleset, options)
+        return load_ruleset(ruleset, options) == load_ruleset(sess.ruleset, sess.options)
     except RefereeError:
-        return str
-    family = families.of(rules)
-    return lambda amount: family.format_amount(amount, rules)
+        return False
 
 
 def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
@@ -131,13 +134,17 @@ def page(token: str):
             error, status = e.message, 422
     elif req["errors"]:
         status = 422
+    if request.method == "POST" and result is not None and same_rules(sess, req["ruleset"], req["options"]):
+        flash("The session is already scored with these rules: nothing changed.")
+        return see_other("sessions.scoreboard", token=token)
     if request.method == "POST" and result is not None:
         summary = f"change rules to {describe_rules(req['ruleset'], req['options'])}"
         store.set_rules(get_db(), sess.id, req["ruleset"], req["options"], summary)
         flash(f"Rules changed to {describe_rules(req['ruleset'], req['options'])}: every round was re-scored. "
               "Undo brings the old rules back.")
         return see_other("sessions.scoreboard", token=token)
-    shown = {"before": _formatter(sess.ruleset, sess.options), "after": _formatter(req["ruleset"], req["options"])}
+    shown = {"before": rules_amount_formatter(sess.ruleset, sess.options),
+             "after": rules_amount_formatter(req["ruleset"], req["options"])}
     return render_template(
         "what_if.html", s=sess, role=role, req=req, form=req, presets=_presets(sess.family),
         result=result, error=error, now=describe_rules(sess.ruleset, sess.options), shown=shown,

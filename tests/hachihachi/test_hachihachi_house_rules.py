@@ -96,6 +96,19 @@ def test_liability_comes_before_hatto():
     assert r.net == {"A": 240, "B": -240, "C": 0}
 
 
+def test_liability_comes_before_an_overtaken_continue():
+    # Hand-computed by the rules QA of issue 12 (docs/HACHIHACHI.md "Liability": it comes before an
+    # overtaken continue).  B continued on akatan, then A stopped with shiko (10 kan = 120 mon under
+    # split) completed by C's card from hand: B's akatan is void, and C pays the 120 alone, not B.
+    r = settle(
+        options=LIABLE, multiplier=1, piles={"A": SHIKO, "B": AKATAN, "C": []},
+        dekiyaku=[{"player": "B", "yaku": "akatan", "decision": "continue"},
+                  {"player": "A", "yaku": "shiko", "decision": "stop", "liable": "C"}],
+    )
+    check_books(r)
+    assert r.net == {"A": 120, "B": 0, "C": -120}
+
+
 def test_liability_needs_a_stop():
     # Hands exhausted after continue: half from each, as without liability, and a warning.
     r = settle(
@@ -166,6 +179,17 @@ def test_mukou_sanbon_needs_three_on_the_field():
              "peony-blue-ribbon"]  # two maples only
     r = settle(options={"teyaku.mukou-sanbon.kan": 2}, piles=PILES, field=field, hands={"A": HAND_FOURTH_MAPLE})
     assert r.teyaku["A"] == ()
+
+
+def test_mukou_sanbon_in_a_dropped_hand_is_paid_half():
+    # Hand-computed by the rules QA of issue 12: D drops out first holding the fourth maple.  Half of
+    # 2 kan = 12 mon, shared by the three active players (4 each); D's 1 kan fee (12) goes to the winner.
+    r = settle(
+        options={"teyaku.mukou-sanbon.kan": 2}, players=["A", "D", "B", "C"], piles=PILES, field=FIELD_MAPLES,
+        dropped={"D": {"order": 1, "hand": HAND_FOURTH_MAPLE}},
+    )
+    check_books(r)
+    assert by_reason(r, "dropout-hand") == {"A": -4, "D": 12, "B": -4, "C": -4}
 
 
 def test_mukou_sanbon_without_the_field_is_not_checked_and_says_so():

@@ -286,6 +286,23 @@ def test_all_eights_takes_precedence_and_refunds_teyaku():
     assert r.winner == "A"
 
 
+@pytest.mark.parametrize(
+    ("round_kwargs", "reason"),
+    [
+        ({"piles": EIGHTS, "hands": HANDS}, "All Eights (総八) cancels Mizuten"),
+        ({"players": ["A", "B"], "piles": {"A": TWO_A, "B": TWO_B}, "multiplier": 1},
+         "two players play no Mizuten"),
+    ],
+    ids=["RULES.md: a special yaku cancels Mizuten", "RULES.md: two players (FudaWiki), no Mizuten payment"],
+)
+def test_a_mizuten_call_that_is_not_paid_says_why(round_kwargs, reason):
+    # Found by the rules QA of issue 12: the call was dropped without a word, so the table could not
+    # tell a forgotten bet from a rule.
+    r = settle(mizuten=True, **round_kwargs)
+    assert by_reason(r, "mizuten") == {}
+    assert any(reason in w for w in r.warnings), r.warnings
+
+
 def test_all_eights_fudawiki_value():
     r = settle("hachihachi-fudawiki", piles=EIGHTS)
     assert r.net == {"A": 240, "B": -120, "C": -120}  # 10 kan from each

@@ -231,3 +231,14 @@ def test_a_round_entered_as_totals(client, kk, h):
     assert "only one player scores a round" in r.get_data(as_text=True)
     session = client.get(f"/api/v1/sessions/{kk}").get_json()
     assert (session["totals"], session["next_dealer"]) == ({"Aki": 0, "Ben": 12}, "Ben")
+
+
+@pytest.mark.parametrize("ruleset", ["koikoi", "koikoi-fudawiki", "koikoi-clubhouse"])
+def test_the_new_session_form_seats_exactly_two(client, ruleset):
+    # Found in QA (issue 13 x issue 11 "exactly the preset's seats"): Koi-Koi has no `players`
+    # option (it is always 2 players, KOIKOI-RULES.md "The round"), so the form offered 6 seats
+    # and said "2 to 6 players".
+    body = client.get(f"/new?ruleset={ruleset}").get_data(as_text=True)
+    assert body.count('name="player-') == 2
+    assert "2 players." in body
+    assert "2 to 6" not in body

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 import threading
 from urllib.parse import unquote
@@ -234,3 +235,111 @@ def test_the_viewer_link_cannot_undo(client, h, keeper, viewer):
     assert client.post(f"/api/v1/sessions/{viewer}/undo", json={}).status_code == 403
     assert "last_change" not in client.get(f"/api/v1/sessions/{viewer}").get_json()
     assert len(rounds(client, keeper)) == 1
+
+
+# ---- QA on main (issue 10 follow-up): a reused key, a round of nothing, numbers past any table ---------------
+
+
+def test_a_form_token_reused_for_a_different_round_is_a_clear_422(client, h, keeper):
+    """An idempotency key names one request (draft-ietf-httpapi-idempotency-key-header §2.7: a
+    key reused with another payload gets 422); found in QA, it answered 200 with the first round."""
+    first = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0), "form_token": "k"})
+    assert first.status_code == 201
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(1), "form_token": "k"})
+    assert r.status_code == 422
+    body = r.get_json()
+    assert body["error"] == "form-token-reused"
+    assert "already saved round 1" in body["message"]
+    assert "new form_token" in body["message"]
+    assert len(rounds(client, keeper)) == 1  # nothing saved
+    same = {"form_token": "k", "piles": dict(reversed(list(h.piles(0).items())))}  # key order does not count
+    assert client.post(f"/api/v1/sessions/{keeper}/rounds", json=same).status_code == 200
+
+
+def test_the_store_refuses_a_reused_form_token_with_another_digest(app):
+    """The same check inside the write transaction, for two requests racing past the view's."""
+    with app.app_context():
+        from referee.web import get_db
+
+        db = get_db()
+        sid = store.create_session(db, name="T", ruleset="roppyakken", family="roppyakken", options={},
+                                   players=["A", "B"], dealer="A").id
+        store.add_round(db, sid, {"totals": {"A": 1, "B": 0}}, "k", digest="one")
+        with pytest.raises(store.FormTokenReusedError):
+            store.add_round(db, sid, {"totals": {"A": 2, "B": 0}}, "k", digest="two")
+        assert store.add_round(db, sid, {"totals": {"A": 1, "B": 0}}, "k", digest="one")[1] is False
+        assert store.add_round(db, sid, {"totals": {"A": 1, "B": 0}}, "k")[1] is False  # no digest: a form's retry
+
+
+def test_a_retry_after_the_round_that_ended_the_game_still_gets_its_round(client):
+    """The retry is answered before the round is checked against the game it has since ended."""
+    token = client.post(
+        "/api/v1/sessions", json={"name": "Short", "players": ["A", "B"], "options": {"target": 10}}
+    ).get_json()["edit_token"]
+    body = {"totals": {"A": 20, "B": 0}, "form_token": "last"}
+    first = client.post(f"/api/v1/sessions/{token}/rounds", json=body)
+    assert first.status_code == 201
+    assert first.get_json()["session"]["winner"] == "A"
+    again = client.post(f"/api/v1/sessions/{token}/rounds", json=body)
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["id"] == first.get_json()["id"]
+
+
+EMPTY_ROUNDS = [({}, "empty"), ({"piles": {}}, "no-piles"), ({"piles": {}, "totals": {}}, "both-empty"),
+                ({"hands": {}, "void": True}, "empty-hands")]
+
+
+@pytest.mark.parametrize("body", [b for b, _ in EMPTY_ROUNDS], ids=[i for _, i in EMPTY_ROUNDS])
+def test_a_round_of_nothing_is_a_422_naming_piles_and_totals(client, h, keeper, body):
+    """README "Round input": a round is its captured piles, or totals entered on paper.  Found in QA:
+    ``POST .../rounds`` with ``{}`` saved an empty round that the scoreboard then could not replay."""
+    rid = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)}).get_json()["id"]
+    for method, path in (("post", "rounds"), ("post", "preview"), ("put", f"rounds/{rid}")):
+        extra = {"version": 1} if method == "put" else {}
+        r = getattr(client, method)(f"/api/v1/sessions/{keeper}/{path}", json={**body, **extra})
+        assert r.status_code == 422, (path, r.get_json())
+        assert r.get_json()["error"] == "bad-round"
+        assert '"piles"' in r.get_json()["message"]
+        assert '"totals"' in r.get_json()["message"]
+        assert '"hands"' in r.get_json()["message"]
+    assert [r["input"] for r in rounds(client, keeper)] == [{"piles": h.piles(0)}]
+
+
+HUGE = [
+    ("post", "/api/v1/sessions", {"name": "x", "players": ["A", "B"], "options": {"target": 10**30}}, "target"),
+    ("post", "/api/v1/sessions", {"name": "x", "players": ["A", "B"], "options": {"yaku.oozan.points": -(10**7)}},
+     "yaku.oozan.points"),
+    ("post", "{edit}/rescore", {"options": {"fuke.threshold": 10**30}}, "fuke.threshold"),
+    ("put", "{edit}/rules", {"options": {"target": 1e300}}, "target"),
+    ("put", "{edit}/rules", {"options": {"fuke.excluded_months": [1, 10**30]}}, "fuke.excluded_months.1"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "where"), HUGE,
+                         ids=["new-session", "negative-yaku", "rescore", "rules-float", "in-a-list"])
+def test_an_option_number_past_any_table_is_a_clear_422(client, keeper, method, path, body, where):
+    """Found in QA: ``{"target": 10**30}`` was accepted; forms.MAX_OPTION_NUMBER bounds every number
+    in the rules (the presets' largest is 1200), for the API, the forms and import alike."""
+    url = path.format(edit=f"/api/v1/sessions/{keeper}")
+    r = getattr(client, method)(url, json=body)
+    assert r.status_code == 422, r.get_json()
+    message = r.get_json()["message"]
+    assert f"{where} is " in message
+    assert "between -1000000 and 1000000" in message
+    assert client.get(f"/api/v1/sessions/{keeper}").get_json()["options"] == {}  # nothing changed
+
+
+def test_the_forms_refuse_an_option_number_past_any_table(client, h, keeper):
+    r = client.post("/new", data={"name": "Big", "ruleset": "roppyakken", "player-0": "Aki", "player-1": "Ben",
+                                  "dealer": "0", "opt.target": "1" + "0" * 30})
+    assert r.status_code == 422
+    assert "between -1000000 and 1000000" in html.unescape(r.get_data(as_text=True))
+    r = client.post(f"/s/{keeper}/what-if", data={"ruleset": "roppyakken", "extra": f"target={10**30}"})
+    assert r.status_code == 422
+    assert "between -1000000 and 1000000" in html.unescape(r.get_data(as_text=True))
+    assert client.get(f"/api/v1/sessions/{keeper}").get_json()["options"] == {}
+    export = client.get(f"/api/v1/sessions/{keeper}/export").get_json()
+    export["game"]["options"] = {"target": 10**30}
+    r = client.post("/import", data={"text": json.dumps(export)})
+    assert r.status_code == 422
+    assert "between -1000000 and 1000000" in html.unescape(r.get_data(as_text=True))

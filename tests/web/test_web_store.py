@@ -299,6 +299,24 @@ def test_set_rules_is_one_undo_step_that_puts_the_old_rules_back(db, sess):
     assert len(store.rounds_of(db, sess.id)) == 1  # the rounds were never touched
 
 
+def test_setting_the_same_rules_again_logs_nothing_so_one_undo_restores_the_old_rules(db, sess):
+    """A retried rule change (two requests racing past the web layer's ``same_rules`` check)
+    writes no second change: Undo still restores the rules before the fix (RULES-DECISIONS)."""
+    store.set_rules(db, sess.id, "sanbyakuken", {"target": 300, "fuke.threshold": 40}, "change rules")
+    store.set_rules(db, sess.id, "sanbyakuken", {"fuke.threshold": 40, "target": 300}, "change rules again")
+    assert db.execute("SELECT count(*) FROM changes").fetchone()[0] == 1
+    assert store.undo(db, sess.id) == "change rules"
+    back = store.get_session(db, sess.id)
+    assert (back.ruleset, back.options) == ("roppyakken", {})
+    assert store.undo(db, sess.id) is None  # nothing else was logged
+
+
+def test_a_change_logs_only_the_session_fields_it_changed(db, sess):
+    store.set_rules(db, sess.id, "roppyakken", {"target": 300}, "raise the target")
+    log = json.loads(db.execute("SELECT undo FROM changes ORDER BY id DESC LIMIT 1").fetchone()[0])
+    assert log == [["session", {"options": "{}"}]]  # the ruleset did not change
+
+
 def test_a_database_from_before_the_undo_steps_with_rule_changes_migrates(tmp_path):
     """A database made by main before issue 10's undo steps were merged: it had already run
     m010_rules_change_log (a ``rules_before`` column beside the ``before`` snapshots).  m004 then

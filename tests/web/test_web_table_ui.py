@@ -243,6 +243,31 @@ def test_the_scoreboard_is_ranked_with_points_to_go_and_a_chart(client, keeper, 
     assert 'aria-label="Chiyo: 220 of 600 points"' in body  # progress bars are named
 
 
+@pytest.mark.parametrize(
+    ("lo", "hi", "unit"),
+    [(0, 600, 1), (-180, 96, 12), (0, 10**7, 1), (0, 10**9, 1), (0, 2**70, 1), (-(2**70), 0, 12), (0, 1, 1)],
+    ids=["to 600", "kan", "ten million", "a billion", "2**70", "minus 2**70 mon", "one point"],
+)
+def test_the_chart_axis_has_a_few_round_ticks_whatever_the_span(lo, hi, unit):
+    # Found by the rules QA of issue 12: a house rule of target = 2**70 (or a yaku worth that much)
+    # made the scoreboard build a range of 10**16 ticks (MemoryError), and 10**9 drew 10,000 lines.
+    from referee.web.chart import _ticks
+
+    ticks = _ticks(lo, hi, unit)
+    assert 1 <= len(ticks) <= 6
+    assert all(lo <= t <= hi and t % unit == 0 for t in ticks)
+    assert ticks == sorted(ticks)
+
+
+def test_the_scoreboard_of_a_huge_target_still_opens(client, h):
+    keeper = h.new_session(client)
+    client.put(f"/api/v1/sessions/{keeper}/rules", json={"options": {"target": 2**70}})
+    client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))
+    r = client.get(f"/s/{keeper}")
+    assert r.status_code == 200
+    assert r.get_data(as_text=True).count("<line") < 20
+
+
 def test_why_chips_are_english_with_the_japanese(client, keeper, h):
     """Reported: the chips were Japanese-only shorthand (1光, 4種, 1カス)."""
     client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))

@@ -87,6 +87,41 @@ def test_fixing_a_rule_rescores_logs_and_undoes(client, tokens):
     assert (board["options"], board["winner"], len(board["rounds"])) == ({}, "B", 2)
 
 
+def test_a_double_submitted_rule_fix_is_logged_once(client, tokens):
+    # Found by the rules QA of issue 12: a double tap on "Apply these rules" (or a retried PUT)
+    # logged the change twice, so one Undo said "Undone" and left the new rules in place.
+    edit, _ = tokens
+    form = {"ruleset": "roppyakken", "extra": "first_to_target_wins=true"}
+    assert client.post(f"/s/{edit}/what-if", data=form).status_code == 303
+    again = client.post(f"/s/{edit}/what-if", data=form, follow_redirects=True)
+    assert "already scored with these rules" in again.get_data(as_text=True)
+    rev = client.get(f"/api/v1/sessions/{edit}").get_json()["rev"]
+    put = client.put(f"/api/v1/sessions/{edit}/rules", json={"options": {"first_to_target_wins": True}})
+    assert put.status_code == 200
+    assert put.get_json()["rev"] == rev  # nothing changed, nothing logged
+    client.post(f"/s/{edit}/undo")
+    board = client.get(f"/api/v1/sessions/{edit}").get_json()
+    assert (board["options"], board["winner"]) == ({}, "B")  # one Undo restores the old rules
+
+
+def test_what_if_writes_money_as_the_scoreboard_does(client):
+    # Found by the rules QA of issue 12: the What if page wrote -35 mon "-3 kan 1 mon" (the core's floor
+    # form) where the scoreboard beside it says "−2 kan 11 mon" (the sign in front, as said at the table).
+    # One Hachi-hachi round entered as totals: A +25, B -12, C -13 mon; the ante is 5 kan.
+    game = {"ruleset": "hachihachi", "players": ["A", "B", "C"], "dealer": "A",
+            "rounds": [{"totals": {"A": 25, "B": -12, "C": -13}}]}
+    edit = client.post("/api/v1/sessions", json={"name": "Money", **game}).get_json()["edit_token"]
+    board = client.get(f"/s/{edit}").get_data(as_text=True)
+    assert "−2 kan 11 mon" in board  # A: -60 + 25 = -35
+    r = client.get(f"/s/{edit}/what-if", query_string={"ruleset": "hachihachi", "extra": "mon_per_kan=10"})
+    page = re.sub(r"\s+", " ", r.get_data(as_text=True))
+    assert "+2 kan 1 mon → <strong>+2 kan 5 mon</strong>" in page  # 25 mon at 12, then at 10 mon a kan
+    assert "−1 kan 0 mon → <strong>−1 kan 2 mon</strong>" in page  # B: -12
+    assert "<td>−2 kan 11 mon</td>" in page  # A's total before: -35 at 12 mon a kan
+    assert "<td><strong>−2 kan 5 mon</strong></td>" in page  # after: -50 + 25 = -25 at 10 mon a kan
+    assert "-3 kan 1 mon" not in page
+
+
 def test_api_rescore(client, tokens):
     _, view = tokens
     r = client.post(f"/api/v1/sessions/{view}/rescore", json={"options": {"first_to_target_wins": True}})
