@@ -49,7 +49,9 @@ def fuzzed(tmp_path):
     players = ["Aki", "Ben", "Chiyo"]
     made = client.post("/api/v1/sessions", json={"name": "Fuzz", "players": players, "options": {"target": 10**6}})
     sess = made.get_json()
-    rid = client.post(f"/api/v1/sessions/{sess['edit_token']}/rounds", json={"piles": {}}).get_json()["id"]
+    round_1 = {"totals": {"Aki": 10, "Ben": 0, "Chiyo": 0}}
+    saved = client.post(f"/api/v1/sessions/{sess['edit_token']}/rounds", json=round_1)
+    rid = saved.get_json()["id"]
     return app, sess, rid
 
 
@@ -94,4 +96,7 @@ def test_the_api_keeps_its_documented_promises(fuzzed):
             refuse()
     print(f"schemathesis: {sum(seen.values())} cases, statuses {sorted(statuses)}")
     assert sum(seen.values()) >= 300, seen  # a few hundred cases
-    assert {200, 201, 404, 422} <= statuses  # requests got past validation, and were refused too
+    # Requests got past validation (200: a preview, a what-if, an undo...) and were refused too.  A 201
+    # is no longer promised: a made-up round rarely carries any cards, and one without "piles",
+    # "hands" or "totals" is refused (found in QA: {} used to save an empty round).
+    assert {200, 404, 422} <= statuses
