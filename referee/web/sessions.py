@@ -47,6 +47,7 @@ from referee.web.board import (
     build_board,
     extra_round,
     first_to_target_choices,
+    holds_nothing,
     option_value,
     round_input,
     session_rules,
@@ -672,6 +673,9 @@ def _submit(
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
+    if action == "save" and error is None and not closed and holds_nothing(data):  # before "cards missing" errors
+        error = ("Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
+                 "“Enter totals only” for a round scored on paper.")
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, context)

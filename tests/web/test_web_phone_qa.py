@@ -1,0 +1,53 @@
+"""Cases from the "new user on a phone" QA pass before release (each misled a player or saved bad data)."""
+
+from __future__ import annotations
+
+import pytest
+
+FAMILIES = [
+    ("roppyakken", ["Aki", "Ben", "Chiyo"]),
+    ("koikoi", ["Aki", "Ben"]),
+    ("hachihachi", ["Aki", "Ben", "Chiyo"]),
+]
+
+
+def rounds(client, token: str) -> list[dict]:
+    return client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]
+
+
+@pytest.mark.parametrize(("preset", "players"), FAMILIES, ids=[f for f, _ in FAMILIES])
+def test_a_web_save_of_no_cards_saves_nothing_and_says_why(client, h, preset, players):
+    """README "Round input" (and the API since issue 10): a round is its cards or its points.  Found on a
+    phone: "Save" on the round page with no card tapped stored an empty round (a void round in
+    Roppyakken, a spent month in Koi-Koi) while the API refuses the same round."""
+    token = h.new_session(client, players=players, ruleset=preset)
+    r = client.post(f"/s/{token}/round/new", data=h.round_form({}, nonce="empty-1"))
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert "Nothing was saved: no card is entered" in page
+    assert rounds(client, token) == []
+
+
+def test_an_edit_that_removes_every_card_saves_nothing(client, h, keeper):
+    """The same refusal when an edit takes every card out of a saved round."""
+    client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))
+    rid = rounds(client, keeper)[0]["id"]
+    form = h.round_form({}, nonce="edit-empty")
+    form["version"] = "1"
+    r = client.post(f"/s/{keeper}/round/{rid}/edit", data=form)
+    assert r.status_code == 422
+    assert rounds(client, keeper)[0]["input"] == {"piles": h.piles(0)}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"piles": {"Aki": [], "Ben": [], "Chiyo": []}}, {"hands": {"Aki": []}, "piles": {"Ben": []}}],
+    ids=["empty-piles", "empty-hands-and-piles"],
+)
+def test_the_api_refuses_piles_of_no_cards_as_it_refuses_no_piles(client, keeper, body):
+    """test_web_service: ``{"piles": {}}`` is a 422; piles that name every player with no card are the same
+    round of nothing."""
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", json=body)
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["error"] == "bad-round"
+    assert rounds(client, keeper) == []
