@@ -208,12 +208,15 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
 ROUND_CONTENT = ("piles", "totals", "hands")
 
 
-def holds_nothing(data: Mapping[str, Any]) -> bool:
+def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
     """Whether a round object has no card and no entered total: ``{}``, ``{"piles": {}}`` or piles
-    (hands, totals) that name players with no card each.  Such a round is refused (web form and API)."""
+    (hands, totals) that name players with no card each.  Such a round is refused (web form and API).
+    A name not in ``players`` counts as content, so that the core names the unknown player."""
     for key in ROUND_CONTENT:
         value = data.get(key)
         if isinstance(value, Mapping):
+            if players is not None and any(k not in players for k in value):
+                return False
             if any(v is not None and not (isinstance(v, list | dict) and not v) for v in value.values()):
                 return False
         elif value:

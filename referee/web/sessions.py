@@ -673,7 +673,10 @@ def _submit(
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
-    if action == "save" and error is None and not closed and holds_nothing(data):  # before "cards missing" errors
+    # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
+    # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
+    if (action == "save" and error is None and not closed and holds_nothing(data)
+            and "stopped_by" not in families.get(sess.family).round_keys):
         error = ("Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
                  "“Enter totals only” for a round scored on paper.")
     result = None

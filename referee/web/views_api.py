@@ -118,7 +118,7 @@ def _round_input(
     if mismatch:
         abort(error_response(422, mismatch, "bad-round"))
     data = stored_round(sess.family, body)
-    if holds_nothing(data):  # {} or {"piles": {}} would save a round of nothing
+    if holds_nothing(data, sess.players):  # {} or {"piles": {}} would save a round of nothing
         abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
                              '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
                              'on paper); all three are missing or empty', "bad-round"))
