@@ -65,3 +65,34 @@ def test_rule_changes_name_the_game_as_the_new_session_form_does(client, h, keep
     board = client.get(f"/s/{keeper}").get_data(as_text=True)
     assert "Rules changed to Sanbyakuken (三百間) with fuke.threshold=40" in board  # the flash
     assert "Undo change rules to Sanbyakuken (三百間) with fuke.threshold=40" in board  # the button
+
+
+FAMILY_SEATS = {"roppyakken": 3, "koikoi": 2, "hachihachi": 3}
+EMOJI_NAMES = ["Ben 👨‍🍳", "🏳️‍🌈 Chiyo", "あきこ", "🐗"]
+
+
+@pytest.mark.parametrize("preset", list(FAMILY_SEATS), ids=list(FAMILY_SEATS))
+@pytest.mark.parametrize("name", EMOJI_NAMES, ids=["zwj-chef", "zwj-flag", "japanese", "emoji"])
+def test_emoji_and_japanese_names_sit_at_every_table(client, h, preset, name):
+    """Found on a phone: "Ben 👨‍🍳" was refused as "not printable" (an emoji built with the zero-width
+    joiner U+200D), in a message about "players" as a JSON list."""
+    players = [name, "Dai", "Emi"][: FAMILY_SEATS[preset]]
+    token = h.new_session(client, players=players, ruleset=preset)
+    assert client.get(f"/api/v1/sessions/{token}").get_json()["players"] == players
+
+
+@pytest.mark.parametrize(
+    "name", ["C\u200b", "A\u202eB", "Bo\x07b"], ids=["zero-width-space", "right-to-left-override", "control"]
+)
+@pytest.mark.parametrize("preset", list(FAMILY_SEATS), ids=list(FAMILY_SEATS))
+def test_a_name_with_a_character_that_does_not_print_is_a_clear_form_error(client, preset, name):
+    """An invisible or control character in a name is refused in players' words, naming the seat, in
+    every game (Hachi-hachi took it)."""
+    form = {"name": "x", "ruleset": preset, "dealer": "0"}
+    for i, p in enumerate([name, "Dai", "Emi"][: FAMILY_SEATS[preset]]):
+        form[f"player-{i}"] = p
+    r = client.post("/new", data=form)
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert "Player 1’s name has a character that does not show" in page
+    assert "&#34;players&#34;" not in page
