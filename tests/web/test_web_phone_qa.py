@@ -96,3 +96,11 @@ def test_a_name_with_a_character_that_does_not_print_is_a_clear_form_error(clien
     page = r.get_data(as_text=True)
     assert "Player 1’s name has a character that does not show" in page
     assert "&#34;players&#34;" not in page
+
+
+def test_the_totals_page_does_not_ask_to_check_cards(client, keeper):
+    """Found on a phone: "Enter totals only" (no cards on the page) said "Check the cards, then press
+    Score round"; the hint under every entry form (cards, totals, round JSON) now fits all three."""
+    page = client.get(f"/s/{keeper}/round/new", query_string={"entry": "totals"}).get_data(as_text=True)
+    assert "Check what you entered, then press “Score round”" in page
+    assert "Check the cards" not in page
