@@ -677,7 +677,9 @@ def _submit(
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
     if (action == "save" and error is None and not closed and holds_nothing(data)
             and "stopped_by" not in families.get(sess.family).round_keys):
-        error = ("Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
+        error = ("Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
+                 if request.form.get("entry") == "totals" else
+                 "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
                  "“Enter totals only” for a round scored on paper.")
     result = None
     if error is None:

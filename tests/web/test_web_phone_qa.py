@@ -104,3 +104,15 @@ def test_the_totals_page_does_not_ask_to_check_cards(client, keeper):
     page = client.get(f"/s/{keeper}/round/new", query_string={"entry": "totals"}).get_data(as_text=True)
     assert "Check what you entered, then press “Score round”" in page
     assert "Check the cards" not in page
+
+
+def test_a_totals_save_with_no_number_asks_for_the_points(client, h, keeper):
+    """The refusal in the words of the page it is on: "Enter totals only" with every box blank asks for the
+    points, not for cards."""
+    form = h.round_form({}, nonce="totals-blank", entry="totals")
+    for i in range(3):
+        form[f"total-{i}"] = ""
+    r = client.post(f"/s/{keeper}/round/new", data=form)
+    assert r.status_code == 422
+    assert "Nothing was saved: no points are entered" in r.get_data(as_text=True)
+    assert rounds(client, keeper) == []
