@@ -308,6 +308,10 @@ def session_from_export(data: Any) -> dict[str, Any]:
     }
 
 
+class EmptyImportError(Exception):
+    """The import form came with no file and no text."""
+
+
 @bp.post("/import")
 def import_session():
     """Create a session from a JSON export (file upload or pasted text), or every session of an
@@ -318,9 +322,14 @@ def import_session():
     from referee.web import archive  # it imports this module
 
     try:
+        if not text.strip():
+            raise EmptyImportError
         batch = archive.sessions_to_create(json.loads(text))
+    except EmptyImportError:
+        message = "Nothing to import: choose a file saved with a scoreboard's “Export JSON”, or paste its text."
     except json.JSONDecodeError as e:
-        message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        message = (f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno}). Import takes a file saved "
+                   "with a scoreboard's “Export JSON” (a CSV export is for spreadsheets and cannot be imported).")
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."
     except RefereeError as e:  # before ValueError, its base class: the rules' own words

@@ -116,3 +116,22 @@ def test_a_totals_save_with_no_number_asks_for_the_points(client, h, keeper):
     assert r.status_code == 422
     assert "Nothing was saved: no points are entered" in r.get_data(as_text=True)
     assert rounds(client, keeper) == []
+
+
+@pytest.mark.parametrize(
+    ("upload", "says"),
+    [
+        (None, "Nothing to import: choose a file saved with a scoreboard’s “Export JSON”".replace("’", "&#39;")),
+        (("round,Aki,Ben\n1,70,50\n", "game.csv"), "a CSV export is for spreadsheets and cannot be imported"),
+    ],
+    ids=["no-file", "csv-export"],
+)
+def test_import_says_which_file_it_takes(client, upload, says):
+    """Found on a phone: Import with no file chosen, or with the scoreboard's CSV export, said only
+    "That is not valid JSON (Expecting value, line 1, column 1)"."""
+    import io
+
+    data = {} if upload is None else {"file": (io.BytesIO(upload[0].encode()), upload[1])}
+    r = client.post("/import", data=data, content_type="multipart/form-data")
+    assert r.status_code == 422
+    assert says in r.get_data(as_text=True)
