@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["clean_name", "name_key", "repeated_name", "repeated_name_message", "same_name"]
+__all__ = ["clean_name", "name_key", "printable_name", "repeated_name", "repeated_name_message", "same_name"]
 
 
 def clean_name(name: str) -> str:
@@ -34,6 +34,21 @@ def name_key(name: str) -> str:
     """
     text = unicodedata.normalize("NFKC", clean_name(name))
     return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
+#: Format characters that build one emoji out of several (👨‍🍳, 🏳️‍🌈, 🏴󠁧󠁢󠁳󠁣󠁴󠁿): the zero-width joiner
+#: and the tag characters.  Every other character of a name must print (``str.isprintable``).
+EMOJI_JOINERS = frozenset(["\u200d", *map(chr, range(0xE0020, 0xE0080))])
+
+
+def printable_name(name: object) -> bool:
+    """Whether ``name`` is a string that is not blank and whose every character shows: no control
+    characters, no invisible ones (zero-width space, bidirectional overrides), but emoji built with
+    the zero-width joiner are fine ("Ben 👨‍🍳").
+    """
+    return isinstance(name, str) and bool(name.strip()) and all(
+        ch.isprintable() or ch in EMOJI_JOINERS for ch in name
+    )
 
 
 def same_name(a: str, b: str) -> bool:

@@ -22,7 +22,7 @@ from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
 from referee.hachihachi.rules import HachihachiRules
-from referee.names import repeated_name, repeated_name_message
+from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
 
 #: Decisions after completing a dekiyaku (seed 003 "Stop" / "Continue playing").
@@ -179,9 +179,9 @@ def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
 
     Raises ``RefereeError``: ``bad-round`` or ``player-count``.
     """
-    if not all(isinstance(p, str) and p for p in players):
+    if not all(printable_name(p) for p in players):
         raise RefereeError(
-            "bad-round", f"players must be distinct non-empty names, got {list(players)}"
+            "bad-round", f"players must be distinct names (printable, not blank), got {list(players)}"
         )
     twin = repeated_name(players)
     if twin is not None:

@@ -21,7 +21,7 @@ from referee.explain import Line
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
 from referee.koikoi.yaku import find_yaku
-from referee.names import repeated_name, repeated_name_message
+from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
 
 #: Cards in a dealt hand (two players: eight each).
@@ -89,7 +89,7 @@ def check_players(players: object) -> tuple[str, str]:
     """Exactly two distinct (by ``referee.names.name_key``), printable, non-blank names.
     Raises ``RefereeError`` (``bad-round``, ``player-count`` naming ``players`` and the count)."""
     if not isinstance(players, list | tuple) or not all(
-        isinstance(p, str) and p.strip() and p.isprintable() for p in players
+        printable_name(p) for p in players
     ):
         raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
     if len(players) != 2:

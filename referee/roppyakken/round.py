@@ -16,7 +16,7 @@ from functools import cached_property
 from referee.cards import CARDS, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, mask_ids
-from referee.names import repeated_name, repeated_name_message
+from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
 from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
 from referee.roppyakken.rules import RoppyakkenRules
@@ -74,7 +74,7 @@ def check_players(players: object) -> tuple[str, ...]:
     Raises ``RefereeError('bad-round')``.
     """
     if not isinstance(players, list | tuple) or not all(
-        isinstance(p, str) and p.strip() and p.isprintable() for p in players
+        printable_name(p) for p in players
     ):
         raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
     twin = repeated_name(players)

@@ -203,6 +203,27 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: What a round must hold, whatever its family: the captured piles, the dealt hands (a Koi-Koi
+#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
+ROUND_CONTENT = ("piles", "totals", "hands")
+
+
+def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
+    """Whether a round object has no card and no entered total: ``{}``, ``{"piles": {}}`` or piles
+    (hands, totals) that name players with no card each.  Such a round is refused (web form and API).
+    A name not in ``players`` counts as content, so that the core names the unknown player."""
+    for key in ROUND_CONTENT:
+        value = data.get(key)
+        if isinstance(value, Mapping):
+            if players is not None and any(k not in players for k in value):
+                return False
+            if any(v is not None and not (isinstance(v, list | dict) and not v) for v in value.values()):
+                return False
+        elif value:
+            return False
+    return True
+
+
 def without_context(family: str, data: Mapping[str, Any],
                     context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
     """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's

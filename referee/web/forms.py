@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.names import clean_name, name_key, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
+from referee.names import clean_name, name_key, printable_name, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
 from referee.ruleset import load_table, parse_value
 
 MAX_PLAYERS = 6
@@ -231,6 +231,11 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         sf.errors["players"] = (
             f"Each player needs a different name: {twin!r} is already at the table "
             "(names are compared ignoring case, spaces and full-width letters)."
+        )
+    elif hidden := [i for i, p in seated if not printable_name(p)]:
+        sf.errors["players"] = (
+            f"Player {hidden[0] + 1}’s name has a character that does not show (a control or invisible character, "
+            "often pasted in with the name); type the name again."
         )
     elif long := [p for p in names if len(p) > MAX_NAME]:
         sf.errors["players"] = (

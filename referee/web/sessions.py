@@ -47,6 +47,7 @@ from referee.web.board import (
     build_board,
     extra_round,
     first_to_target_choices,
+    holds_nothing,
     option_value,
     round_input,
     session_rules,
@@ -307,6 +308,10 @@ def session_from_export(data: Any) -> dict[str, Any]:
     }
 
 
+class EmptyImportError(Exception):
+    """The import form came with no file and no text."""
+
+
 @bp.post("/import")
 def import_session():
     """Create a session from a JSON export (file upload or pasted text), or every session of an
@@ -317,9 +322,14 @@ def import_session():
     from referee.web import archive  # it imports this module
 
     try:
+        if not text.strip():
+            raise EmptyImportError
         batch = archive.sessions_to_create(json.loads(text))
+    except EmptyImportError:
+        message = "Nothing to import: choose a file saved with a scoreboard's “Export JSON”, or paste its text."
     except json.JSONDecodeError as e:
-        message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        message = (f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno}). Import takes a file saved "
+                   "with a scoreboard's “Export JSON” (a CSV export is for spreadsheets and cannot be imported).")
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."
     except RefereeError as e:  # before ValueError, its base class: the rules' own words
@@ -672,6 +682,14 @@ def _submit(
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
+    # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
+    # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
+    if (action == "save" and error is None and not closed and holds_nothing(data)
+            and "stopped_by" not in families.get(sess.family).round_keys):
+        error = ("Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
+                 if request.form.get("entry") == "totals" else
+                 "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
+                 "“Enter totals only” for a round scored on paper.")
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, context)

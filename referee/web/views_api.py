@@ -22,7 +22,7 @@ from referee.errors import RefereeError
 from referee.rescore import merged_options
 from referee.rescore import rescore as what_if
 from referee.web import get_db, privacy
-from referee.web.board import RoundView, first_to_target_choices, stored_round, without_context
+from referee.web.board import RoundView, first_to_target_choices, holds_nothing, stored_round, without_context
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
 from referee.web.schemas import (
@@ -101,9 +101,6 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-#: What a round must have one of, in every family: its captured cards, the dealt hands (a Koi-Koi
-#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
-ROUND_CONTENT = ("piles", "totals", "hands")
 
 
 def _round_input(
@@ -121,7 +118,7 @@ def _round_input(
     if mismatch:
         abort(error_response(422, mismatch, "bad-round"))
     data = stored_round(sess.family, body)
-    if not any(data.get(k) for k in ROUND_CONTENT):  # {} or {"piles": {}} would save a round of nothing
+    if holds_nothing(data, sess.players):  # {} or {"piles": {}} would save a round of nothing
         abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
                              '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
                              'on paper); all three are missing or empty', "bad-round"))

@@ -115,9 +115,14 @@ def same_rules(sess: store.Session, ruleset: str, options: dict[str, Any]) -> bo
 
 
 def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
-    """``roppyakken (target=300, fuke.threshold=40)``: a ruleset and its overrides in one line."""
+    """``Roppyakken (六百間) with target=300, fuke.threshold=40``: a preset by the title players pick it
+    by (the new-session list; its name where it has none) and its overrides, in one line."""
+    try:
+        title = api.ruleset_json(ruleset)["title"]
+    except (RefereeError, ImportError, KeyError):
+        title = ruleset
     shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
-    return ruleset + (f" ({shown})" if shown else "")
+    return title + (f" with {shown}" if shown else "")
 
 
 @bp.route("/s/<token>/what-if", methods=["GET", "POST"])

@@ -126,7 +126,7 @@ def test_what_if_the_rule_fix_its_undo_and_the_player_pages_run_under_the_policy
     page.get_by_role("button", name="Compare").click()
     page.get_by_text("Round by round").wait_for()
     page.get_by_role("button", name="Apply these rules to the session").click()
-    undo = page.get_by_role("button", name=re.compile(r"Undo change rules to roppyakken \(fuke.threshold=40\)"))
+    undo = page.get_by_role("button", name=re.compile(r"Undo change rules to Roppyakken.* with fuke\.threshold=40"))
     undo.wait_for()  # back on the scoreboard, with the rule change in the change log
     assert api.get(f"/api/v1/sessions/{edit}").get_json()["options"] == {"fuke.threshold": 40}
     undo.click()

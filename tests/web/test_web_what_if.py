@@ -81,7 +81,7 @@ def test_fixing_a_rule_rescores_logs_and_undoes(client, tokens):
     assert board["options"] == {"first_to_target_wins": True}
     assert board["winner"] == "A"  # the history is re-scored under the corrected rule
     page = client.get(f"/s/{edit}").get_data(as_text=True)
-    assert "Undo change rules to roppyakken (first_to_target_wins=true)" in page  # in the change log
+    assert "Undo change rules to Roppyakken (六百間) with first_to_target_wins=true" in page  # in the change log
     client.post(f"/s/{edit}/undo")
     board = client.get(f"/api/v1/sessions/{edit}").get_json()
     assert (board["options"], board["winner"], len(board["rounds"])) == ({}, "B", 2)
