@@ -25,7 +25,7 @@ import numpy as np
 from vision.detector import Detector
 from vision.evaluate import Evaluator, box_iou
 from vision.geometry import obb_to_xyxy, quad_bounds
-from vision.render import DEFAULT_ART_DIR, STYLES, load_art, render_art
+from vision.render import DEFAULT_ART_DIR, load_art, render_art
 from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
 
 
@@ -38,7 +38,9 @@ def main(argv=None) -> int:
     p.add_argument("--per-layout", type=int, default=40)
     p.add_argument("--seed", type=int, default=9)
     p.add_argument("--size", type=int, default=1280)
-    p.add_argument("--styles", nargs="+", default=list(STYLES))
+    p.add_argument(
+        "--styles", nargs="+", default=None, help="art sets (default: every set under --art)"
+    )
     p.add_argument("--backend", default="onnxruntime")
     p.add_argument("--tta", action="store_true")
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
@@ -54,9 +56,9 @@ def main(argv=None) -> int:
     )
     p.add_argument("--layouts", nargs="+", default=list(LAYOUTS))
     a = p.parse_args(argv)
-    if not (a.png / "mantia").exists():
-        render_art(a.art, a.png)
-    art = load_art(a.png, tuple(a.styles))
+    render_art(a.art, a.png, skip_done=True)
+    art = load_art(a.png, tuple(a.styles) if a.styles else None)
+    a.styles = list(art)
     kw = {
         k: v
         for k, v in (("conf", a.conf), ("iou", a.iou), ("max_side", a.max_side))

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, STYLES, render_art
+from vision.render import DEFAULT_ART_DIR, render_art
 from vision.training import (
     export_classifier_onnx,
     export_localiser_onnx,
@@ -46,7 +46,9 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("runs/train"))
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--styles", nargs="+", default=["mantia", "hwatu", "sheldonschen"])
+    p.add_argument(
+        "--styles", nargs="+", default=None, help="art sets (default: every set under --art)"
+    )
     p.add_argument("--det-train", type=int, default=2000)
     p.add_argument("--det-val", type=int, default=200)
     p.add_argument("--scene-size", type=int, default=640)
@@ -60,7 +62,6 @@ def main(argv=None) -> int:
     p.add_argument("--cls-seconds", type=float, default=None)
     p.add_argument(
         "--leave-out",
-        choices=STYLES,
         default=None,
         help="classifier stage: train without this art style, validate on it",
     )
@@ -96,10 +97,9 @@ def main(argv=None) -> int:
         "args": {k: str(v) for k, v in vars(a).items()},
     }
     t_all = time.time()
-    styles = tuple(a.styles)
+    styles = tuple(a.styles) if a.styles else None
     if a.stage in ("data", "all"):
-        if not (a.png / styles[0]).exists():
-            render_art(a.art, a.png)
+        render_art(a.art, a.png, skip_done=True)
         t = time.time()
         if not (a.out / "det" / "data.yaml").exists():
             gen_detection_dataset(
@@ -122,7 +122,7 @@ def main(argv=None) -> int:
     if a.stage in ("classifier", "all"):
         d = np.load(a.out / "crops.npz")
         dev = f"cuda:{a.device}" if cuda else "cpu"
-        hold = d["s"] == STYLES.index(a.leave_out) if a.leave_out else None
+        hold = d["s"] == a.leave_out if a.leave_out else None
         tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
         entry[tag] = train_classifier(
             d["x"],

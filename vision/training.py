@@ -23,7 +23,7 @@ import numpy as np
 
 from referee.cards import CARD_IDS
 from vision.geometry import CROP_SIZE, crop_obb
-from vision.render import STYLES, load_art
+from vision.render import load_art, rendered_styles
 from vision.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
 
 _ART: dict | None = None
@@ -31,7 +31,7 @@ _ART: dict | None = None
 
 def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
     global _ART
-    _ART = load_art(Path(png_dir), styles)
+    _ART = load_art(Path(png_dir), styles or rendered_styles(png_dir))
 
 
 # --------------------------------------------------------------------------- localiser data
@@ -60,7 +60,7 @@ def gen_detection_dataset(
     seed: int,
     size: int = 640,
     workers: int = 2,
-    styles: tuple[str, ...] = STYLES,
+    styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
     texture_scale: tuple[float, float] | None = None,
 ) -> Path:
@@ -117,7 +117,6 @@ def _crop_job(args):
         n_cards=int(rng.integers(1, 13)),
     )
     xs, ys = [], []
-    style = STYLES.index(scene.style)
     for cid, q in zip(scene.cards, scene.quads, strict=True):
         cx, cy, w, h, t = quad_to_obb(q)
         for _ in range(per_card):  # jitter like an imperfect localiser
@@ -131,8 +130,8 @@ def _crop_job(args):
             )
             crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
             xs.append(np.asarray(crop, np.uint8))
-            ys.append(CARD_IDS.index(cid) + 100 * style)
-    return xs, ys
+            ys.append(CARD_IDS.index(cid))
+    return xs, ys, [scene.style] * len(ys)
 
 
 def gen_crops(
@@ -142,13 +141,14 @@ def gen_crops(
     workers: int = 2,
     size: int = 512,
     per_card: int = 2,
-    styles: tuple[str, ...] = STYLES,
+    styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classifier crops cut from synthetic scenes at their (jittered) label boxes.
 
     Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices and
-    ``s``: int64 ``(N,)`` art-style indices into :data:`vision.render.STYLES`.
+    ``s``: str ``(N,)`` art-style names.  ``styles``: default every style rendered in
+    ``png_dir``.
     """
     base = seed * 1_000_000 + 500_000
     jobs = [(base + i, size, per_card, backgrounds) for i in range(n_scenes)]
@@ -156,7 +156,8 @@ def gen_crops(
         parts = pool.map(_crop_job, jobs, chunksize=8)
     xs = [x for p in parts for x in p[0]]
     ys = np.array([y for p in parts for y in p[1]], np.int64)
-    return np.stack(xs), ys % 100, ys // 100
+    ss = np.array([s for p in parts for s in p[2]])
+    return np.stack(xs), ys, ss
 
 
 # --------------------------------------------------------------------------- classifier model
