@@ -16,6 +16,8 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det = Detector.__new__(Detector)
     det.backend, det.conf, det.iou, det.uncertain_below = "onnxruntime", 0.35, 0.5, 0.5
     det.max_side, det.tta, det.imgsz, det.pre_blur = 1280, False, 512, 1.5
+    det.calibration = None  # raw confidence: localiser score x class probability
+    det.zoom_out = 1.0
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):
