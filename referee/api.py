@@ -1,35 +1,21 @@
 """JSON in, JSON out: the public contract of the CLI and the web API.
 
-``score_json`` scores one round and ``game_json`` plays a game, for any family;
-the ruleset's ``game`` field picks the family module.  Shapes are documented in
-the README ("JSON formats").  Pure core: standard library only.
+``score_json`` scores one round and ``game_json`` plays a game, for any family: the
+ruleset's ``game`` field picks the family in ``referee.families``.  Shapes are documented
+in the README ("JSON formats") and each family's docs.  Pure core: standard library only.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from referee import families
 from referee.errors import RefereeError
-from referee.roppyakken.game import game_to_json, play_game
-from referee.roppyakken.round import make_round, score_round
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
 __all__ = ["game_json", "load_from_json", "preset_names", "ruleset_json", "score_json"]
-
-ROUND_KEYS = {"ruleset", "options", "players", "dealer", "piles", "hands", "field"}
-GAME_KEYS = {"ruleset", "options", "players", "dealer", "rounds"}
-#: Family -> (module, round function, game function) for families with their own JSON shapes.
-OTHER_FAMILIES = {"hachihachi": ("referee.hachihachi", "settle_round_json", "play_game_json")}
-
-
-def _expect(data: Mapping, key: str, kind: type, what: str) -> Any:
-    value = data.get(key)
-    if not isinstance(value, kind):
-        raise RefereeError("bad-round", f"\"{key}\" must be {what}, got {value!r}")
-    return value
 
 
 def load_from_json(data: Mapping):
@@ -37,25 +23,15 @@ def load_from_json(data: Mapping):
 
     Raises ``RefereeError('bad-ruleset')``.
     """
-    name = data.get("ruleset", "roppyakken")
+    if not isinstance(data, Mapping):
+        raise RefereeError("bad-round", f"expected a JSON object, got {type(data).__name__}")
+    name = data.get("ruleset", families.DEFAULT_RULESET)
     if not isinstance(name, str):
         raise RefereeError("bad-ruleset", f"\"ruleset\" must be a preset name or file, got {name!r}")
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
         raise RefereeError("bad-ruleset", f"\"options\" must be an object, got {options!r}")
     return load_ruleset(name, options)
-
-
-def _family(rules, index: int, data: Mapping):
-    module, *names = OTHER_FAMILIES[rules.game]
-    return getattr(importlib.import_module(module), names[index])(dict(data))
-
-
-def _check_keys(data: Mapping, known: set[str], what: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RefereeError("bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; "
-                           f"expected {', '.join(sorted(known))}")
 
 
 def score_json(data: Mapping) -> dict:
@@ -65,12 +41,7 @@ def score_json(data: Mapping) -> dict:
     player count, misdeal, bad ruleset...).
     """
     rules = load_from_json(data)
-    if rules.game in OTHER_FAMILIES:
-        return _family(rules, 0, data)
-    _check_keys(data, ROUND_KEYS, "round")
-    rnd = make_round(rules, data.get("players"), data.get("piles") or {}, data.get("hands") or {},
-                     data.get("dealer"), data.get("field") or [])
-    return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
+    return families.of(rules).score_json(rules, data)
 
 
 def game_json(data: Mapping) -> dict:
@@ -79,11 +50,7 @@ def game_json(data: Mapping) -> dict:
     Raises ``RefereeError``; an error inside a round names the round number.
     """
     rules = load_from_json(data)
-    if rules.game in OTHER_FAMILIES:
-        return _family(rules, 1, data)
-    _check_keys(data, GAME_KEYS, "game")
-    rounds = _expect(data, "rounds", list, "a list of rounds")
-    return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
+    return families.of(rules).game_json(rules, data)
 
 
 def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:

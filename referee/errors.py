@@ -17,7 +17,8 @@ class RefereeError(ValueError):
     ``missing-decision``, ``card-count``; and for Hachi-hachi ``pile-points`` (piles
     settled on card points do not hold all 48 cards / 264 points), ``bad-decision``
     (a stated dekiyaku, stop/continue or hatto that the cards or the order
-    contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``).
+    contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``); ``bad-totals``
+    (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``).
     """
 
     def __init__(self, code: str, message: str) -> None:

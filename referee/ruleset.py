@@ -3,15 +3,14 @@
 A ruleset file is TOML.  It names its scoring family in ``game`` and may
 ``extends`` another preset (tables merge key by key; the child wins).  Options
 can then be overridden one at a time with dotted keys (``fuke.threshold=40``,
-``yaku.oozan.points=100``).  The family module turns the merged table into a
-frozen rules object; nothing here or there branches on a preset's name.
+``yaku.oozan.points=100``).  The family named by ``game`` (``referee.families``) turns
+the merged table into a frozen rules object; nothing here or there branches on a preset's name.
 
 Presets live in ``referee/rulesets/*.toml``.  Pure core: standard library only.
 """
 
 from __future__ import annotations
 
-import importlib
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -20,11 +19,6 @@ from typing import Any
 
 from referee.errors import RefereeError
 
-#: Scoring family -> module with ``from_table(table: dict, source: str) -> rules``.
-FAMILIES = {
-    "roppyakken": "referee.roppyakken.rules",
-    "hachihachi": "referee.hachihachi.rules",
-}
 #: Top-level keys whose sub-tables are not options.
 TABLE_KEYS = ("yaku", "teyaku", "dekiyaku")
 
@@ -131,18 +125,13 @@ def load_ruleset(name_or_path: str | Path, options: Mapping[str, Any] | None = N
 
     ``name_or_path``: a preset name (``roppyakken``) or a TOML file path.
     ``options``: dotted-key overrides (``{"fuke.threshold": 40}``).
-    Returns the family's frozen rules object (``RoppyakkenRules`` or
-    ``HachihachiRules``).  Raises ``RefereeError('bad-ruleset')`` naming the
+    Returns the family's frozen rules object (``RoppyakkenRules``,
+    ``HachihachiRules``...).  Raises ``RefereeError('bad-ruleset')`` naming the
     file, the field, the value and what was expected.
     """
+    from referee import families  # the families import this module: bound at call time
     table, source = load_table(name_or_path)
     if options:
         source = f"{source} (with options)"
         table = apply_overrides(table, options, source)
-    game = table.get("game")
-    if game not in FAMILIES:
-        raise RefereeError(
-            "bad-ruleset", f"{source}: field 'game' is {game!r}; expected one of {', '.join(FAMILIES)}"
-        )
-    module = importlib.import_module(FAMILIES[game])
-    return module.from_table(table, source)
+    return families.get(table.get("game"), source).from_table(table, source)

@@ -46,6 +46,7 @@ __all__ = [
     "migrate",
     "open_db",
     "rounds_of",
+    "sessions_by_tokens",
     "undo",
     "update_round",
 ]
@@ -290,6 +291,20 @@ def find_session(db: Database, token: str) -> tuple[Session, str]:
         raise NotFoundError(token)
     sess = _session(dict(zip([d[0] for d in cur.description], row, strict=True)))
     return sess, "edit" if sess.edit_token == token else "view"
+
+
+@guarded
+def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
+    """The sessions that any of ``tokens`` (viewer or scorekeeper links) opens, most recently
+    changed first; unknown tokens are skipped.  For the pages that show only what a browser knows."""
+    tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:400]
+    if not tokens:
+        return []
+    marks = ", ".join("?" * len(tokens))
+    rows = db["sessions"].rows_where(
+        f"view_token IN ({marks}) OR edit_token IN ({marks})", [*tokens, *tokens], order_by="updated desc, id desc"
+    )
+    return [_session(r) for r in rows]
 
 
 @guarded
@@ -693,3 +708,73 @@ def round_of_form_token(db: Database, session_id: int, token: str) -> int | None
     """The round saved with a round form's one-time token, if any."""
     rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
     return rows[0]["round_id"] if rows else None
+
+
+# ---- photo review drafts (issue 9) -------------------------------------------
+# A snap, a correction or a Yes/No on a suggestion is posted with the whole unsaved round
+# form; the form as it stands afterwards is kept here so the answer can be a 303 to a GET
+# (reloading it uploads nothing twice).  Drafts are pruned with unsaved photos.
+
+
+@migrations()
+def m003_photo_drafts(db: Database) -> None:
+    db["photo_drafts"].create(
+        {"id": str, "session_id": int, "form": str, "errors": str, "created": str},
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["photo_drafts"].create_index(["created"])
+
+
+@dataclass(frozen=True)
+class PhotoDraft:
+    """A round form between photo steps: ``form`` as ``[(name, value), ...]`` pairs and
+    ``errors`` as ``{slot: message}`` for the photos that failed."""
+
+    id: str
+    session_id: int
+    form: list[tuple[str, str]]
+    errors: dict[str, str]
+    created: str
+
+
+@guarded
+def add_photo_draft(
+    db: Database, session_id: int, form: Sequence[tuple[str, str]], errors: Mapping[str, str]
+) -> PhotoDraft:
+    """Keep a round form between photo steps; returns it with its new id."""
+    draft_id = secrets.token_urlsafe(9)
+    with db.atomic():
+        db["photo_drafts"].insert(
+            {
+                "id": draft_id,
+                "session_id": session_id,
+                "form": json.dumps([list(kv) for kv in form]),
+                "errors": json.dumps(dict(errors)),
+                "created": _now(),
+            }
+        )
+    return get_photo_draft(db, session_id, draft_id)
+
+
+def get_photo_draft(db: Database, session_id: int, draft_id: str) -> PhotoDraft:
+    """A session's draft; raises ``NotFoundError`` (unknown, another session's, or pruned)."""
+    rows = list(db["photo_drafts"].rows_where("id = ? AND session_id = ?", [draft_id, session_id], limit=1))
+    if not rows:
+        raise NotFoundError(f"no photo draft {draft_id!r} in session {session_id}")
+    r = rows[0]
+    return PhotoDraft(
+        id=r["id"],
+        session_id=r["session_id"],
+        form=[(str(k), str(v)) for k, v in json.loads(r["form"])],
+        errors=json.loads(r["errors"] or "{}"),
+        created=r["created"],
+    )
+
+
+@guarded
+def prune_photo_drafts(db: Database, older_than: str) -> int:
+    """Forget drafts created before ``older_than`` (ISO time); returns how many."""
+    with db.atomic():
+        cur = db.execute("DELETE FROM photo_drafts WHERE created < ?", [older_than])
+    return cur.rowcount

@@ -19,6 +19,8 @@ def round_text(out: dict) -> str:
         score = p["net_text"] if "net_text" in p else p.get("round_score")
         rows.append(f"{name}: {score}")
         rows += [_line(x) for x in out.get("explanation", []) if x["player"] == name]
+    if out.get("entered_totals") or out.get("outcome") == "entered-totals":
+        rows.append("Entered totals: the table scored this round on paper; no cards were given.")
     if out.get("void"):
         rows.append("Round void (fuke): nobody scores; the same dealer deals again.")
     if out.get("instant_win"):
@@ -32,25 +34,21 @@ def round_text(out: dict) -> str:
 def game_text(out: dict) -> str:
     """A readable table of a game result object (README "Game result").
 
-    Totals in mon (Hachi-hachi, whose results carry ``mon_per_kan``) print as kan and mon.
+    Totals print as the family writes them when its rounds carry ``totals_text``
+    (Hachi-hachi: kan and mon), else as numbers.
     """
     players = out["players"]
-    money = None
-    if "mon_per_kan" in out:
-        from referee.hachihachi.money import format_mon
-
-        def money(mon: int) -> str:
-            return format_mon(mon, out["mon_per_kan"])
+    texts = [r.get("totals_text") or {} for r in out["rounds"]]
+    money = any(texts)
     width = max(16 if money else 8, *(len(p) for p in players))
-    show = money or str
     head = f"{'round':>5} {'dealer':<{width}} " + " ".join(f"{p:>{width}}" for p in players)
     rows = [head]
-    for r in out["rounds"]:
+    for r, text in zip(out["rounds"], texts, strict=True):
         marks = " void" if r.get("void") else ""
         if r.get("game_winner"):
             marks += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
         rows.append(f"{r['round']:>5} {r['dealer']:<{width}} "
-                    + " ".join(f"{show(r['totals'][p]):>{width}}" for p in players) + marks)
+                    + " ".join(f"{text.get(p, r['totals'][p])!s:>{width}}" for p in players) + marks)
     rows += [f"{s['rank']}. {s['player']}: {s['text']}" for s in out.get("standings", [])]
     rows.append(f"winner: {out['winner'] or 'none yet'}")
     return "\n".join(rows)

@@ -9,7 +9,12 @@ detector's share (time inside ``Detector.detect``) separately.  Also the same wi
 
 With ``--eval N`` it also pushes N held-out synthetic scenes per layout (eval_detector's
 test backgrounds and seeds) through the same route and reports card-level precision and
-recall of the cards the flow taps in (what a player would have to correct).
+recall of the cards the flow taps in, and what a player must do to fix each photo
+(issue 9): the flow taps in only certain cards and offers the uncertain ones at or above
+``vision.SUGGEST_FLOOR`` beside the photo; the same detections as the earlier flow (every
+detection tapped in) would have left are counted for comparison.  Taps: a wrong card in
+the pile is 1 (its tile), a card offered is 1 (Yes), a missed card is 1 (its tile); a
+wrong suggestion costs nothing if left alone (1 to answer No).
 
 Example: python scripts/bench_photo.py --runs 9 --eval 10 --json runs/bench_photo.json
 """
@@ -41,11 +46,13 @@ class Timed:
 
         self.det = Detector()
         self.times: list[float] = []
+        self.last: list = []
 
     def detect(self, image):
         t = time.perf_counter()
         try:
-            return self.det.detect(image)
+            self.last = self.det.detect(image)
+            return self.last
         finally:
             self.times.append((time.perf_counter() - t) * 1000)
 
@@ -53,6 +60,29 @@ class Timed:
 def picked(html: str, slot: str) -> list[str]:
     boxes = re.finditer(r'<input type="checkbox" name="([\w-]+)" value="([\w-]+)"[^>]*?>', html)
     return [m.group(2) for m in boxes if m.group(1) == slot and " checked" in m.group(0)]
+
+
+def offered(html: str, slot: str) -> list[str]:
+    """The cards the page offers as suggestions (Yes / No) for ``slot``."""
+    return re.findall(rf'<li class="ask" id="ask-{slot}-([\w-]+)"', html)
+
+
+def fix_taps(truth: list[str], tapped: list[str], asked: list[str] = ()) -> dict[str, int]:
+    """What a player does to correct one photo, card identities compared (same-month plain
+    chaff are one identity): ``wrong`` cards to remove, ``yes`` suggestions to accept,
+    ``missed`` cards to find and tap, ``ignore`` wrong suggestions (0 taps, or 1 for No)."""
+    from collections import Counter
+
+    from vision.evaluate import IDENTITY
+
+    t, p, o = (Counter(IDENTITY[c] for c in cs) for cs in (truth, tapped, asked))
+    lacking = t - p
+    return {
+        "wrong": sum((p - t).values()),
+        "yes": sum((lacking & o).values()),
+        "missed": sum((lacking - o).values()),
+        "ignore": sum((o - lacking).values()),
+    }
 
 
 def browser_runs(app, token: str, photo: Path, runs: int) -> dict:
@@ -122,7 +152,7 @@ def main(argv=None) -> int:
     def upload(data: bytes, slot: str = "pile-0") -> tuple[float, str]:
         body = {"nonce": "n", "tab": "0", "snap": slot, f"snap-{slot}": (io.BytesIO(data), "p.jpg")}
         t = time.perf_counter()
-        r = client.post(f"/s/{token}/round/photo", data=body, content_type="multipart/form-data")
+        r = client.post(f"/s/{token}/round/photo", data=body, content_type="multipart/form-data", follow_redirects=True)
         dt = (time.perf_counter() - t) * 1000
         assert r.status_code == 200, r.status_code
         return dt, r.get_data(as_text=True)
@@ -163,6 +193,7 @@ def main(argv=None) -> int:
 
         art = load_art(a.png)
         ev = Evaluator()
+        taps: dict[str, dict[str, list[dict[str, int]]]] = {lay: {"now": [], "before": []} for lay in LAYOUTS}
         for li, layout in enumerate(LAYOUTS):
             for i in range(a.eval):
                 seed = 9 * 1_000_000 + li * 10_000 + i  # eval_detector's held-out seeds
@@ -171,12 +202,23 @@ def main(argv=None) -> int:
                 s.image.save(buf, "JPEG", quality=90)
                 _, html = upload(buf.getvalue())
                 cards = picked(html, "pile-0")
+                taps[layout]["now"].append(fix_taps(s.cards, cards, offered(html, "pile-0")))
+                taps[layout]["before"].append(fix_taps(s.cards, list(dict.fromkeys(d.card for d in timed.last))))
                 ev.add(
                     layout, s.cards, np.zeros((len(s.cards), 4)), cards, [1.0] * len(cards), np.zeros((len(cards), 4))
                 )
         out["flow_card_level"] = {"all": ev.card_level(), **{lay: ev.card_level(lay) for lay in LAYOUTS}}
         out["flow_card_level_exact_ids"] = ev.card_level(identity=False)
         print(json.dumps(out["flow_card_level"], indent=1))
+        out["taps_per_photo"] = {}
+        for lay in (*LAYOUTS, "all"):
+            which = LAYOUTS if lay == "all" else (lay,)
+            rows = {k: [r for la in which for r in taps[la][k]] for k in ("now", "before")}
+            mean = {k: {f: round(statistics.mean(r[f] for r in v), 2) for f in v[0]} for k, v in rows.items()}
+            for m in mean.values():
+                m["taps"] = round(m["wrong"] + m["yes"] + m["missed"], 2)
+            out["taps_per_photo"][lay] = {"photos": len(rows["now"]), **mean}
+        print(json.dumps(out["taps_per_photo"], indent=1))
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps(out, indent=1))

@@ -3,7 +3,8 @@
 Usage: ``python scripts/screenshots.py [--out docs/screenshots] [--width 390] [--height 844]
 [--art ../shared/cards/art/mantia]``.  Starts the app on a free port with a temporary data
 folder, creates a 3-player Roppyakken session with two rounds, and saves home, scoreboard and
-round entry PNGs.  Needs the ``browser`` extra (Playwright's Python package, no browser download).
+round entry PNGs, and the Help, rules, player and totals-entry pages.  Needs the ``browser``
+extra (Playwright's Python package, no browser download).
 """
 
 from __future__ import annotations
@@ -125,6 +126,14 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(out / "hachihachi-scoreboard.png"), full_page=True)
         page.goto(f"{base}/s/{hh}/round/new")
         page.screenshot(path=str(out / "hachihachi-round-entry.png"))
+        page.goto(f"{base}/help")
+        page.screenshot(path=str(out / "help.png"))
+        page.goto(f"{base}/s/{token}/rules#yaku")
+        page.screenshot(path=str(out / "help-rules.png"))
+        page.goto(f"{base}/players/aki")
+        page.screenshot(path=str(out / "player.png"), full_page=True)
+        page.goto(f"{base}/s/{token}/round/new?entry=totals")
+        page.screenshot(path=str(out / "totals-entry.png"))
         browser.close()
     server.shutdown()
     print(f"screenshots in {out}")

@@ -9,6 +9,13 @@ from referee.cards import CARD_IDS
 
 _IDS = frozenset(CARD_IDS)
 
+#: Calibrated confidence (0-1) under which a detection is not shown to players at all:
+#: the photo flow taps in certain detections, offers uncertain ones at or above this floor
+#: as one-tap suggestions ("Pine chaff 松のカス? Yes / No"), and hides the rest.  Owned and
+#: tuned by the vision side (with ``Detector(uncertain_below=...)``); the web layer reads it
+#: from here and hard-codes no threshold of its own.
+SUGGEST_FLOOR: float = 0.15
+
 
 @dataclass(frozen=True, slots=True)
 class Detection:
@@ -16,8 +23,9 @@ class Detection:
 
     ``card``: a card id from ``CARDS.tsv``; ``confidence``: 0 to 1; ``box``:
     ``(x1, y1, x2, y2)`` axis-aligned bounds in pixels of the EXIF-oriented input image
-    (``x1 <= x2``, ``y1 <= y2``); ``uncertain``: confidence fell below the detector's
-    threshold (kept, not dropped).
+    (``x1 <= x2``, ``y1 <= y2``); ``uncertain``: True exactly when the detection is not
+    certain (its calibrated confidence fell below the detector's threshold); kept, not
+    dropped.  See :data:`SUGGEST_FLOOR` for what players are shown.
 
     Raises ValueError on an unknown card id, a confidence outside 0-1 or a malformed box.
     """

@@ -19,6 +19,7 @@ from referee.hachihachi.money import format_mon, kan
 from referee.hachihachi.round import check_players, make_round
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.settlement import RoundResult, settle
+from referee.hachihachi.totals import settle_totals
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ def play_game(
 ) -> GameResult:
     """Settle a game's rounds in order and keep the ledger.
 
-    ``rounds``: ``make_round`` keyword arguments without ``players`` (a
+    ``rounds``: ``make_round`` keyword arguments without ``players``, or
+    ``settle_totals`` ones (with ``totals``) for a round entered as totals (a
     round's ``dealer`` and ``carry`` default to the previous round's winner
     and queue).  Raises ``RefereeError('game-over')`` for more rounds than
     ``options.rounds``, and any error of ``make_round``/``settle`` with the
@@ -156,7 +158,10 @@ def play_game(
                 f"round {i}: carry {list(kwargs['carry'])} stated; the queue was {list(carry)}"
             )
         try:
-            result = settle(rules, make_round(rules, players=players, **kwargs))
+            if "totals" in kwargs:  # entered totals (referee.hachihachi.totals)
+                result = settle_totals(rules, players=players, **kwargs)
+            else:
+                result = settle(rules, make_round(rules, players=players, **kwargs))
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         results.append(result)

@@ -1,7 +1,8 @@
 """The JSON face of Hachi-hachi: a round or a game as the CLI and web app send it.
 
-Entry points: ``settle_round_json``, ``play_game_json`` and ``suggest_json``
-(``referee.api`` calls the first two for ``game = "hachihachi"`` rulesets).
+Entry points: ``settle_round_json``, ``play_game_json`` and ``suggest_json``; ``round_json``
+and ``game_json`` are the first two with the ruleset already loaded (the family interface
+that ``referee.api`` calls through ``referee.families``).
 
 Shapes are documented in docs/HACHIHACHI.md.  Every user mistake raises
 ``RefereeError`` with a code (the CLI prints one line and exits 2).
@@ -19,6 +20,7 @@ from referee.hachihachi.round import make_round
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.settlement import RoundResult, settle
 from referee.hachihachi.suggest import suggest
+from referee.hachihachi.totals import settle_totals, totals_kwargs
 from referee.ruleset import load_ruleset
 
 #: Keys a round object may have.
@@ -117,11 +119,18 @@ def settle_round(rules: HachihachiRules, **round_fields: Any) -> RoundResult:
 
 
 def settle_round_json(data: Mapping[str, Any]) -> dict:
-    """Settle a round object (docs/HACHIHACHI.md "Round input") and return the "Round output" dict.
+    """Settle a round object (docs/HACHIHACHI.md "Round input", or "Entered totals") and return the
+    "Round output" dict.
 
     Raises ``RefereeError`` for any user mistake.
     """
-    rules = rules_from(data)
+    return round_json(rules_from(data), data)
+
+
+def round_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
+    """``settle_round_json`` with the ruleset already loaded (the family interface)."""
+    if isinstance(data, Mapping) and "totals" in data:  # entered totals, settled on paper
+        return settle_totals(rules, **totals_kwargs(data)).to_json()
     return settle_round(rules, **round_kwargs(data)).to_json()
 
 
@@ -133,6 +142,18 @@ def suggest_json(data: Mapping[str, Any]) -> dict:
     return suggest(rules, make_round(rules, **kwargs)).to_json()
 
 
+#: Keys one round of a game object may have.
+GAME_ROUND_KEYS = frozenset(k for k in ROUND_KEYS if k not in ("ruleset", "options")) | {"totals", "winner"}
+
+
+def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
+    """What a lone next round needs from a game result (``play_game_json``) whose ``rounds`` are
+    the rounds before it: the multipliers the last of them carried over."""
+    rounds = game.get("rounds") or []
+    carry = list(rounds[-1]["result"].get("carry") or []) if rounds else []
+    return {"carry": carry} if carry else {}
+
+
 def play_game_json(data: Mapping[str, Any]) -> dict:
     """Play a game object (docs/HACHIHACHI.md "Game input") and return the "Game output" dict.
 
@@ -142,20 +163,24 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
     """
     if not isinstance(data, Mapping):
         raise RefereeError("bad-round", f"a game must be a JSON object, got {type(data).__name__}")
+    return game_json(rules_from(data), data)
+
+
+def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
+    """``play_game_json`` with the ruleset already loaded (the family interface)."""
     unknown = [k for k in data if k not in ("ruleset", "options", "players", "dealer", "rounds")]
     if unknown:
         raise RefereeError(
             "bad-round",
             f"unknown game keys {unknown}; expected ruleset, options, players, dealer, rounds",
         )
-    rules = rules_from(data)
     players = data.get("players")
     rounds = data.get("rounds")
     if not isinstance(players, list):
         raise RefereeError("bad-round", f"players is {players!r}; expected a list of player names")
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"rounds is {rounds!r}; expected a list of round objects")
-    allow = tuple(k for k in ROUND_KEYS if k not in ("ruleset", "options"))
+    allow = tuple(k for k in ROUND_KEYS if k in GAME_ROUND_KEYS)
     parsed = []
     for i, r in enumerate(rounds, 1):
         try:
@@ -163,7 +188,10 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
                 raise RefereeError(
                     "bad-round", f"players {r['players']} differ from the game's {players}"
                 )
-            kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
+            if isinstance(r, dict) and "totals" in r:
+                kw = totals_kwargs({**r, "players": players})
+            else:
+                kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
         kw.pop("players")
@@ -172,3 +200,21 @@ def play_game_json(data: Mapping[str, Any]) -> dict:
                 kw.pop(key)
         parsed.append(kw)
     return play_game(rules, players, parsed, dealer=data.get("dealer")).to_json()
+
+
+def yaku_made(rules: HachihachiRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Player -> the teyaku, dekiyaku and special yaku of one round of a game result (its
+    ``result``): ``[{id, name, name_ja}]``."""
+    result = game_round.get("result") or {}
+    made: dict[str, list[dict[str, str]]] = {}
+    for p, hits in (result.get("teyaku") or {}).items():
+        made.setdefault(p, []).extend({k: h[k] for k in ("id", "name", "name_ja")} for h in hits)
+    names = {d.id: (d.en, d.ja) for d in rules.dekiyaku}
+    for p, ids in (result.get("dekiyaku") or {}).items():
+        made.setdefault(p, []).extend(
+            {"id": i, "name": names.get(i, (i, ""))[0], "name_ja": names.get(i, (i, ""))[1]} for i in ids
+        )
+    special = result.get("special")
+    if special:
+        made.setdefault(special["player"], []).append({k: special[k] for k in ("id", "name", "name_ja")})
+    return made

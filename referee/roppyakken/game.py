@@ -22,12 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from referee import totals as entered
 from referee.errors import RefereeError
 from referee.roppyakken.round import RoundResult, make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
+from referee.roppyakken.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list.
-ROUND_KEYS = frozenset({"piles", "hands", "field"})
+ROUND_KEYS = frozenset({"piles", "hands", "field", "totals", "void"})
 
 
 @dataclass(frozen=True)
@@ -102,17 +104,27 @@ def play_round(
     piles: Mapping[str, Sequence[str]],
     hands: Mapping[str, Sequence[str]] | None = None,
     field: Sequence[str] = (),
+    totals: Mapping[str, int] | None = None,
+    void: object = False,
 ) -> GameState:
     """Score the next round and advance the game.
 
-    Raises ``RefereeError('game-over')`` once the game has a winner, and the
-    errors of ``make_round``.
+    ``totals`` (``{player: points}``, instead of cards): a round the table scored
+    on paper (``referee.roppyakken.totals``; ``void``: fuke voided it); ``piles``,
+    ``hands`` and ``field`` must then be empty.  Raises ``RefereeError('game-over')`` once the game has a
+    winner, and the errors of ``make_round`` and ``score_totals``.
     """
     if state.over:
         raise RefereeError("game-over", f"the game is over: {state.winner} won; start a new game")
     rules, o = state.rules, state.rules.options
-    rnd = make_round(rules, state.players, piles, hands, state.dealer, field)
-    result = score_round(rules, rnd)
+    if totals is not None:
+        entered.refuse_cards({"piles": piles, "hands": hands, "field": field})
+        result = score_totals(rules, state.players, totals, state.dealer, void)
+    elif void is not False:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals; with cards, the "
+                           "referee finds fuke itself")
+    else:
+        result = score_round(rules, make_round(rules, state.players, piles, hands, state.dealer, field))
     totals = dict(state.totals)
     wins = dict(state.wins)
     scored = state.scored_rounds
@@ -148,21 +160,24 @@ def play_game(
     rounds: Sequence[Mapping],
     dealer: str | None = None,
 ) -> GameState:
-    """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` from the start.
+    """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` (or ``{"totals": ...}``,
+    entered totals) from the start.
 
     Raises ``RefereeError`` (a round after the end is ``game-over``; a round
     that is not an object is ``bad-round``), naming the round number.
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
-        if not isinstance(r, Mapping) or "piles" not in r:
-            raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\", got {r!r}")
+        if not isinstance(r, Mapping) or ("piles" not in r and "totals" not in r):
+            raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\" (or \"totals\"), "
+                               f"got {r!r}")
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
                                f"expected {', '.join(sorted(ROUND_KEYS))}")
         try:
-            state = play_round(state, r["piles"], r.get("hands"), r.get("field") or ())
+            state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
+                               r.get("void", False))
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None
     return state

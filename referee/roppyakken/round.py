@@ -178,7 +178,8 @@ class RoundResult:
 
     ``void``: fuke voided it (``fuke_by`` names the players at or below the
     threshold); ``instant_win``: the player who wins the game at once, or None;
-    ``next_dealer``: the oya of the next round.
+    ``next_dealer``: the oya of the next round; ``entered``: the round is entered
+    totals (``referee.roppyakken.totals``), not cards.
     """
 
     players: tuple[PlayerRound, ...]
@@ -188,6 +189,7 @@ class RoundResult:
     fuke_by: tuple[str, ...]
     instant_win: str | None
     warnings: tuple[str, ...]
+    entered: bool = False
 
     def player(self, name: str) -> PlayerRound:
         """The result of one player; ``KeyError`` if absent."""
@@ -226,6 +228,7 @@ class RoundResult:
             "fuke_by": list(self.fuke_by),
             "instant_win": self.instant_win,
             "warnings": list(self.warnings),
+            "entered_totals": self.entered,
             "explanation": [line.to_json() for line in self.explanation],
         }
 

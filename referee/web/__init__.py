@@ -109,10 +109,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, sessions, views_api
+    from referee.web import art, errors, help, homescreen, players, sessions, views_api
 
     art.init_app(app)
     errors.init_app(app)
+    help.init_app(app)
+    homescreen.init_app(app)
+    players.init_app(app)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(views_api.bp)
     app.teardown_appcontext(close_db)

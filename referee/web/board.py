@@ -6,52 +6,27 @@ edit, a delete or an undo is always reflected in every later round.  A round
 the core rejects (the game already over, a card error after an edit) is shown
 with its message and does not count.
 
-Roppyakken family: points, through ``referee.roppyakken.game``.  Hachi-hachi:
-mon, each round settled by ``referee.api.score_json`` (the family module is
-imported lazily by the core); totals are the sum of each round's ``net``.
+Every family is replayed through its game JSON (``Family.game_json``, found in
+``referee.families``); the family's ``board`` kind picks how a round reads:
+``points`` (each player's ``round_score``) or ``ledger`` (money: each round's
+``net`` in mon, with antes, carried multipliers and the jackpot).
 
 Must not import Flask or write to the database.
 """
 
 from __future__ import annotations
 
-import importlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee import api
+from referee import families
+from referee.cards import month_label
 from referee.errors import RefereeError
-from referee.roppyakken.game import new_game, play_round
+from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
-
-#: Families scored in points by ``referee.roppyakken.game``, whose rounds are entered with the card picker.
-PICKER_FAMILIES = ("roppyakken",)
-#: Families settled in money (kan and mon) by their own module, through ``referee.api``.
-MONEY_FAMILIES = ("hachihachi",)
-
-
-def format_mon_fallback(mon: int) -> str:
-    """``-17 mon``: used when ``referee.hachihachi.money.format_mon`` is not installed."""
-    return f"{mon} mon"
-
-
-def mon_formatter(mon_per_kan: int = 12) -> Callable[[int], str]:
-    """The Hachi-hachi money formatter (kan and mon), or a plain mon fallback."""
-    try:
-        money = importlib.import_module("referee.hachihachi.money")
-    except ImportError:
-        return format_mon_fallback
-    fmt = money.format_mon
-
-    def formatted(mon: int) -> str:
-        try:
-            return fmt(mon, mon_per_kan)
-        except TypeError:
-            return fmt(mon)
-
-    return formatted
 
 
 @dataclass
@@ -60,7 +35,10 @@ class RoundView:
 
     ``scores``: player -> points (or mon) this round; ``lines``: the explanation
     lines (``{player, code, en, ja, points, cards}``); ``error``: why the round
-    does not count, if it does not.
+    does not count, if it does not; ``context``: what the round needs from the game
+    before it to be scored alone (``Family.next_round``); ``month``: the round's
+    month as players name it, where the game has months (Koi-Koi); ``made``: player ->
+    the yaku they made (``Family.yaku_made``), for the player pages.
     """
 
     id: int
@@ -80,6 +58,9 @@ class RoundView:
     payments: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+    month: str = ""
+    made: dict[str, list[dict[str, str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -88,7 +69,9 @@ class Board:
 
     ``unit`` is ``points`` or ``mon``; ``progress`` is player -> 0..100 (percent
     of the target); ``dealer`` the oya of the next round; ``winner`` is set when
-    the game (or match) is over.
+    the game (or match) is over, ``draw`` when it ended level; ``winners`` lists who won
+    (tied Hachi-hachi winners share); ``context`` is what the next round needs from the
+    game (``Family.next_round``).
     """
 
     family: str
@@ -109,6 +92,9 @@ class Board:
     rounds_played: int = 0
     carry: list[int] = field(default_factory=list)
     jackpot: str = ""
+    draw: bool = False
+    context: dict[str, Any] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
 
     @property
     def leader(self) -> str | None:
@@ -119,17 +105,63 @@ class Board:
         leaders = [p for p, t in self.totals.items() if t == top]
         return leaders[0] if len(leaders) == 1 else None
 
+    @property
+    def over(self) -> bool:
+        """True once the game has ended: a winner, or a draw."""
+        return self.winner is not None or self.draw
+
 
 def session_rules(session: Session):
     """The session's ruleset (raises ``RefereeError`` if its options became invalid)."""
     return load_ruleset(session.ruleset, session.options)
 
 
-def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
-    """Replay the session's rounds and return its standings."""
-    if session.family in PICKER_FAMILIES:
-        return _roppyakken(session, rounds)
-    return _money(session, rounds)
+def amount_formatter(session: Session) -> Callable[[int], str]:
+    """How the session's family writes an amount (``-1 kan 7 mon``); plain numbers if its rules fail to load."""
+    try:
+        rules = session_rules(session)
+        family = families.of(rules)
+    except RefereeError:
+        return str
+    return lambda amount: family.format_amount(amount, rules)
+
+
+#: Keys of a round object that belong to the session, never stored with a round.
+SESSION_KEYS = ("ruleset", "options", "players")
+#: Keys of a request that are bookkeeping, never stored with a round.
+REQUEST_KEYS = ("version", "form_token")
+
+
+def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a session stores of a round object: the keys of one round of the family's game
+    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values.
+
+    Other keys are kept, so that the core names them in its error.  ``dealer`` is kept only
+    where a game round may state it (it is checked against the oya before this).
+    """
+    keys = families.get(family).round_keys
+    out = {}
+    for k, v in data.items():
+        if k in SESSION_KEYS or k in REQUEST_KEYS or (k == "dealer" and k not in keys):
+            continue
+        if v is None or (isinstance(v, list | dict) and not v):
+            continue
+        out[k] = v
+    return out
+
+
+def round_input(session: Session, data: Mapping[str, Any], dealer: str,
+                context: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The full round object (``score`` CLI shape) of a stored round: the session's keys, the
+    round's dealer, what it needs from the game before it (``context``), then its own keys."""
+    return {
+        "ruleset": session.ruleset,
+        "options": session.options,
+        "players": list(session.players),
+        "dealer": dealer,
+        **(context or {}),
+        **data,
+    }
 
 
 def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
@@ -151,67 +183,7 @@ def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
     )
 
 
-def _roppyakken(session: Session, rounds: Sequence[RoundRow]) -> Board:
-    try:
-        rules = session_rules(session)
-        state = new_game(rules, session.players, session.dealer)
-    except RefereeError as e:
-        return _empty(session, session.ruleset, "points", e.message)
-    views = []
-    for row in rounds:
-        view = RoundView(row.id, row.position, row.version, state.dealer, row.data)
-        try:
-            state = play_round(
-                state,
-                row.data.get("piles") or {},
-                row.data.get("hands"),
-                row.data.get("field") or (),
-            )
-        except RefereeError as e:
-            view.error = e.message
-        else:
-            played = state.rounds[-1]
-            result = played.result
-            view.scores = dict(result.scores)
-            view.shown = {p: str(s) for p, s in view.scores.items()}
-            view.totals = dict(played.totals)
-            view.void = result.void
-            view.instant_win = result.instant_win
-            view.game_winner = played.game_winner
-            view.game = played.game
-            view.warnings = list(result.warnings)
-            view.lines = [line.to_json() for line in result.explanation]
-        views.append(view)
-    o = rules.options
-    target = o.target
-    progress = {p: max(0, min(100, round(100 * t / target))) for p, t in state.totals.items()}
-    return Board(
-        "roppyakken",
-        rules.title,
-        state.players,
-        "points",
-        dict(state.totals),
-        {p: str(t) for p, t in state.totals.items()},
-        progress,
-        target,
-        state.dealer,
-        state.winner,
-        dict(state.wins),
-        views,
-        match_games=o.match_games,
-    )
-
-
-#: Keys of a round object that belong to the session, never stored with a round.
-SESSION_KEYS = ("ruleset", "options", "players")
-
-
-def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a session stores of a round object: its cards (and, for money families, the
-    players' statements), without the session's keys or a request's bookkeeping."""
-    if family in PICKER_FAMILIES:
-        return {k: data[k] for k in ("piles", "hands", "field") if data.get(k)}
-    return {k: v for k, v in data.items() if k not in (*SESSION_KEYS, "version", "form_token")}
+_ROUND_PREFIX = re.compile(r"round (\d+): ")
 
 
 def _without_round_number(message: str) -> str:
@@ -219,18 +191,80 @@ def _without_round_number(message: str) -> str:
     return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
 
 
-def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
-    """Hachi-hachi: the game ledger of ``api.game_json`` (antes, carry-over, jackpot), in mon.
+@dataclass
+class _Row:
+    """A stored round after the replay: its game entry, or the error that left it out; the
+    game's rounds before it (``before``) give its dealer and context."""
 
-    A round the core rejects is left out of the game and shown with its message;
-    the rounds after it are settled without it.
+    entry: dict[str, Any] | None
+    error: str | None
+    before: int
+
+
+def replay(family: Family, rules: Any, game: Mapping[str, Any],
+           stored: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[_Row]]:
+    """Play the stored rounds as one game; a round the core rejects is left out and the
+    rounds after it are played without it.
+
+    Returns the game result of the rounds that count and, per stored round, its entry
+    or its error.  One pass when every round counts; each rejected round costs one more
+    pass, or, when the error does not name its round, a pass per round.  Raises
+    ``RefereeError`` when the game itself is invalid (players, dealer, options).
     """
+    kept = list(range(len(stored)))
+    errors: dict[int, str] = {}
+    while True:
+        try:
+            out = family.game_json(rules, {**game, "rounds": [stored[i] for i in kept]})
+            break
+        except RefereeError as e:
+            m = _ROUND_PREFIX.match(e.message)
+            n = int(m.group(1)) if m else 0
+            if not 1 <= n <= len(kept):
+                return _replay_each(family, rules, game, stored)
+            errors[kept.pop(n - 1)] = e.message[m.end():]
+    rows: list[_Row] = []
+    played = 0
+    for i in range(len(stored)):
+        if i in errors:
+            rows.append(_Row(None, errors[i], played))
+        else:
+            rows.append(_Row(out["rounds"][played], None, played))
+            played += 1
+    return out, rows
+
+
+def _replay_each(family: Family, rules: Any, game: Mapping[str, Any],
+                 stored: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[_Row]]:
+    """``replay`` one round at a time (an error that does not name its round, e.g. too many rounds)."""
+    out = family.game_json(rules, {**game, "rounds": []})
+    valid: list[Mapping[str, Any]] = []
+    rows: list[_Row] = []
+    for data in stored:
+        try:
+            attempt = family.game_json(rules, {**game, "rounds": [*valid, data]})
+        except RefereeError as e:
+            rows.append(_Row(None, _without_round_number(e.message), len(valid)))
+        else:
+            rows.append(_Row(attempt["rounds"][-1], None, len(valid)))
+            valid.append(data)
+            out = attempt
+    return out, rows
+
+
+def _dealer_before(out: Mapping[str, Any], played: int) -> str:
+    """The dealer of the round after the first ``played`` rounds of a game result."""
+    rounds = out["rounds"]
+    return rounds[played]["dealer"] if played < len(rounds) else out["next_dealer"]
+
+
+def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
+    """Replay the session's rounds and return its standings."""
     try:
-        info = api.ruleset_json(session.ruleset, session.options)
-    except (RefereeError, ImportError) as e:
-        return _empty(session, session.ruleset, "mon", str(e))
-    per_kan = next((int(o["default"]) for o in info["options"] if o["key"] == "mon_per_kan"), 12)
-    fmt = mon_formatter(per_kan)
+        rules = session_rules(session)
+        family = families.of(rules)
+    except RefereeError as e:
+        return _empty(session, session.ruleset, "points", e.message)
     game = {
         "ruleset": session.ruleset,
         "options": session.options,
@@ -238,82 +272,124 @@ def _money(session: Session, rounds: Sequence[RoundRow]) -> Board:
         "dealer": session.dealer,
     }
     try:
-        last = api.game_json({**game, "rounds": []})
-    except (RefereeError, ImportError) as e:
-        return _empty(session, info["title"], "mon", str(e))
-    valid: list[dict[str, Any]] = []
+        out, rows = replay(family, rules, game, [stored_round(session.family, r.data) for r in rounds])
+    except RefereeError as e:
+        return _empty(session, rules.title, family.unit, e.message)
+    fmt = amount_formatter(session) if family.unit != "points" else str
     views = []
-    for row in rounds:
-        view = RoundView(row.id, row.position, row.version, last.get("next_dealer", session.dealer), row.data)
-        try:
-            out = api.game_json({**game, "rounds": [*valid, stored_round(session.family, row.data)]})
-        except RefereeError as e:
-            view.error = _without_round_number(e.message)
+    for row, played in zip(rounds, rows, strict=True):
+        view = RoundView(row.id, row.position, row.version, _dealer_before(out, played.before), row.data)
+        view.context = family.next_round({**out, "rounds": out["rounds"][: played.before]})
+        if played.error is not None:
+            view.error = played.error
         else:
-            valid.append(stored_round(session.family, row.data))
-            last = out
-            # Each game round is a ledger entry with its round result inside.
-            entry = out["rounds"][-1]
-            result = entry["result"]
-            view.dealer = entry["dealer"]
-            view.scores = {p: int(entry["net"].get(p, 0)) for p in session.players}
-            view.shown = {p: fmt(m) for p, m in view.scores.items()}
-            view.totals = dict(entry["totals"])
-            view.warnings = list(result.get("warnings", []))
-            view.lines = list(result.get("explanation", []))
-            view.payments = list(result.get("payments", []))
-            view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
+            BOARDS[family.board].round_view(view, played.entry, session.players, fmt)
+            if family.yaku_made is not None:
+                view.made = family.yaku_made(rules, played.entry)
         views.append(view)
-    standings = {s["player"]: s["mon"] for s in last.get("standings", [])}
+    return BOARDS[family.board].board(session, family, rules, out, views, fmt)
+
+
+def _points_round(view: RoundView, entry: Mapping[str, Any], players: Sequence[str], fmt) -> None:
+    view.dealer = entry["dealer"]
+    view.scores = {p: int(entry["players"][p]["round_score"]) for p in players}
+    view.shown = {p: fmt(s) for p, s in view.scores.items()}
+    view.totals = dict(entry["totals"])
+    view.void = bool(entry.get("void"))
+    view.instant_win = entry.get("instant_win")
+    view.game_winner = entry.get("game_winner")
+    view.game = entry.get("game", 1)
+    view.warnings = list(entry.get("warnings", []))
+    view.lines = list(entry.get("explanation", []))
+    if entry.get("month"):
+        view.month = month_label(entry["month"])
+    view.extra = {k: entry[k] for k in ("multiplier", "winner") if k in entry}
+
+
+def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str, Any],
+                  views: list[RoundView], fmt) -> Board:
+    """Running points (Roppyakken family, Koi-Koi): progress toward the target where there is one."""
+    o = rules.options
+    target = getattr(o, "target", None)
+    totals = {p: int(out["totals"][p]) for p in session.players}
+    progress = dict.fromkeys(session.players, 0)
+    if target:
+        progress = {p: max(0, min(100, round(100 * t / target))) for p, t in totals.items()}
+    board = Board(
+        family.name,
+        rules.title,
+        session.players,
+        family.unit,
+        totals,
+        {p: fmt(t) for p, t in totals.items()},
+        progress,
+        target,
+        out["next_dealer"],
+        out.get("winner"),
+        dict(out.get("wins") or dict.fromkeys(session.players, 0)),
+        views,
+        match_games=getattr(o, "match_games", 1),
+    )
+    board.rounds_planned = int(out.get("rounds_planned") or 0)
+    board.rounds_played = int(out.get("rounds_played") or 0)
+    board.draw = bool(out.get("draw"))
+    board.context = family.next_round(out)
+    board.winners = (out["winner"],) if out.get("winner") else ()
+    return board
+
+
+def _ledger_round(view: RoundView, entry: Mapping[str, Any], players: Sequence[str], fmt) -> None:
+    # Each game round is a ledger entry with its round result inside.
+    result = entry["result"]
+    view.dealer = entry["dealer"]
+    view.scores = {p: int(entry["net"].get(p, 0)) for p in players}
+    view.shown = {p: fmt(m) for p, m in view.scores.items()}
+    view.totals = dict(entry["totals"])
+    view.warnings = list(result.get("warnings", []))
+    view.lines = list(result.get("explanation", []))
+    view.payments = list(result.get("payments", []))
+    view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
+
+
+def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str, Any],
+                  views: list[RoundView], fmt) -> Board:
+    """Money (Hachi-hachi): the game ledger (antes, carry-over, jackpot), in mon."""
+    standings = {s["player"]: s["mon"] for s in out.get("standings", [])}
     totals = {p: standings.get(p, 0) for p in session.players}
-    complete = bool(last.get("complete"))
-    planned = int(last.get("rounds_planned") or 0)
-    played = int(last.get("rounds_played") or 0)
+    complete = bool(out.get("complete"))
     board = Board(
         session.family,
-        info["title"],
+        rules.title,
         session.players,
-        "mon",
+        family.unit,
         totals,
         {p: fmt(m) for p, m in totals.items()},
         dict.fromkeys(session.players, 0),
         None,
-        last.get("next_dealer", session.dealer),
-        ", ".join(last.get("winners", [])) if complete else None,
+        out.get("next_dealer", session.dealer),
+        ", ".join(out.get("winners", [])) if complete else None,
         dict.fromkeys(session.players, 0),
         views,
     )
-    board.rounds_planned, board.rounds_played = planned, played
-    board.carry = list(last.get("carry", []))
-    board.jackpot = fmt(int(last.get("jackpot", 0)))
+    board.rounds_planned = int(out.get("rounds_planned") or 0)
+    board.rounds_played = int(out.get("rounds_played") or 0)
+    board.carry = list(out.get("carry", []))
+    board.jackpot = fmt(int(out.get("jackpot", 0)))
+    board.context = family.next_round(out)
+    board.winners = tuple(out.get("winners", [])) if complete else ()
     return board
 
 
-def money_round(session: Session, data: Mapping[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
-    """A stored Hachi-hachi round completed with the session's keys, the dealer and the carry queue."""
-    out = {
-        **data,
-        "ruleset": session.ruleset,
-        "options": session.options,
-        "players": list(session.players),
-        "dealer": data.get("dealer") or dealer,
-    }
-    if "carry" not in data and carry:
-        out["carry"] = list(carry)
-    return out
+@dataclass(frozen=True)
+class BoardKind:
+    """How one kind of board (``Family.board``) reads a game result: per round, then the standings."""
+
+    round_view: Callable[[RoundView, Mapping[str, Any], Sequence[str], Callable[[int], str]], None]
+    board: Callable[..., Board]
 
 
-def round_input(session: Session, data: Mapping[str, Any], dealer: str) -> dict[str, Any]:
-    """The full round JSON (``score`` CLI shape) of a stored Roppyakken-family round."""
-    out = {
-        "ruleset": session.ruleset,
-        "options": session.options,
-        "players": list(session.players),
-        "dealer": dealer,
-        "piles": data.get("piles") or {},
-    }
-    if data.get("hands"):
-        out["hands"] = data["hands"]
-    if data.get("field"):
-        out["field"] = data["field"]
-    return out
+#: The boards, by the kind a family names (``referee.family.BOARDS``).
+BOARDS: dict[str, BoardKind] = {
+    "points": BoardKind(_points_round, _points_board),
+    "ledger": BoardKind(_ledger_round, _ledger_board),
+}

@@ -1,21 +1,22 @@
 """Form parsing: the new-session form (generated from a ruleset's option schema) and round entry.
 
 Pure functions from a ``MultiDict``-like form to plain data and field errors,
-so views stay thin.  Must not import Flask's request or the store.
+so views stay thin.  ``ENTRY_FORMS`` maps each round entry form a family can name
+(``Family.entry_form``) to its template and parser.  Must not import Flask's request
+or the store.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from referee import api
+from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
 from referee.ruleset import load_table
-from referee.web.board import PICKER_FAMILIES
 
 MAX_PLAYERS = 6
 #: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
@@ -36,7 +37,7 @@ class SessionForm:
     """The new-session form's values (as typed) and its errors (field -> message)."""
 
     name: str = ""
-    ruleset: str = "roppyakken"
+    ruleset: str = families.DEFAULT_RULESET
     players: list[str] = field(default_factory=lambda: ["", "", "", "", "", ""])
     dealer: int = 0
     options: dict[str, str] = field(default_factory=dict)
@@ -94,7 +95,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     Returns (the form as typed, with errors) and, when it is valid, the session
     to create: ``{name, ruleset, family, options, players, dealer}``.
     """
-    sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or "roppyakken")
+    sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
     sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
     raw_dealer = (form.get("dealer") or "0").strip()
     sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
@@ -150,9 +151,6 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             sf.errors["players"] = e.message
         else:
             sf.errors["ruleset"] = e.message
-        return sf, None
-    if info["game"] not in PICKER_FAMILIES and not 2 <= len(names) <= MAX_PLAYERS:
-        sf.errors["players"] = f"{info['title']} is for 2 to {MAX_PLAYERS} players."
         return sf, None
     return sf, {
         "name": sf.name,
@@ -268,3 +266,63 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
         data["hatto"] = hatto
     data["piles"] = piles
     return data
+
+
+_WHOLE = re.compile(r"[+-]?\d{1,7}")
+
+
+def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
+    """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
+    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
+    seats count 0) when ticked.
+
+    Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
+    ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
+    A blank seat is left out and text that is not a whole number is kept as typed, so the
+    core names what is wrong; nothing here raises.
+    """
+    totals: dict[str, Any] = {}
+    for i, p in enumerate(players):
+        if f"kan-{i}" in form or f"mon-{i}" in form:
+            kan = (form.get(f"kan-{i}") or "").strip()
+            mon = (form.get(f"mon-{i}") or "").strip()
+            if not kan and not mon:
+                continue
+            if (kan == "" or kan.isdigit()) and (mon == "" or mon.isdigit()) and len(kan + mon) < 8:
+                amount = int(kan or 0) * mon_per_kan + int(mon or 0)
+                totals[p] = -amount if form.get(f"sign-{i}") == "-" else amount
+            else:
+                totals[p] = f"{kan or 0} kan {mon or 0} mon"
+            continue
+        text = (form.get(f"total-{i}") or "").strip()
+        if text:
+            totals[p] = int(text) if _WHOLE.fullmatch(text) else text
+    data: dict[str, Any] = {"totals": totals}
+    if form.get("void") == "true":  # fuke voided the round: everyone 0
+        data["totals"] = {p: totals.get(p, 0) for p in players}
+        data["void"] = True
+    winner = form.get("winner")
+    if winner in players:
+        data["winner"] = winner
+    return data
+
+
+@dataclass(frozen=True)
+class EntryForm:
+    """A round entry screen: its template (extending ``round_form.html``) and the parser of
+    its fields into the family's stored round (``parse(form, players) -> dict``)."""
+
+    template: str
+    parse: Callable[[FormData, Sequence[str]], dict[str, Any]]
+
+
+#: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
+ENTRY_FORMS: dict[str, EntryForm] = {
+    "picker": EntryForm("round.html", parse_round_form),
+    "money": EntryForm("round_money.html", parse_money_round_form),
+}
+
+
+def entry_form(family: str) -> EntryForm:
+    """The entry form of a family (by name).  Raises ``RefereeError('bad-ruleset')`` for an unknown family."""
+    return ENTRY_FORMS[families.get(family).entry_form]

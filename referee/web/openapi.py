@@ -171,6 +171,13 @@ def document(server: str) -> dict[str, Any]:
                         },
                         "hands": {"type": "object"},
                         "field": {"type": "array", "items": {"type": "string"}},
+                        "totals": {
+                            "type": "object",
+                            "additionalProperties": {"type": ["integer", "string"]},
+                            "description": 'Entered totals instead of cards (README "Entered totals"): each '
+                            "player's points, or Hachi-hachi mon (or money text such as \"-1 kan 7 mon\") "
+                            "summing to zero",
+                        },
                         "version": {"type": "integer", "description": "PUT: the version you read"},
                         "form_token": {
                             "type": "string",

@@ -6,10 +6,17 @@ Routes:
   ``hanafuda-referee detect --json``, or ``{"error", "message"}`` with 413/422/503/504.
 - ``POST /s/<edit token>/round/photo``: the whole round form plus ``snap-<slot>`` files
   (slot = the picker's field name: ``pile-0``, ``hand-1``, ``hand-f``), corrections
-  (``as-<photo>-<i>``) and ``fix`` buttons; answers the round entry page with the
-  detected cards tapped in.  Works as a plain form post; ``photo.js`` sends it with fetch.
+  (``as-<photo>-<i>``), ``fix`` buttons (``keep:<card>:<slot>``) and answers to
+  suggestions (``ask`` = ``yes:<card>:<slot>`` or ``no:<card>:<slot>``); keeps the form as
+  it stands afterwards as a draft and answers 303 to
+  ``GET /s/<edit token>/round/photo/<draft>``: the round entry page with the certain
+  cards tapped in and the others offered beside the photo.  Works as a plain form post;
+  ``photo.js`` sends it with fetch (which follows the 303).
 - ``POST /s/<edit token>/round/deck-check``: the deck-check fragment for the form.
 - ``GET /s/<token>/photo/<id>.jpg`` and ``GET /s/<token>/round/<id>/photos``: the evidence.
+
+Which detections players see (only certain ones tapped in, the others as one-tap
+suggestions, nothing below ``vision.SUGGEST_FLOOR``) is ``referee.web.photo_review``.
 
 A round's photos are attached when the round form is saved (an ``after_request`` hook on
 the round routes, so the round views stay as they are) and deleted with the round.
@@ -24,15 +31,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, render_template, request, send_file
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, send_file, url_for
 from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 
-from referee import store
+from referee import families, store
 from referee.cards import BY_ID, CARDS
 from referee.web import get_db
-from referee.web.board import PICKER_FAMILIES
 from referee.web.evidence import (
     DetectionRunner,
     default_detector,
@@ -41,12 +47,22 @@ from referee.web.evidence import (
     prepare,
     save_evidence,
 )
-from referee.web.forms import parse_money_round_form, parse_round_form
+from referee.web.forms import entry_form
+from referee.web.photo_review import (
+    NO,
+    YES,
+    Review,
+    active,
+    answered,
+    asked,
+    box_views,
+    dismissed_in,
+    records,
+    review,
+)
 from vision.detection import Detection
-from vision.merge import merge
 
 bp = Blueprint("photos", __name__)
-HACHI_DECK_POINTS = 264
 
 
 # ---- app wiring -----------------------------------------------------------------
@@ -132,6 +148,7 @@ def prune() -> None:
     cutoff = (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
     try:
         files = store.prune_photos(get_db(), cutoff)
+        store.prune_photo_drafts(get_db(), cutoff)
     except store.StoreError:
         return
     delete_files(current_app.config["DATA_DIR"], files)
@@ -182,13 +199,9 @@ def _valid_slot(slot: str, players) -> bool:
     return group in ("pile", "hand") and seat.isdigit() and int(seat) < len(players)
 
 
-def _active(d: dict[str, Any]) -> str | None:
-    """The card a detection stands for now (after corrections), or None if removed."""
-    return d.get("fixed", d["card"])
-
-
 def _claims(form: MultiDict, photos: list[store.PhotoRow], group: str) -> dict[str, set[str]]:
-    """card -> the slots of ``group`` that hold it (tapped in, or detected and not removed)."""
+    """card -> the slots of ``group`` that hold it: tapped in, or on a photo as a certain card
+    or an answered-Yes suggestion (see ``photo_review.active``)."""
     out: dict[str, set[str]] = {}
     for key in form:
         if key.partition("-")[0] == group and key.partition("-")[2] and not key.startswith(("as-", "snap-")):
@@ -197,7 +210,7 @@ def _claims(form: MultiDict, photos: list[store.PhotoRow], group: str) -> dict[s
     for p in photos:
         if p.slot.partition("-")[0] == group:
             for d in p.detections:
-                if (c := _active(d)) is not None:
+                if (c := active(d)) is not None:
                     out.setdefault(c, set()).add(p.slot)
     return out
 
@@ -228,13 +241,13 @@ def _fill(form: MultiDict, photos: list[store.PhotoRow], photo: store.PhotoRow) 
     others = [p for p in photos if p.id != photo.id]
     claims = _claims(form, others, group)
     for d in photo.detections:
-        c = _active(d)
+        c = active(d)
         if c is not None and not (claims.get(c, set()) - {photo.slot}):
             _add(form, photo.slot, c)
 
 
 def _still_seen(photos: list[store.PhotoRow], slot: str, card: str) -> bool:
-    return any(p.slot == slot and any(_active(d) == card for d in p.detections) for p in photos)
+    return any(p.slot == slot and any(active(d) == card for d in p.detections) for p in photos)
 
 
 def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session) -> list[store.PhotoRow]:
@@ -252,8 +265,13 @@ def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store
             want = form.get(key) or None
             if want is not None and want not in BY_ID:
                 continue
-            old = _active(d)
-            if want == old:
+            old = active(d)
+            if "ask" in d:  # on a suggestion, a card answers Yes (as that card); "not a card", No
+                verdict = YES if want is not None else NO
+                if want == d.get("fixed", d["card"]) and d["ask"] == verdict:
+                    continue
+                d["ask"] = verdict
+            elif want == old:
                 continue
             d["fixed"] = want
             changed = True
@@ -277,12 +295,35 @@ def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store
             kept = []
             for p in out:
                 if p.slot != slot and p.slot.partition("-")[0] == group:
-                    dets = [dict(d, fixed=None) if _active(d) == card else dict(d) for d in p.detections]
+                    dets = [dict(d, fixed=None) if active(d) == card else dict(d) for d in p.detections]
                     if dets != p.detections:
                         store.set_photo_detections(db, sess.id, p.id, dets)
                         p = _with(p, dets)
                 kept.append(p)
             out = kept
+            _add(form, slot, card)
+    return answer(form, out, sess)
+
+
+def answer(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session) -> list[store.PhotoRow]:
+    """Apply the ``ask`` button (``yes:<card>:<slot>`` or ``no:<card>:<slot>``) to every
+    unanswered suggestion of that card in that slot's photos.  Yes taps the card in, unless
+    another slot of the group holds it: then both are flagged, as for a certain card.
+    Returns the photos as updated in the store."""
+    verdict, _, rest = form.get("ask", "").partition(":")
+    card, _, slot = rest.partition(":")
+    if verdict not in (YES, NO) or card not in BY_ID or not _valid_slot(slot, sess.players):
+        return photos
+    out = []
+    for p in photos:
+        if p.slot == slot and any(asked(d) == card for d in p.detections):
+            dets = answered(p.detections, card, verdict)
+            store.set_photo_detections(get_db(), sess.id, p.id, dets)
+            p = _with(p, dets)
+        out.append(p)
+    if verdict == YES:
+        group = slot.partition("-")[0]
+        if not (_claims(form, [p for p in out if p.slot != slot], group).get(card, set()) - {slot}):
             _add(form, slot, card)
     return out
 
@@ -293,9 +334,12 @@ def _with(p: store.PhotoRow, dets: list[dict[str, Any]]) -> store.PhotoRow:
     return replace(p, detections=dets)
 
 
-def take_photo(sess: store.Session, slot: str, raw: bytes) -> tuple[store.PhotoRow | None, str | None]:
+def take_photo(
+    sess: store.Session, slot: str, raw: bytes, dismissed: set[str] | frozenset[str] = frozenset()
+) -> tuple[store.PhotoRow | None, str | None]:
     """Decode, keep and detect one upload.  Returns (photo, error in words); the photo is
-    kept even when detection fails, and is None only when the file is not a usable image."""
+    kept even when detection fails, and is None only when the file is not a usable image.
+    ``dismissed``: cards answered No in this slot before (see :func:`records`)."""
     cfg = current_app.config
     if not raw:
         return None, "The photo is empty (0 bytes); take it again, or tap the cards in by hand."
@@ -312,9 +356,15 @@ def take_photo(sess: store.Session, slot: str, raw: bytes) -> tuple[store.PhotoR
     except Exception as e:
         error = describe_error(e)[1]
         current_app.logger.warning("detection failed: %s", error)
-    records = [dict(d.to_dict(), fixed=d.card) for d in dets]
     photo = store.add_photo(
-        get_db(), sess.id, photo_id=pid, slot=slot, file=rel, size=prepared.size, detections=records, error=error
+        get_db(),
+        sess.id,
+        photo_id=pid,
+        slot=slot,
+        file=rel,
+        size=prepared.size,
+        detections=records(dets, dismissed),
+        error=error,
     )
     return photo, error
 
@@ -323,15 +373,18 @@ def take_photo(sess: store.Session, slot: str, raw: bytes) -> tuple[store.PhotoR
 
 
 def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
-    """Piles that break the deck: cards in no pile, odd piles, and for Hachi-hachi the gap to 264."""
+    """Piles that break the deck: cards in no pile, odd piles, and, where the family's piles add up
+    to a deck total of card points (``Family.card_points``: Hachi-hachi's 264), the gap to it
+    (under ``hachi``, the key the template reads)."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     odd = [p for p, cs in piles.items() if len(cs) % 2]
     out: dict[str, Any] = {"count": len(known), "missing": missing, "odd": odd, "hachi": None}
-    if sess.family not in PICKER_FAMILIES:
-        points = sum(BY_ID[c].hachihachi_points for c in known)
-        out["hachi"] = {"points": points, "gap": HACHI_DECK_POINTS - points}
+    card_points = families.get(sess.family).card_points
+    if card_points is not None:
+        points = sum(card_points(BY_ID[c]) for c in known)
+        out["hachi"] = {"points": points, "gap": sum(card_points(c) for c in CARDS) - points}
     return out
 
 
@@ -364,27 +417,45 @@ def _photos_for_page(ctx) -> list[store.PhotoRow]:
     return photos
 
 
+def _page_form(ctx, sess: store.Session) -> MultiDict:
+    """The round form the page shows: as posted, or built from the round's data (GET)."""
+    form = _state().get("form")
+    if form is not None:
+        return form
+    data = ctx.get("data") or {}
+    hands = ctx.get("hands") or data.get("hands") or {}
+    form = MultiDict()
+    for i, p in enumerate(sess.players):
+        for c in (data.get("piles") or {}).get(p, []):
+            form.add(f"pile-{i}", c)
+        for c in hands.get(p) or []:
+            form.add(f"hand-{i}", c)
+    for c in data.get("field") or []:
+        form.add("hand-f", c)
+    return form
+
+
+def slot_review(slot: str, photos: list[store.PhotoRow], form: MultiDict, players) -> Review:
+    """The review of one slot: its photos, what the form holds, and who else holds a card."""
+    group = slot.partition("-")[0]
+    held = _claims(form, photos, group)
+    elsewhere = {c: [slot_label(o, players) for o in sorted(slots - {slot})] for c, slots in held.items()}
+    return review(slot, photos, form.getlist(slot), elsewhere)
+
+
 @pass_context
 def photo_slot(ctx, group: str, seat) -> Markup:
-    """The "Snap" input and the review of a slot's photos (``round.html`` includes it per picker)."""
+    """The "Snap" input, the capture guide and the review of a slot's photos: certain cards
+    tapped in, suggestions beside their photo, conflicts (a reusable partial: ``round.html``
+    and ``round_money.html`` include it per picker)."""
     sess = ctx.get("s")
     if sess is None:
         return Markup("")
     slot = f"{group}-{seat}"
     photos = _photos_for_page(ctx)
     state = _state()
-    form = state.get("form") or MultiDict()
+    form = _page_form(ctx, sess)
     mine = [p for p in photos if p.slot == slot]
-    merged = merge(
-        [
-            [
-                Detection(_active(d), d["confidence"], d["box"], d["uncertain"])
-                for d in p.detections
-                if _active(d) is not None
-            ]
-            for p in mine
-        ]
-    )
     return Markup(
         render_template(
             "partials/photo_slot.html",
@@ -392,12 +463,11 @@ def photo_slot(ctx, group: str, seat) -> Markup:
             slot=slot,
             label=slot_label(slot, sess.players),
             photos=mine,
-            merged=merged,
+            review=slot_review(slot, photos, form, sess.players),
             error=state.get("errors", {}).get(slot),
             conflicts=conflicts(form, photos).get(slot, {}),
             slot_label=lambda x: slot_label(x, sess.players),
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
-            active=_active,
             cards=CARDS,
             BY_ID=BY_ID,
         )
@@ -410,17 +480,11 @@ def photo_deck_check(ctx) -> Markup:
     sess = ctx.get("s")
     if sess is None:
         return Markup("")
-    form = _state().get("form")
-    if form is None:
-        form = MultiDict()
-        for i, p in enumerate(sess.players):
-            for c in (ctx.get("data") or {}).get("piles", {}).get(p, []):
-                form.add(f"pile-{i}", c)
     return Markup(
         render_template(
             "partials/photo_deck.html",
             s=sess,
-            check=deck_check(sess, form),
+            check=deck_check(sess, _page_form(ctx, sess)),
             wrap=True,
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
         )
@@ -431,14 +495,25 @@ def photo_deck_check(ctx) -> Markup:
 
 
 def _parse(sess: store.Session, form: MultiDict) -> dict[str, Any]:
-    if sess.family in PICKER_FAMILIES:
-        return parse_round_form(form, sess.players)
-    return parse_money_round_form(form, sess.players)
+    return entry_form(sess.family).parse(form, sess.players)
+
+
+#: Form fields that are one-off actions of a photo step, not state kept in the draft.
+_ACTIONS = ("snap", "fix", "ask", "photo")
+
+
+def _focus(form: MultiDict, uploaded: list[str]) -> str:
+    """The slot the step acted on (the page scrolls back to it)."""
+    for key in ("ask", "fix"):
+        if form.get(key, "").count(":") == 2:
+            return form[key].rsplit(":", 1)[1]
+    return form.get("snap") or (uploaded[0] if uploaded else "")
 
 
 @bp.post("/s/<token>/round/photo")
 def round_photo(token: str):
-    """Take the snapped photos, tap their cards into the pickers, apply corrections; show the form again."""
+    """Take the snapped photos (certain cards tapped in, the rest offered), apply
+    corrections and answers; keep the form as a draft and redirect (303) to it."""
     from referee.web import sessions
 
     sess, _ = sessions.load(token, edit=True)
@@ -446,29 +521,52 @@ def round_photo(token: str):
     photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
     photos = apply_corrections(form, photos, sess)
     errors: dict[str, str] = {}
+    uploaded: list[str] = []
     for key, upload in request.files.items(multi=True):
         slot = key.removeprefix("snap-")
         if not key.startswith("snap-") or not _valid_slot(slot, sess.players) or not upload.filename:
             continue
-        photo, error = take_photo(sess, slot, upload.read())
+        uploaded.append(slot)
+        photo, error = take_photo(sess, slot, upload.read(), dismissed_in(photos, slot))
         if error:
             errors[slot] = error
         if photo is not None:
             photos.append(photo)
-            form.add("photo", photo.id)
             _fill(form, photos, photo)
-    g.photo_state = {"photos": photos, "errors": errors, "form": form}
+    kept = [(k, v) for k, v in form.items(multi=True) if k not in _ACTIONS and not k.startswith("as-")]
+    kept += [("photo", p.id) for p in photos]
+    draft = store.add_photo_draft(get_db(), sess.id, kept, errors)
+    focus = _focus(form, uploaded)
+    anchor = f"#photos-{focus}" if _valid_slot(focus, sess.players) else ""
+    return redirect(url_for("photos.round_draft", token=token, draft_id=draft.id) + anchor, code=303)
+
+
+@bp.get("/s/<token>/round/photo/<draft_id>")
+def round_draft(token: str, draft_id: str):
+    """The round form after a photo step: certain cards tapped in, suggestions beside the
+    photos, corrections and conflicts; reloading it changes nothing."""
+    from referee.web import sessions
+
+    sess, _ = sessions.load(token, edit=True)
+    try:
+        draft = store.get_photo_draft(get_db(), sess.id, draft_id)
+    except store.NotFoundError:
+        abort(404, "This photo review is gone (unsaved photos are kept for a day). Open the round again to snap anew.")
+    form = MultiDict(draft.form)
+    photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    g.photo_state = {"photos": photos, "errors": draft.errors, "form": form}
     data = _parse(sess, form)
     board = sessions.board_of(sess)
     rid = form.get("round_id", "")
     rnd, version = None, None
-    number, dealer, carry = len(board.rounds) + 1, board.dealer, board.carry
+    number, dealer, context = len(board.rounds) + 1, board.dealer, board.context
     if rid.isdigit():
         rnd = sessions.round_or_404(sess, int(rid))
         view = next((v for v in board.rounds if v.id == rnd.id), None)
-        number, dealer, carry = rnd.position, (view.dealer if view else board.dealer), ()
+        number, dealer = rnd.position, (view.dealer if view else board.dealer)
+        context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
-    result, error = sessions._preview(sess, data, dealer, carry)
+    result, error = sessions._preview(sess, data, dealer, context)
     return sessions._entry(
         sess,
         data,
@@ -480,8 +578,7 @@ def round_photo(token: str):
         nonce=form.get("nonce"),
         version=version,
         tab=form.get("tab", "0"),
-        carry=carry,
-        status=422 if errors and not photos else 200,
+        context=context,
     )
 
 
@@ -504,13 +601,9 @@ def photo_file(token: str, photo_id: str):
     try:
         photo = store.get_photo(get_db(), sess.id, photo_id)
     except store.NotFoundError:
-        from flask import abort
-
         abort(404, "No such photo; it may have been deleted with its round.")
     path = Path(current_app.config["DATA_DIR"]) / photo.file
     if not path.is_file():
-        from flask import abort
-
         abort(404, "This photo's file is gone.")
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
@@ -529,7 +622,7 @@ def round_photos(token: str, round_id: int):
         rnd=rnd,
         token=token,
         photos=photos,
+        box_map={p.id: box_views(p) for p in photos},
+        counted={p.id: sum(active(d) is not None for d in p.detections) for p in photos},
         slot_label=lambda x: slot_label(x, sess.players),
-        active=_active,
-        BY_ID=BY_ID,
     )

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import csv
 import functools
-import importlib
 import io
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,27 +35,27 @@ from flask import (
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
-from referee import api, store
+from referee import api, families, store
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import MONEY_FAMILIES, Board, build_board, mon_formatter, money_round, round_input, stored_round
+from referee.web.board import Board, amount_formatter, build_board, round_input, session_rules, stored_round
 from referee.web.forms import (
     MAX_NAME,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_SESSION_NAME,
-    PICKER_FAMILIES,
     SessionForm,
     cards_entered,
     check_preset,
     dekiyaku_ids,
+    entry_form,
     option_fields,
-    parse_money_round_form,
-    parse_round_form,
     parse_session_form,
+    parse_totals_form,
     shown_value,
     unknown_seats,
 )
+from referee.web.players import remember_seen
 
 bp = Blueprint("sessions", __name__)
 #: Boards by (viewer token, rev), and their rendered fragments by (..., role):
@@ -163,7 +162,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
         sf.errors.setdefault("ruleset", e.message)
-        sf.ruleset = "roppyakken"
+        sf.ruleset = families.DEFAULT_RULESET
         info, specs = option_fields(sf.ruleset)
     presets = []
     for name in api.preset_names():
@@ -187,7 +186,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
 def new_session():
     """The new-session form; its house-rule options come from the ruleset's option schema."""
     if request.method == "GET":
-        sf = SessionForm(ruleset=request.args.get("ruleset") or "roppyakken")
+        sf = SessionForm(ruleset=request.args.get("ruleset") or families.DEFAULT_RULESET)
         if request.headers.get("HX-Request") == "true":
             return render_template("partials/options.html", **_form_context(sf))
         return render_template("new_session.html", **_form_context(sf))
@@ -230,7 +229,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
     rounds = game.get("rounds") or []
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')
-    ruleset = game.get("ruleset") or "roppyakken"
+    ruleset = game.get("ruleset") or families.DEFAULT_RULESET
     if not isinstance(ruleset, str):
         raise RefereeError("bad-ruleset", '"ruleset" must be a preset name (a string)')
     options = game.get("options") or {}
@@ -308,8 +307,8 @@ def import_form():
 
 @bp.get("/about")
 def about():
-    """What the app is, and the card art's credits when art is shown."""
-    return render_template("about.html", art=current_app.extensions.get("card_art"))
+    """What the app is and how a table uses it (licences and credits: ``/credits``)."""
+    return render_template("about.html")
 
 
 # ---- scoreboard -------------------------------------------------------------
@@ -323,7 +322,7 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
         "board": board_of(sess),
         "undo": store.last_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
-        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
+        "money": amount_formatter(sess),
     }
 
 
@@ -333,6 +332,8 @@ def scoreboard(token: str):
     sess, role = load(token)
     if role == "edit":
         remember_keeper(token)
+    else:
+        remember_seen(sess.view_token)  # this browser opened it: its players' pages may show it
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
@@ -362,32 +363,34 @@ def qr(token: str):
 # ---- round entry ------------------------------------------------------------
 
 
-def score_input(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
-    """Score a stored-shape round input in its session.  Raises ``RefereeError``, ``ImportError``."""
-    if sess.family in PICKER_FAMILIES:
-        return api.score_json(round_input(sess, data, dealer))
-    return api.score_json(money_round(sess, data, dealer, carry))
+def score_input(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Score a stored-shape round input in its session, as the round after the game that left
+    ``context`` (``Board.context``, ``RoundView.context``).  Raises ``RefereeError``, ``ImportError``."""
+    return api.score_json(round_input(sess, data, dealer, context))
 
 
 def _preview(
-    sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> tuple[dict | None, str | None]:
     try:
-        return score_input(sess, data, dealer, carry), None
+        return score_input(sess, data, dealer, context), None
     except RefereeError as e:
         return None, e.message
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name})."
 
 
-def _suggestions(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict | None:
-    """What the cards show in a money-family round (dekiyaku, hatto candidates, teyaku), if it can tell."""
-    if sess.family not in MONEY_FAMILIES:
-        return None
+def _suggestions(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict | None:
+    """What the cards show before the decisions are stated (Hachi-hachi: dekiyaku, hatto
+    candidates, teyaku), where the family can tell (``Family.suggest_json``)."""
     try:
-        module = importlib.import_module(f"referee.{sess.family}")
-        return module.suggest_json(money_round(sess, data, dealer, carry))
-    except (ImportError, AttributeError, RefereeError):
+        suggest = families.get(sess.family).suggest_json
+        return suggest(round_input(sess, data, dealer, context)) if suggest else None
+    except RefereeError:
         return None
 
 
@@ -405,8 +408,9 @@ def _entry(
     nonce: str | None = None,
     version: int | None = None,
     tab: str = "0",
-    carry: Sequence[int] = (),
+    context: Mapping[str, Any] | None = None,
 ):
+    context = context or {}
     owner: dict[str, int] = {}
     for i, p in enumerate(sess.players):
         for c in data.get("piles", {}).get(p, []):
@@ -417,12 +421,13 @@ def _entry(
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
-    if sess.family in PICKER_FAMILIES:
-        template = "round.html"
-    elif sess.family in MONEY_FAMILIES:
-        template = "round_money.html"
+    if "totals" in data:
+        template = "round_totals.html"
     else:
-        template = "round_json.html"
+        try:
+            template = entry_form(sess.family).template
+        except RefereeError:
+            template = "round_json.html"
     ctx = {
         "s": sess,
         "data": data,
@@ -440,22 +445,39 @@ def _entry(
         "dropped": dropped,
         "count": cards_entered(data),
         "tab": tab,
-        "carry": list(carry),
-        "suggest": _suggestions(sess, data, dealer, carry) if data.get("piles") else None,
-        "dekiyaku_ids": dekiyaku_ids(sess.ruleset) if sess.family in MONEY_FAMILIES else [],
-        "money": mon_formatter(int(sess.options.get("mon_per_kan", 12))),
+        "context": context,
+        "carry": list(context.get("carry") or ()),
+        "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
+        "dekiyaku_ids": dekiyaku_ids(sess.ruleset),
+        "money": amount_formatter(sess),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
+        "typed": request.form if request.method == "POST" else {},
+        "mon_per_kan": _mon_per_kan(sess),
+        "unit": families.get(sess.family).unit,
     }
     return render_template(template, **ctx), status
+
+
+def _mon_per_kan(sess: store.Session) -> int:
+    """Mon in one kan, for a totals form in money (12 when the rules do not count in kan)."""
+    try:
+        return int(getattr(session_rules(sess), "mon_per_kan", 12))
+    except RefereeError:
+        return 12
 
 
 def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the card picker, the money form or its JSON box."""
     text = request.form.get("round_json", "").strip()
-    if sess.family in PICKER_FAMILIES and not text:
-        return parse_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
-    if sess.family in MONEY_FAMILIES and not text:
-        return parse_money_round_form(request.form, sess.players), unknown_seats(request.form, sess.players)
+    if request.form.get("entry") == "totals" and not text:
+        return parse_totals_form(request.form, sess.players, _mon_per_kan(sess)), None
+    if not text:
+        try:
+            parse = entry_form(sess.family).parse
+        except RefereeError:
+            parse = None
+        if parse is not None:
+            return parse(request.form, sess.players), unknown_seats(request.form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -509,7 +531,7 @@ def _submit(
     number: int,
     dealer: str,
     save: Callable[[dict[str, Any]], str],
-    carry: Sequence[int] = (),
+    context: Mapping[str, Any] | None = None,
     rnd: store.RoundRow | None = None,
     version: int | None = None,
     closed: str | None = None,
@@ -524,7 +546,7 @@ def _submit(
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
-        result, error = _preview(sess, data, dealer, carry)
+        result, error = _preview(sess, data, dealer, context)
     error = error or closed
     saving = request.form.get("action") == "save"
     again = functools.partial(
@@ -539,7 +561,7 @@ def _submit(
         nonce=request.form.get("nonce"),
         version=version,
         tab=request.form.get("tab", "0"),
-        carry=carry,
+        context=context,
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
@@ -568,15 +590,19 @@ def new_round(token: str):
     board = board_of(sess)
     number = len(board.rounds) + 1
     if request.method == "GET":
-        return _entry(sess, {"piles": {}}, dealer=board.dealer, number=number, carry=board.carry)
+        start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
+        return _entry(sess, start, dealer=board.dealer, number=number, context=board.context)
 
     def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
-    closed = f"The game is over: {board.winner} won. Start a new session for the next game." if board.winner else None
+    closed = None
+    if board.over:
+        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+        closed = f"The game is over: {ended}. Start a new session for the next game."
     return _submit(
-        sess, number=number, dealer=board.dealer, carry=board.carry, save=save, closed=closed, need_nonce=True
+        sess, number=number, dealer=board.dealer, context=board.context, save=save, closed=closed, need_nonce=True
     )
 
 
@@ -590,17 +616,20 @@ def preview(token: str):
     if dealer not in sess.players:
         error = error or dealer_mismatch(dealer, board.dealer, sess.players)
         dealer = board.dealer
-    carry = board.carry
+    context = board.context
+    if request.form.get("round_id", "").isdigit():  # the edit page: that round's place in the game
+        view = next((v for v in board.rounds if v.id == int(request.form["round_id"])), None)
+        context = view.context if view else context
     result = None
     if error is None:
-        result, error = _preview(sess, data, dealer, carry)
+        result, error = _preview(sess, data, dealer, context)
     return render_template(
         "partials/preview.html",
         s=sess,
         result=result,
         error=error,
-        suggest=_suggestions(sess, data, dealer, carry) if error is None else None,
-        money=mon_formatter(int(sess.options.get("mon_per_kan", 12))),
+        suggest=_suggestions(sess, data, dealer, context) if error is None else None,
+        money=amount_formatter(sess),
         count=cards_entered(data),
         data=data,
         scored=False,
@@ -625,15 +654,16 @@ def edit_round(token: str, round_id: int):
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
+    context = view.context if view else board.context
     if request.method == "GET":
-        return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version)
+        return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version, context=context)
     version = int(request.form["version"]) if request.form.get("version", "").isdigit() else -1
 
     def save(data: dict[str, Any]) -> str:
         store.update_round(get_db(), sess.id, round_id, data, version)
         return f"Round {rnd.position} updated; totals and later dealers recomputed."
 
-    return _submit(sess, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version)
+    return _submit(sess, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
 
 
 @bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])

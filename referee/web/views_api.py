@@ -9,7 +9,7 @@ status; ``/api/v1/openapi.json`` documents it all.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
@@ -96,9 +96,11 @@ def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict
     return stored_round(sess.family, body)
 
 
-def _checked(sess: store.Session, data: dict[str, Any], dealer: str, carry: Sequence[int] = ()) -> dict[str, Any]:
+def _checked(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     try:
-        return score_input(sess, data, dealer, carry)
+        return score_input(sess, data, dealer, context)
     except RefereeError as e:
         abort(error_response(422, e.message, e.code))
     except ImportError as e:
@@ -160,7 +162,7 @@ def preview(token: str):
     sess, _ = load(token)
     board = board_of(sess)
     data = _round_input(sess, _body(), board.dealer)
-    return jsonify(_checked(sess, data, board.dealer, board.carry))
+    return jsonify(_checked(sess, data, board.dealer, board.context))
 
 
 @bp.post("/sessions/<token>/rounds")
@@ -176,10 +178,11 @@ def add_round(token: str):
             "bad-request",
         )
     board = board_of(sess)
-    if board.winner:
-        return error_response(409, f"the game is over: {board.winner} won", "game-over")
+    if board.over:
+        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+        return error_response(409, f"the game is over: {ended}", "game-over")
     data = _round_input(sess, body, board.dealer)
-    _checked(sess, data, board.dealer, board.carry)
+    _checked(sess, data, board.dealer, board.context)
     row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
@@ -206,7 +209,7 @@ def edit_round(token: str, round_id: int):
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     data = _round_input(sess, body, dealer)
-    _checked(sess, data, dealer)
+    _checked(sess, data, dealer, view.context if view else board.context)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

@@ -1,7 +1,8 @@
 // Pile photos: shrink a snapped photo in the browser (canvas, ~1600 px JPEG), send it with
 // the round form, and swap in the form the server answers (the picker filled in).
-// Corrections and "keep with" buttons go the same way.  Without JavaScript the "Detect
-// cards" and "Apply corrections" buttons post the same form.
+// Corrections, "Keep with" and the Yes / No of a suggestion go the same way (the server
+// answers 303 to the form as it now stands; fetch follows it).  Without JavaScript the
+// same buttons post the same form.
 (function () {
   "use strict";
   var SIDE = 1600;
@@ -46,7 +47,8 @@
     (extra || []).forEach(function (kv) {
       if (kv.length > 2) { fd.append(kv[0], kv[1], kv[2]); } else { fd.append(kv[0], kv[1]); }
     });
-    if (status) { status.textContent = "Detecting cards…"; }
+    var upload = (extra || []).some(function (kv) { return kv.length > 2; });
+    if (status) { status.textContent = upload ? "Detecting cards…" : "Updating…"; }
     return fetch(url, { method: "POST", body: fd, headers: { "X-Photo": "1" } })
       .then(function (resp) { return resp.text().then(function (t) { return [resp, t]; }); })
       .then(function (rt) {
@@ -108,10 +110,24 @@
       li.scrollIntoView({ block: "center" });
       li.classList.add("flash");
       setTimeout(function () { li.classList.remove("flash"); }, 1200);
+      if (!sel) {  // a suggestion: its Yes button takes the focus
+        var yes = li.querySelector("button");
+        if (yes) { yes.focus(); }
+        return;
+      }
       sel.focus();
       try { if (sel.showPicker) { sel.showPicker(); } } catch (e) { /* needs a user gesture on some browsers */ }
     }
   });
+
+  // A suggestion under the finger or the focus lights up its box on the photo.
+  function highlight(ev, on) {
+    var li = ev.target.closest && ev.target.closest(".ask[data-box]");
+    var g = li && document.getElementById(li.dataset.box);
+    if (g) { g.classList.toggle("hl", on); }
+  }
+  ["mouseover", "focusin"].forEach(function (t) { document.addEventListener(t, function (ev) { highlight(ev, true); }); });
+  ["mouseout", "focusout"].forEach(function (t) { document.addEventListener(t, function (ev) { highlight(ev, false); }); });
 
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("round-form");

@@ -483,7 +483,8 @@ def test_card_art_from_a_mapping_and_credits(tmp_path, h):
     assert b"<svg" in r.data
     r.close()
     assert c.get("/cards/plum-bush-warbler").status_code == 404
-    assert "CC BY-SA 4.0" in text(c.get("/about"))
+    assert "CC BY-SA 4.0" in text(c.get("/credits"))  # issue 11: licence notes live on Credits
+    assert "CC BY-SA 4.0" not in text(c.get("/about"))
 
 
 def test_bad_art_folder_is_a_clear_error(tmp_path):
@@ -491,8 +492,8 @@ def test_bad_art_folder_is_a_clear_error(tmp_path):
         create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "x", "CARD_ART": str(tmp_path)})
 
 
-def test_about_without_art(client):
-    assert "text tiles" in text(client.get("/about"))
+def test_credits_without_art(client):
+    assert "text tiles" in text(client.get("/credits"))
 
 
 def test_init_db_command(runner, app):

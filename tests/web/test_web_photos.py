@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 from PIL import Image
@@ -16,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee import store
 from referee.web import create_app
-from vision.detection import Detection
+from vision.detection import SUGGEST_FLOOR, Detection
 from vision.errors import ModelError
 
 ONE = [
@@ -53,17 +52,15 @@ def bomb_png() -> bytes:
 class Stub:
     """Returns ``by_call`` detections in turn (the last one repeats); counts its calls."""
 
-    def __init__(self, *by_call, delay: float = 0.0, error: Exception | None = None):
+    def __init__(self, *by_call, error: Exception | None = None):
         self.by_call = list(by_call) or [ONE]
         self.calls = 0
-        self.delay, self.error = delay, error
+        self.error = error
         self.images = []
 
     def detect(self, image):
         self.images.append(image)
         self.calls += 1
-        if self.delay:
-            time.sleep(self.delay)
         if self.error:
             raise self.error
         return self.by_call[min(self.calls - 1, len(self.by_call) - 1)]
@@ -104,7 +101,12 @@ def snap(client, keeper, slot="pile-0", data=None, form=None, name="pile.jpg"):
     body = MultiDict(form or {"nonce": nonce(), "tab": "0", "dealer": "Aki"})
     body.add(f"snap-{slot}", (io.BytesIO(jpeg() if data is None else data), name))
     body.add("snap", slot)
-    return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data")
+    return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data", follow_redirects=True)
+
+
+def step(client, keeper, form):
+    """Post the round form to the photo route without a file (a correction, Keep with, Yes / No)."""
+    return client.post(f"/s/{keeper}/round/photo", data=form, follow_redirects=True)
 
 
 def checked(html: str, slot: str) -> set[str]:
@@ -172,22 +174,41 @@ def test_detect_api_without_a_model_is_503(tmp_path):
     assert "localiser.onnx" in r.get_json()["message"]
 
 
+class Blocking:
+    """A detector that signals when it starts and then waits until the test releases it."""
+
+    def __init__(self):
+        self.started, self.release, self.finished = threading.Event(), threading.Event(), threading.Event()
+
+    def detect(self, image):
+        self.started.set()
+        self.release.wait(30)
+        self.finished.set()
+        return ONE
+
+
 def test_slow_detection_times_out_and_other_requests_still_answer(tmp_path):
-    stub = Stub(delay=1.5)
-    app = make_app(tmp_path, stub, PHOTO_TIMEOUT=0.3)
+    # Issue 10, item 12: once asserted a wall-clock time after a sleep.  Now it checks the
+    # behaviour: while the detector is known to be busy (an event it sets), a page answers,
+    # and the detect call gives up with 504 while the detector still has not returned.
+    det = Blocking()
+    app = make_app(tmp_path, det, PHOTO_TIMEOUT=0.3)
     c = app.test_client()
     out = {}
     t = threading.Thread(
         target=lambda: out.setdefault("r", c.post("/api/v1/detect", data={"image": (io.BytesIO(jpeg()), "a.jpg")}))
     )
-    t0 = time.perf_counter()
     t.start()
-    time.sleep(0.05)
-    assert app.test_client().get("/").status_code == 200  # not stalled by the detection
-    assert time.perf_counter() - t0 < 1.0
-    t.join()
-    assert out["r"].status_code == 504
-    assert "longer than 0.3 s" in out["r"].get_json()["message"]
+    try:
+        assert det.started.wait(30), "the detector never started"
+        assert app.test_client().get("/").status_code == 200  # not stalled by the running detection
+        t.join(30)
+        assert not t.is_alive()
+        assert not det.finished.is_set()  # the 504 came while the detector was still busy
+        assert out["r"].status_code == 504
+        assert "longer than 0.3 s" in out["r"].get_json()["message"]
+    finally:
+        det.release.set()
 
 
 # ---- the round form ------------------------------------------------------------------
@@ -197,10 +218,11 @@ def test_snap_fills_the_players_picker_with_confidences(client, keeper, stub):
     r = snap(client, keeper, "pile-1")
     html = r.get_data(as_text=True)
     assert r.status_code == 200
-    assert checked(html, "pile-1") == {"pine-crane", "pine-poetry-ribbon", "cherry-curtain"}
+    # issue 9: only the certain cards are tapped in; the 42% one is a suggestion beside the photo
+    assert checked(html, "pile-1") == {"pine-crane", "pine-poetry-ribbon"}
     assert checked(html, "pile-0") == set()
-    assert 'class="det uncertain' in html
-    assert "42% ?" in html
+    assert "Cherry with Curtain 桜に幕?" in html
+    assert "42% sure" in html
     assert "97%" in html
     assert 'capture="environment"' in html
     assert 'accept="image/*"' in html
@@ -221,7 +243,7 @@ def test_two_photos_of_one_pile_merge(tmp_path, h):
         form.add("pile-0", c)
     html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "pine-poetry-ribbon", "pine-chaff-1"}
-    assert "3 cards seen in 2 photos" in html
+    assert "3 cards tapped in from 2 photos" in html
 
 
 def _state(html: str, slots=("pile-0", "pile-1", "pile-2")) -> MultiDict:
@@ -247,7 +269,7 @@ def test_card_in_two_piles_is_flagged_on_both_and_never_scored_twice(client, kee
     # one tap resolves it: keep the crane with Ben
     form = _state(html)
     form["fix"] = "keep:pine-crane:pile-1"
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert "pine-crane" in checked(html, "pile-1")
     assert "pine-crane" not in checked(html, "pile-0")
     assert 'data-conflict="pine-crane"' not in html
@@ -260,11 +282,11 @@ def test_correcting_a_detection_replaces_or_removes_the_card(client, keeper):
     form = _state(html)
     form[f"as-{pid}-2"] = "cherry-poetry-ribbon"  # the uncertain one was misread
     form[f"as-{pid}-1"] = ""  # not a card
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "cherry-poetry-ribbon"}
     # the correction is kept with the photo
     form = _state(html)
-    html = client.post(f"/s/{keeper}/round/photo", data=form).get_data(as_text=True)
+    html = step(client, keeper, form).get_data(as_text=True)
     assert checked(html, "pile-0") == {"pine-crane", "cherry-poetry-ribbon"}
 
 
@@ -408,11 +430,309 @@ def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
 
 
 def test_slow_detection_in_the_round_form_keeps_the_photo_and_the_taps(tmp_path, h):
-    client = make_app(tmp_path, Stub(delay=0.8), PHOTO_TIMEOUT=0.2).test_client()
+    det = Blocking()
+    client = make_app(tmp_path, det, PHOTO_TIMEOUT=0.2).test_client()
     keeper = h.new_session(client)
     form = MultiDict({"nonce": "n-1", "tab": "0", "pile-2": "plum-bush-warbler"})
-    html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
+    try:
+        html = snap(client, keeper, "pile-0", form=form).get_data(as_text=True)
+    finally:
+        det.release.set()
     assert "longer than 0.2 s" in html
     assert len(photo_ids(html)) == 1
     assert checked(html, "pile-2") == {"plum-bush-warbler"}
     assert checked(html, "pile-0") == set()
+
+
+# ---- issue 9: only certain cards are tapped in; the rest are Yes / No suggestions ----------
+# The thresholds belong to vision (calibrated there): these tests place their stub
+# detections relative to vision.SUGGEST_FLOOR and flag them with Detection.uncertain, so
+# they hold whatever values the vision lead ships.
+ABOVE = min(1.0, SUGGEST_FLOOR + 0.05)  # uncertain, but worth asking
+BELOW = SUGGEST_FLOOR / 2  # under the floor: never shown
+
+
+def ask_ids(html: str, slot: str = "pile-0") -> set[str]:
+    """Cards offered as suggestions for ``slot`` on the page."""
+    import re
+
+    return set(re.findall(rf'<li class="ask" id="ask-{slot}-([\w-]+)"', html))
+
+
+def box_titles(html: str) -> list[str]:
+    """The boxes drawn on the photos, in words ("2: Maple with Deer? 20%")."""
+    import re
+
+    return re.findall(r'<g class="box[^"]*" id="box-[\w-]+">\s*<title>([^<]*)</title>', html)
+
+
+def test_suggest_floor_is_the_vision_contract():
+    import vision
+
+    assert vision.SUGGEST_FLOOR is SUGGEST_FLOOR
+    assert isinstance(SUGGEST_FLOOR, float)
+    assert 0.0 < SUGGEST_FLOOR < 1.0
+
+
+@pytest.mark.parametrize(
+    ("det", "tapped", "asked", "shown"),
+    [
+        (Detection("maple-deer", 0.99, (10, 10, 90, 150)), True, False, True),
+        (Detection("maple-deer", ABOVE, (10, 10, 90, 150), uncertain=True), False, True, True),
+        (Detection("maple-deer", BELOW, (10, 10, 90, 150), uncertain=True), False, False, False),
+        (Detection("maple-deer", BELOW, (10, 10, 90, 150), uncertain=False), False, False, False),
+    ],
+    ids=["certain-tapped-in", "uncertain-above-floor-asked", "below-floor-hidden", "below-floor-hidden-if-certain"],
+)
+def test_what_a_detection_becomes_in_the_photo_flow(tmp_path, h, det, tapped, asked, shown):
+    # Issue 9, item 4: certain -> tapped in; uncertain at or above SUGGEST_FLOOR -> a
+    # suggestion beside the photo; below the floor -> nothing (no box, no question, not kept).
+    stub = Stub([det])
+    client = make_app(tmp_path, stub).test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    assert ("maple-deer" in checked(html, "pile-0")) is tapped
+    assert ("maple-deer" in ask_ids(html)) is asked
+    assert any("Maple with Deer" in t for t in box_titles(html)) is shown
+    if asked:
+        assert "Maple with Deer 紅葉に鹿?" in html  # the card in players' words, English and Japanese
+        assert 'value="yes:maple-deer:pile-0"' in html
+        assert 'value="no:maple-deer:pile-0"' in html
+        assert 'href="#ask-pile-0-maple-deer"' in html  # its box on the photo leads to the question
+    if not shown:
+        assert "Maple with Deer" not in html.split('id="photos-pile-0"')[1].split('class="picker"')[0]
+
+
+@pytest.mark.parametrize("slot", ["pile-0", "hand-1"], ids=["pile", "dealt-hand"])
+def test_yes_taps_a_suggestion_in_and_no_dismisses_it(tmp_path, h, slot):
+    stub = Stub(
+        [
+            Detection("pine-crane", 0.97, (10, 10, 110, 170)),
+            Detection("maple-deer", ABOVE, (120, 10, 220, 170), uncertain=True),
+            Detection("cherry-curtain", ABOVE, (230, 10, 330, 170), uncertain=True),
+        ]
+    )
+    client = make_app(tmp_path, stub).test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, slot).get_data(as_text=True)
+    assert checked(html, slot) == {"pine-crane"}
+    assert ask_ids(html, slot) == {"maple-deer", "cherry-curtain"}
+    assert "2 to confirm" in html
+    assert any(t.startswith("3: Cherry with Curtain?") for t in box_titles(html))  # its box, marked
+
+    form = _state(html, (slot,))
+    form["ask"] = f"yes:maple-deer:{slot}"
+    html = step(client, keeper, form).get_data(as_text=True)
+    assert checked(html, slot) == {"pine-crane", "maple-deer"}
+    assert ask_ids(html, slot) == {"cherry-curtain"}
+
+    form = _state(html, (slot,))
+    form["ask"] = f"no:cherry-curtain:{slot}"
+    html = step(client, keeper, form).get_data(as_text=True)
+    assert checked(html, slot) == {"pine-crane", "maple-deer"}
+    assert ask_ids(html, slot) == set()
+    assert "Cherry with Curtain" not in "".join(box_titles(html))  # its box is gone too
+    assert "to confirm" not in html
+    # the answers are kept with the photo: the page shown again says the same
+    html = step(client, keeper, _state(html, (slot,))).get_data(as_text=True)
+    assert checked(html, slot) == {"pine-crane", "maple-deer"}
+    assert ask_ids(html, slot) == set()
+
+
+def test_a_no_holds_when_another_photo_of_the_pile_merges_unless_it_is_certain_there(tmp_path, h):
+    unsure = Detection("maple-deer", ABOVE, (120, 10, 220, 170), uncertain=True)
+    sure = Detection("maple-deer", 0.98, (20, 20, 120, 180))
+    other = Detection("pine-crane", 0.97, (10, 10, 110, 170))
+    stub = Stub([unsure], [other, unsure], [unsure], [sure])
+    client = make_app(tmp_path, stub).test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    form = _state(html)
+    form["ask"] = "no:maple-deer:pile-0"
+    html = step(client, keeper, form).get_data(as_text=True)
+    # a second photo of the pile offers the deer again: it stays dismissed
+    html = snap(client, keeper, "pile-0", form=_state(html)).get_data(as_text=True)
+    assert ask_ids(html) == set()
+    assert checked(html, "pile-0") == {"pine-crane"}
+    assert "1 card tapped in from 2 photos" in html
+    # another pile is not bound by Aki's answer
+    html = snap(client, keeper, "pile-1", form=_state(html)).get_data(as_text=True)
+    assert ask_ids(html, "pile-1") == {"maple-deer"}
+    # a third photo of Aki's pile sees the deer as certain: it is tapped in
+    html = snap(client, keeper, "pile-0", form=_state(html)).get_data(as_text=True)
+    assert checked(html, "pile-0") == {"pine-crane", "maple-deer"}
+
+
+def test_photos_of_one_pile_offer_a_card_once_and_one_yes_answers_both(tmp_path, h, app):
+    a = Detection("maple-deer", ABOVE, (120, 10, 220, 170), uncertain=True)
+    b = Detection("maple-deer", min(1.0, ABOVE + 0.02), (30, 30, 130, 190), uncertain=True)
+    stub = Stub([a], [b])
+    app = make_app(tmp_path, stub)
+    client = app.test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    html = snap(client, keeper, "pile-0", form=_state(html)).get_data(as_text=True)
+    assert html.count('id="ask-pile-0-maple-deer"') == 1  # merged (vision.merge): asked once
+    first, second = photo_ids(html)
+    # beside the photo with the surer sighting, whose box it highlights
+    assert f'data-box="box-{second}-0"' in html
+    assert html.count('href="#ask-pile-0-maple-deer"') == 2  # both boxes lead to the one question
+    form = _state(html)
+    form["ask"] = "yes:maple-deer:pile-0"
+    html = step(client, keeper, form).get_data(as_text=True)
+    assert checked(html, "pile-0") == {"maple-deer"}
+    with app.app_context():
+        from referee.web import get_db
+
+        sess, _ = store.find_session(get_db(), keeper)
+        rows = store.photos_by_ids(get_db(), sess.id, [first, second])
+    assert [d["ask"] for p in rows for d in p.detections] == ["yes", "yes"]
+
+
+def test_a_card_tapped_by_hand_is_not_asked_again(tmp_path, h):
+    stub = Stub([Detection("maple-deer", ABOVE, (120, 10, 220, 170), uncertain=True)])
+    client = make_app(tmp_path, stub).test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, "pile-0", form={"nonce": nonce(), "tab": "0", "pile-0": "maple-deer"}).get_data(
+        as_text=True
+    )
+    assert checked(html, "pile-0") == {"maple-deer"}
+    assert ask_ids(html) == set()
+
+
+def test_an_uncertain_card_raises_no_conflict_until_it_is_confirmed(client, keeper, stub):
+    # The reported bug: a close-up of Ben's pile put two wrong 8-20% cards into it, and one of
+    # them (already in Aki's pile) raised a false "Keep with ..." conflict.
+    stub.by_call = [
+        [Detection("pine-crane", 0.97, (10, 10, 110, 170))],
+        [
+            Detection("pine-crane", ABOVE, (0, 0, 600, 470), uncertain=True),
+            Detection("willow-lightning", ABOVE, (40, 40, 300, 400), uncertain=True),
+        ],
+    ]
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    html = snap(client, keeper, "pile-1", form=_state(html)).get_data(as_text=True)
+    assert checked(html, "pile-1") == set()
+    assert "data-conflict" not in html
+    assert ask_ids(html, "pile-1") == {"pine-crane", "willow-lightning"}
+    assert "now in Aki&#39;s pile" in html or "now in Aki's pile" in html
+    # Yes makes it a tapped card: now it conflicts like one, and "Keep with" settles it
+    form = _state(html)
+    form["ask"] = "yes:pine-crane:pile-1"
+    html = step(client, keeper, form).get_data(as_text=True)
+    assert html.count('data-conflict="pine-crane"') == 2
+    form = _state(html)
+    form["fix"] = "keep:pine-crane:pile-1"
+    html = step(client, keeper, form).get_data(as_text=True)
+    assert checked(html, "pile-1") == {"pine-crane"}
+    assert checked(html, "pile-0") == set()
+    assert "data-conflict" not in html
+
+
+def test_a_photo_step_answers_303_and_reloading_it_uploads_nothing(client, keeper, stub):
+    body = MultiDict({"nonce": nonce(), "tab": "1"})
+    body.add("snap-pile-1", (io.BytesIO(jpeg()), "pile.jpg"))
+    body.add("snap", "pile-1")
+    r = client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data")
+    assert r.status_code == 303
+    location = r.headers["Location"]
+    assert f"/s/{keeper}/round/photo/" in location
+    assert location.endswith("#photos-pile-1")
+    first = client.get(location).get_data(as_text=True)
+    again = client.get(location).get_data(as_text=True)
+    assert stub.calls == 1
+    assert len(photo_ids(first)) == 1
+    assert photo_ids(again) == photo_ids(first)
+    assert checked(again, "pile-1") == {"pine-crane", "pine-poetry-ribbon"}
+    assert 'id="tab-1" checked' in again
+    # the viewer link cannot read a scorekeeper's draft, and a draft that is gone says so
+    viewer = client.get(f"/api/v1/sessions/{keeper}").get_json()["view_token"]
+    assert client.get(location.replace(keeper, viewer)).status_code == 403
+    gone = client.get(f"/s/{keeper}/round/photo/no-such-draft")
+    assert gone.status_code == 404
+    assert "Open the round again" in gone.get_data(as_text=True)
+
+
+def test_a_saved_round_keeps_what_was_answered(client, keeper, app, stub):
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)  # ONE: two certain, cherry-curtain asked
+    form = _state(html)
+    form["ask"] = "no:cherry-curtain:pile-0"
+    html = step(client, keeper, form).get_data(as_text=True)
+    form = _state(html)
+    form["action"] = "save"
+    assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
+    with app.app_context():
+        from referee.web import get_db
+
+        sess, _ = store.find_session(get_db(), keeper)
+        rnd = store.rounds_of(get_db(), sess.id)[0]
+    assert rnd.data["piles"]["Aki"] == ["pine-crane", "pine-poetry-ribbon"]
+    page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
+    assert "2 cards after corrections and answers" in page
+    assert "Cherry" not in "".join(box_titles(page))  # dismissed: not drawn
+    edit = client.get(f"/s/{keeper}/round/{rnd.id}/edit").get_data(as_text=True)
+    assert ask_ids(edit) == set()
+    assert "data-conflict" not in edit
+
+
+def test_photos_kept_before_suggestions_still_count_as_tapped_in():
+    # Records stored before issue 9 have no "ask": their uncertain cards were tapped in and
+    # saved that way, so they keep counting (and claiming) as they did.
+    from dataclasses import dataclass
+
+    from referee.web.photo_review import active, review
+
+    @dataclass
+    class Old:
+        id: str
+        slot: str
+        detections: list
+
+    old = {"card": "maple-deer", "confidence": 0.4, "box": [0, 0, 9, 9], "uncertain": True, "fixed": "maple-deer"}
+    assert active(old) == "maple-deer"
+    r = review("pile-0", [Old("old", "pile-0", [old])])
+    assert r.suggestions == []
+    assert r.tapped == 1
+
+
+# ---- issue 9, item 5: the capture guide on the Snap slots ------------------------------
+
+
+def guides(html: str) -> dict[str, str]:
+    """slot -> why its capture guide shows (first, unclear, none)."""
+    import re
+
+    return dict(re.findall(r'<figure class="photo-guide" id="guide-([\w-]+)" data-guide="(\w+)"', html))
+
+
+def test_the_capture_guide_shows_before_the_first_snap(client, keeper, h):
+    page = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert guides(page) == {f"{g}-{i}": "first" for g in ("pile", "hand") for i in range(3)}
+    # a picture with a text alternative, and the advice in words (no JavaScript needed)
+    assert 'role="img" aria-labelledby="guide-pile-0-alt"' in page
+    assert '<title id="guide-pile-0-alt">Drawing: eight cards face up in two rows' in page
+    assert "Face up in rows, side by side, each card whole (not fanned or heaped)" in page
+    assert "A big pile: two photos, half each; they merge." in page
+    money = h.new_session(client, name="Hachi", ruleset="hachihachi")
+    assert guides(client.get(f"/s/{money}/round/new").get_data(as_text=True))["hand-f"] == "first"
+
+
+@pytest.mark.parametrize(
+    ("dets", "why"),
+    [
+        ([Detection("pine-crane", 0.97, (10, 10, 110, 170))], None),
+        (ONE, "unclear"),
+        ([Detection("maple-deer", BELOW, (0, 0, 9, 9), uncertain=True)], "none"),
+        ([], "none"),
+    ],
+    ids=["all-certain-no-guide", "uncertain-cards-guide-again", "only-below-floor-nothing-found", "nothing-found"],
+)
+def test_the_capture_guide_comes_back_after_a_photo_with_uncertain_cards(tmp_path, h, dets, why):
+    client = make_app(tmp_path, Stub(dets)).test_client()
+    keeper = h.new_session(client)
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    assert guides(html).get("pile-0") == why
+    assert guides(html)["pile-1"] == "first"  # other piles still have theirs
+    if why == "unclear":
+        assert "Some cards were unclear." in html
+        assert "snap again like this; photos of a pile merge" in html

@@ -1,0 +1,91 @@
+"""The one interface every game family offers the CLI, the API and the web app: ``Family``.
+
+A family is a package beside ``referee/roppyakken/`` (rules schema, yaku, rounds, games)
+that exposes ``FAMILY``, a ``Family`` built from its own functions.  ``referee.families``
+lists them; nothing else in the project dispatches on a family's name.
+
+What a family says about itself is data: the web app's round entry form and scoreboard
+are named by kind (``entry_form``, ``board``), so a new family that enters its rounds
+like an existing one needs no web code.  Pure core: standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.cards import Card
+
+#: The round entry forms the web app has (``referee.web.forms.ENTRY_FORMS``):
+#: ``picker`` (each player's pile and, optionally, dealt hand: Roppyakken),
+#: ``money`` (field, drop-outs, dekiyaku and piles: Hachi-hachi).
+ENTRY_FORMS = ("picker", "money")
+#: The scoreboards (``referee.web.board.BOARDS``): ``points`` (running points from the
+#: game JSON's rounds and ``players[p].round_score``) and ``ledger`` (money, from ``net``).
+BOARDS = ("points", "ledger")
+
+
+def _no_context(_game: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _plain_amount(amount: int, _rules: Any) -> str:
+    return str(amount)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family: its rules loader, its round and game scoring, and how the app shows it.
+
+    - ``name``: the ``game`` value of its ruleset files (``game = "roppyakken"``);
+      ``title``: how players call it.
+    - ``from_table(table, source) -> rules``: validate a merged ruleset table into the
+      family's frozen rules object (``rules.game == name``); raises ``RefereeError('bad-ruleset')``.
+    - ``make_round``, ``score_round``, ``play_game``: the family's typed API (its own
+      signatures, documented in its package).
+    - ``score_json(rules, round_object) -> dict`` and ``game_json(rules, game_object) -> dict``:
+      the JSON contract (README "JSON formats" and the family's docs); raise ``RefereeError``.
+    - ``round_keys``: the keys one round of a game object may have (what a session stores
+      per round).
+    - ``next_round(game_result) -> dict``: the keys a lone round needs from the game before
+      it, beyond its own input and the players, ruleset and dealer (Hachi-hachi: the carried
+      multipliers; Koi-Koi: the month).  Computed from the game JSON of the rounds before it.
+    - ``entry_form``: one of ``ENTRY_FORMS``; ``board``: one of ``BOARDS``; ``unit``:
+      ``points`` or ``mon``; ``format_amount(amount, rules) -> str``: a total as players
+      read it (``-1 kan 7 mon``).
+    - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
+      stated (Hachi-hachi), or None.
+    - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
+      add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
+    - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
+      words, for the Help pages; None: only its description and options are shown.
+    - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
+      dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
+      player pages; None: none are counted.
+    """
+
+    name: str
+    title: str
+    from_table: Callable[[dict, str], Any]
+    make_round: Callable[..., Any]
+    score_round: Callable[..., Any]
+    play_game: Callable[..., Any]
+    score_json: Callable[[Any, Mapping[str, Any]], dict]
+    game_json: Callable[[Any, Mapping[str, Any]], dict]
+    round_keys: frozenset[str]
+    entry_form: str = "picker"
+    board: str = "points"
+    unit: str = "points"
+    next_round: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_context
+    format_amount: Callable[[int, Any], str] = _plain_amount
+    suggest_json: Callable[[Mapping[str, Any]], dict] | None = None
+    card_points: Callable[[Card], int] | None = None
+    describe: Callable[[Any], Any] | None = None
+    yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.entry_form not in ENTRY_FORMS:
+            raise ValueError(f"family {self.name}: entry_form is {self.entry_form!r}; expected one of {ENTRY_FORMS}")
+        if self.board not in BOARDS:
+            raise ValueError(f"family {self.name}: board is {self.board!r}; expected one of {BOARDS}")

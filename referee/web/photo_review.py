@@ -1,0 +1,237 @@
+"""What a pile photo shows players: tapped-in cards, one-tap suggestions, the capture guide.
+
+Issue 9: only certain detections (``Detection.uncertain`` False) go into the picker and
+can raise "Keep with ..." conflicts.  An uncertain detection at or above
+``vision.SUGGEST_FLOOR`` is kept as a *suggestion* (``ask``) shown beside its photo
+("Pine chaff 松のカス? Yes / No"): it puts nothing in the pile and claims nothing until
+answered Yes, and then counts like a tapped card.  No dismisses it for the whole pile: a
+later photo of that pile offering the same card is dismissed at once, unless it sees the
+card as certain.  Below the floor a detection is neither kept nor shown.  Both thresholds
+belong to ``vision`` (the vision lead calibrates them); this module sets none.
+
+A stored detection is ``Detection.to_dict()`` plus ``fixed`` (the card after a correction,
+None = not a card) and, for an uncertain one, ``ask``: ``open``, ``yes`` or ``no``.
+Records kept before issue 9 have no ``ask`` and count as tapped in, as they did.
+
+Pure functions over those records, with no Flask and no database: the views in
+``referee.web.photos`` load, save and render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from referee.cards import BY_ID, Card
+from vision.detection import SUGGEST_FLOOR, Detection
+from vision.merge import merge
+
+#: ``ask`` of a stored uncertain detection: not answered yet, answered Yes, answered No.
+OPEN, YES, NO = "open", "yes", "no"
+
+
+class PhotoLike(Protocol):
+    """What the review reads of a stored photo (``referee.store.PhotoRow``)."""
+
+    id: str
+    slot: str
+    detections: list[dict[str, Any]]
+
+
+def active(d: Mapping[str, Any]) -> str | None:
+    """The card a stored detection puts in its pile now, or None: removed ("not a card"),
+    or a suggestion not answered Yes."""
+    if d.get("ask") in (OPEN, NO):
+        return None
+    return d.get("fixed", d["card"])
+
+
+def asked(d: Mapping[str, Any]) -> str | None:
+    """The card an unanswered suggestion offers, else None."""
+    return d.get("fixed", d["card"]) if d.get("ask") == OPEN else None
+
+
+def records(dets: Iterable[Detection], dismissed: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """A photo's detections as stored (see the module docstring), in the detector's order.
+
+    Detections below ``SUGGEST_FLOOR`` are dropped; an uncertain one whose card is in
+    ``dismissed`` (answered No in this pile before) is stored answered No.
+    """
+    no = set(dismissed)
+    out = []
+    for d in dets:
+        if d.confidence < SUGGEST_FLOOR:
+            continue
+        rec = dict(d.to_dict(), fixed=d.card)
+        if d.uncertain:
+            rec["ask"] = NO if d.card in no else OPEN
+        out.append(rec)
+    return out
+
+
+def dismissed_in(photos: Iterable[PhotoLike], slot: str) -> set[str]:
+    """Cards answered No in ``slot``'s photos."""
+    return {d.get("fixed", d["card"]) for p in photos if p.slot == slot for d in p.detections if d.get("ask") == NO}
+
+
+def answered(dets: Sequence[Mapping[str, Any]], card: str, verdict: str) -> list[dict[str, Any]]:
+    """``dets`` with every unanswered suggestion of ``card`` answered ``verdict`` (yes/no)."""
+    return [dict(d, ask=verdict) if asked(d) == card else dict(d) for d in dets]
+
+
+def short_name(card: str | None, limit: int = 16) -> str:
+    """A card's English name cut to ``limit`` characters for a box label; ✕ for none."""
+    if card is None:
+        return "✕"
+    name = BY_ID[card].name
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """An uncertain card offered for a slot: its best sighting is detection ``index`` of
+    photo ``photo``; ``elsewhere`` names the other slots that hold the card now."""
+
+    card: Card
+    confidence: float
+    slot: str
+    photo: str
+    index: int
+    elsewhere: tuple[str, ...] = ()
+
+    @property
+    def question(self) -> str:
+        """The card in players' words: English name and Japanese, e.g. "Pine chaff 松のカス?"."""
+        return f"{self.card.name} {self.card.name_ja}?"
+
+    @property
+    def anchor(self) -> str:
+        """The id of its element on the page (a suggestion's box links here)."""
+        return f"ask-{self.slot}-{self.card.id}"
+
+    @property
+    def percent(self) -> int:
+        return round(self.confidence * 100)
+
+
+@dataclass(frozen=True)
+class Box:
+    """One kept detection as drawn on its photo: ``state`` is ``in`` (tapped in), ``fixed``
+    (corrected to another card), ``removed`` (not a card) or ``ask`` (a suggestion);
+    ``target`` is the id of the element a tap on it opens (None: nothing to open)."""
+
+    index: int
+    det: Mapping[str, Any]
+    card: str | None
+    state: str
+    target: str | None
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def percent(self) -> int:
+        return round(float(self.det["confidence"]) * 100)
+
+    @property
+    def label(self) -> str:
+        """What is written on the box: a suggestion shows only its number and "?" (large; the
+        question beside the photo names the card), the others number, name and confidence."""
+        if self.state == "ask":
+            return f"{self.number}?"
+        return f"{self.number} {short_name(self.card)} {self.percent}%"
+
+    @property
+    def title(self) -> str:
+        """The box in words (its tooltip and accessible name)."""
+        name = BY_ID[self.card].name if self.card else "not a card"
+        return f"{self.number}: {name}{'?' if self.state == 'ask' else ''} {self.percent}%"
+
+
+def box_views(photo: PhotoLike, anchors: Mapping[str, str] | None = None) -> list[Box]:
+    """The boxes to draw on ``photo`` (dismissed suggestions are not drawn).  ``anchors``:
+    card -> the element id of its listed suggestion (None: boxes link to nothing, as on the
+    saved round's evidence page)."""
+    out = []
+    for i, d in enumerate(photo.detections):
+        if d.get("ask") == NO:
+            continue
+        if (c := asked(d)) is not None:
+            out.append(Box(i, d, c, "ask", (anchors or {}).get(c)))
+            continue
+        c = active(d)
+        state = "removed" if c is None else ("in" if c == d["card"] else "fixed")
+        out.append(Box(i, d, c, state, None if anchors is None else f"fix-{photo.id}-{i}"))
+    return out
+
+
+@dataclass(frozen=True)
+class Review:
+    """A slot's photos as the round form shows them.
+
+    ``seen``: one merged detection per card across the photos (``vision.merge``), a
+    suggestion's card ``uncertain``; ``suggestions``: the cards to ask about (not in the pile
+    yet), most likely first; ``boxes``/``asks``: per photo id, what to draw and which
+    suggestions to list beside it (in box-number order); ``guide``: why to show the capture guide (``first``: no
+    photo yet; ``unclear``: the latest photo has uncertain cards; ``none``: it found no
+    card) or None.
+    """
+
+    seen: list[Detection]
+    suggestions: list[Suggestion]
+    boxes: dict[str, list[Box]]
+    asks: dict[str, list[Suggestion]]
+    guide: str | None
+
+    @property
+    def tapped(self) -> int:
+        """Cards the photos put in the pile."""
+        return sum(not d.uncertain for d in self.seen)
+
+
+def review(
+    slot: str,
+    photos: Sequence[PhotoLike],
+    in_slot: Iterable[str] = (),
+    elsewhere: Mapping[str, Sequence[str]] | None = None,
+) -> Review:
+    """Review ``slot`` from its ``photos`` (oldest first).  ``in_slot``: cards tapped into
+    its picker; ``elsewhere``: card -> names of the other slots holding it."""
+    mine = [p for p in photos if p.slot == slot]
+    sightings = []
+    where: dict[tuple, tuple[str, int]] = {}
+    for p in mine:
+        row = []
+        for i, d in enumerate(p.detections):
+            c, unsure = active(d), False
+            if c is None:
+                c, unsure = asked(d), True
+            if c is None:
+                continue
+            det = Detection(c, d["confidence"], d["box"], unsure)
+            row.append(det)
+            if unsure:
+                where.setdefault((c, det.confidence, det.box), (p.id, i))
+        sightings.append(row)
+    seen = merge(sightings)
+    held = set(in_slot) | {d.card for d in seen if not d.uncertain}
+    suggestions = []
+    for d in seen:
+        if d.uncertain and d.card not in held:
+            pid, i = where[(d.card, d.confidence, d.box)]
+            others = tuple((elsewhere or {}).get(d.card, ()))
+            suggestions.append(Suggestion(BY_ID[d.card], d.confidence, slot, pid, i, others))
+    anchors = {s.card.id: s.anchor for s in suggestions}
+    asks: dict[str, list[Suggestion]] = {p.id: [] for p in mine}
+    for s in sorted(suggestions, key=lambda s: s.index):  # beside the photo in box-number order
+        asks[s.photo].append(s)
+    guide = None
+    if not mine:
+        guide = "first"
+    elif not mine[-1].detections:
+        guide = "none" if not getattr(mine[-1], "error", None) else None
+    elif any(d.get("uncertain") for d in mine[-1].detections):
+        guide = "unclear"
+    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide)

@@ -1,0 +1,192 @@
+"""Players across sessions: the names a browser has used, and a page per player with history and stats.
+
+Privacy follows the home page: a browser sees only the sessions it created or
+opened (its signed cookie keeps their links: ``keeper`` for scorekeeper links,
+``seen`` for viewer links), so a player's page on a shared server never shows
+another table's games.  Names are compared with ``referee.names.name_key``
+("Aki" and "aki " are one player).
+
+- ``/players``: the players of the sessions this browser knows, with their stats;
+- ``/players/<key>``: one player's sessions (any family), rounds played, average
+  round score per unit (points; kan and mon), yaku made and wins;
+- ``saved_player_names()`` (a template global): the names offered on the new-session form.
+
+Stats read the standings the scoreboard replays (``referee.web.board``), so they
+follow edits and undo.  Views only read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Flask, abort, render_template, session
+
+from referee import store
+from referee.names import clean_name, name_key
+from referee.web import get_db
+from referee.web.board import Board, amount_formatter
+
+bp = Blueprint("players", __name__)
+#: How many links of each kind a browser's cookie remembers.
+REMEMBERED = 50
+
+
+def remember_seen(view_token: str) -> None:
+    """Remember, in this browser's signed cookie, that it opened a session (its viewer link)."""
+    seen = session.get("seen", [])
+    if seen[:1] != [view_token]:  # unchanged cookies are not sent again
+        session["seen"] = [view_token, *(t for t in seen if t != view_token)][:REMEMBERED]
+
+
+def known_sessions() -> list[store.Session]:
+    """The sessions this browser created or opened, most recently changed first."""
+    tokens = [*session.get("keeper", []), *session.get("seen", [])]
+    return store.sessions_by_tokens(get_db(), tokens)
+
+
+def _link(sess: store.Session) -> str:
+    """The link this browser uses for a session: the scorekeeper's if it keeps the score."""
+    return sess.edit_token if sess.edit_token in session.get("keeper", []) else sess.view_token
+
+
+@dataclass
+class Tally:
+    """A player's numbers in one unit (points, or mon): rounds counted, their sum, the best round.
+
+    ``fmt`` writes an amount as the family does (``2 kan 6 mon``); points are plain numbers.
+    """
+
+    unit: str
+    fmt: Callable[[int], str] = str
+    rounds: int = 0
+    total: int = 0
+    best: int | None = None
+    entered: int = 0
+
+    def add(self, score: int, entered: bool) -> None:
+        self.rounds += 1
+        self.total += score
+        self.best = score if self.best is None else max(self.best, score)
+        self.entered += entered
+
+    @property
+    def average(self) -> float | None:
+        """Mean round score (``None`` before any round)."""
+        return self.total / self.rounds if self.rounds else None
+
+    def shown_average(self) -> str:
+        """The mean as players read it: points to one decimal, money to the nearest mon."""
+        if self.average is None:
+            return ""
+        if self.unit == "points":
+            return f"{self.average:.1f}".removesuffix(".0")
+        return self.fmt(round(self.average))
+
+    def shown_best(self) -> str:
+        """The best round as players read it."""
+        return "" if self.best is None else self.fmt(self.best)
+
+
+@dataclass
+class PlayerStats:
+    """One player across the sessions a browser knows.
+
+    ``name``: the spelling used most recently; ``sessions``: rows for the history table
+    (``{session, title, seat, link, shown, rounds, won, over, leader}``); ``tallies``: unit ->
+    ``Tally``; ``yaku``: (id, name, name_ja) -> times made; ``wins``: sessions won;
+    ``finished``: sessions with a winner.
+    """
+
+    key: str
+    name: str
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    yaku: Counter = field(default_factory=Counter)
+    wins: int = 0
+    finished: int = 0
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played, every unit together."""
+        return sum(t.rounds for t in self.tallies.values())
+
+
+def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Board) -> None:
+    tally = stats.tallies.get(board.unit)
+    if tally is None:
+        fmt = amount_formatter(sess) if board.unit != "points" else str
+        tally = stats.tallies[board.unit] = Tally(board.unit, fmt)
+    played = 0
+    for v in board.rounds:
+        if v.error or seat not in v.scores:
+            continue
+        played += 1
+        tally.add(v.scores[seat], any(line.get("code") == "entered-total" for line in v.lines))
+        if not v.void:
+            for y in v.made.get(seat, []):
+                stats.yaku[(y["id"], y["name"], y["name_ja"])] += 1
+    won = seat in board.winners
+    stats.wins += won
+    stats.finished += bool(board.winners)
+    stats.sessions.append(
+        {
+            "session": sess,
+            "title": board.title,
+            "seat": seat,
+            "link": _link(sess),
+            "shown": board.shown.get(seat, ""),
+            "unit": board.unit,
+            "rounds": played,
+            "won": won,
+            "over": bool(board.winners),
+            "leader": board.leader == seat,
+        }
+    )
+
+
+def player_stats() -> dict[str, PlayerStats]:
+    """Every player of the sessions this browser knows, by ``name_key``, most recently seen first."""
+    from referee.web.sessions import board_of  # the scoreboard's cache of replayed standings
+
+    out: dict[str, PlayerStats] = {}
+    for sess in known_sessions():
+        board = board_of(sess)
+        for seat in sess.players:
+            key = name_key(seat)
+            stats = out.setdefault(key, PlayerStats(key, clean_name(seat)))
+            _add_session(stats, sess, seat, board)
+    return out
+
+
+def saved_player_names() -> list[str]:
+    """The names used in this browser's sessions, one spelling per player, most recent first."""
+    seen: dict[str, str] = {}
+    for sess in known_sessions():
+        for seat in sess.players:
+            seen.setdefault(name_key(seat), clean_name(seat))
+    return list(seen.values())
+
+
+@bp.get("/players")
+def index():
+    """The players of the sessions this browser created or opened."""
+    return render_template("players.html", players=list(player_stats().values()))
+
+
+@bp.get("/players/<path:key>")
+def player(key: str):
+    """One player's history and stats, across the sessions this browser knows."""
+    stats = player_stats().get(name_key(key))
+    if stats is None:
+        abort(404, "No player of that name in the sessions this browser created or opened. "
+              "Players lists the ones it knows.")
+    return render_template("player.html", p=stats)
+
+
+def init_app(app: Flask) -> None:
+    """Register the blueprint and ``saved_player_names`` for the templates."""
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(saved_player_names=saved_player_names)

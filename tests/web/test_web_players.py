@@ -1,0 +1,135 @@
+"""Players across sessions (issue 11): saved names on the new-session form, a page per player.
+
+Privacy as the home page: a browser sees only the sessions it created or opened, so another
+browser on the same server sees none of these players until it opens one of their sessions.
+Names compare after NFKC, casefold and trim (``referee.names``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+
+def text(r) -> str:
+    return html.unescape(r.get_data(as_text=True))
+
+
+def datalist(client) -> list[str]:
+    body = client.get("/new").get_data(as_text=True)
+    block = re.search(r'<datalist id="saved-names">(.*?)</datalist>', body).group(1)
+    return [html.unescape(v) for v in re.findall(r'<option value="([^"]*)">', block)]
+
+
+def api_session(client, players, ruleset="roppyakken", name="Game", **extra):
+    r = client.post("/api/v1/sessions", json={"name": name, "ruleset": ruleset, "players": players, **extra})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()
+
+
+def add(client, token, body):
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json=body)
+    assert r.status_code == 201, r.get_data(as_text=True)
+
+
+def test_the_new_session_form_offers_the_names_this_browser_used(client, h, keeper):
+    assert datalist(client) == ["Aki", "Ben", "Chiyo"]
+    assert 'list="saved-names"' in client.get("/new").get_data(as_text=True)
+
+
+def test_names_are_offered_once_per_player_in_the_latest_spelling(client, h, keeper):
+    h.new_session(client, name="Later", players=["aki ", "ＢＥＮ", "Dai"])
+    assert datalist(client) == ["aki", "ＢＥＮ", "Dai", "Chiyo"]
+
+
+def test_another_browser_sees_no_names_and_no_players(app, keeper):
+    other = app.test_client()
+    assert datalist(other) == []
+    assert "No players yet" in text(other.get("/players"))
+    assert other.get("/players/aki").status_code == 404
+
+
+def test_opening_a_viewer_link_makes_its_players_known(app, keeper, viewer):
+    other = app.test_client()
+    assert other.get(f"/s/{viewer}").status_code == 200
+    assert datalist(other) == ["Aki", "Ben", "Chiyo"]
+    body = text(other.get("/players/aki"))
+    assert f'href="/s/{viewer}"' in body  # the viewer link, never the scorekeeper's
+    assert keeper not in body
+
+
+def test_a_player_page_adds_up_rounds_average_yaku_and_wins_across_sessions(client, h, keeper):
+    # Session 1 (this browser created it): round 1 scores Aki 70 Ben 50 Chiyo 220 (tests/web/conftest.py).
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="p1")).status_code == 303
+    # Session 2, opened through its link: "aki" (another spelling) wins a Sanbyakuken game (to 300).
+    other = api_session(client, ["aki", "Ben"], ruleset="sanbyakuken", name="Short")
+    add(client, other["edit_token"], {"totals": {"aki": 100, "Ben": 0}})
+    # 150 for three brights + 10 for the sake cup + teppo (Gun) 300 = 460: past 300, aki wins.
+    teppo = ["pine-crane", "pine-chaff-1", "cherry-curtain", "cherry-chaff-1", "pampas-moon", "pampas-chaff-1",
+             "chrysanthemum-sake-cup", "chrysanthemum-chaff-1"]
+    add(client, other["edit_token"], {"piles": {"aki": teppo, "Ben": ["plum-bush-warbler", "plum-chaff-1"]}})
+    client.get(f"/s/{other['view_token']}")
+    body = text(client.get("/players/AKI"))
+    stats = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)", body))
+    assert stats["Sessions"] == "2"
+    assert stats["Rounds played"] == "3"
+    assert stats["Wins"].strip() == "1"
+    assert stats["Average round"].strip() == "210"  # (70 + 100 + 460) / 3
+    assert stats["Best round"] == "460"
+    assert re.search(r"×1</span> Gun", body.replace("\n", ""))  # teppo, from the card round
+    assert "1 of these rounds was" in body  # the entered totals
+    assert "🏆 won" in body
+
+
+def test_void_rounds_count_as_played_but_their_yaku_do_not(client, h, keeper):
+    fuke = {"Aki": ["cherry-curtain", "pampas-moon", "chrysanthemum-sake-cup", "cherry-chaff-1"],
+            "Ben": ["plum-chaff-1", "plum-chaff-2"], "Chiyo": ["iris-chaff-1", "iris-chaff-2"]}
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(fuke, nonce="v")).status_code == 303
+    body = text(client.get("/players/aki"))
+    assert re.search(r"<dt>Rounds played</dt><dd>1", body)
+    assert "Gun" not in body.split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
+
+
+def test_hachihachi_stats_are_in_kan_and_mon_beside_points(client, h, keeper):
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="p2")).status_code == 303
+    hh = api_session(client, ["Aki", "Ben", "Chiyo"], ruleset="hachihachi", name="HH")
+    add(client, hh["edit_token"], {"totals": {"Aki": 30, "Ben": -12, "Chiyo": -18}})
+    client.get(f"/s/{hh['view_token']}")
+    body = text(client.get("/players/aki"))
+    assert "Average round (points)" in body
+    assert re.search(r"Average round \(kan and mon\)</dt><dd>2 kan 6 mon", body)
+
+
+def test_the_players_index_links_each_player(client, h, keeper):
+    body = text(client.get("/players"))
+    for name in ("Aki", "Ben", "Chiyo"):
+        assert f'href="/players/{name.lower()}"' in body
+
+
+def test_a_name_with_a_slash_has_a_page(client, h):
+    h.new_session(client, name="Slash", players=["A/B", "C"])
+    assert client.get("/players/a/b").status_code == 200
+
+
+def test_hachihachi_teyaku_and_dekiyaku_count_as_yaku_made(client):
+    pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
+    import json
+    from importlib import resources
+
+    example = json.loads(resources.files("referee").joinpath("examples/hachihachi-round.json").read_text("utf-8"))
+    hh = api_session(client, example["players"], ruleset="hachihachi", name="HH")
+    add(client, hh["edit_token"], {k: v for k, v in example.items() if k not in ("ruleset", "options", "players")})
+    client.get(f"/s/{hh['view_token']}")
+    made = text(client.get("/players/a")).split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
+    assert "Poetry Ribbons" in made  # akatan, the dekiyaku A stopped on (docs/HACHIHACHI.md worked example)
+    assert "Empty Hand (All Chaff)" in made  # karasu, A's teyaku
+
+
+def test_a_name_in_japanese_has_a_page(client, h):
+    h.new_session(client, name="JP", players=["千代", "ＡＫＩ"])
+    assert "千代" in text(client.get("/players"))
+    assert client.get("/players/千代").status_code == 200
+    assert client.get("/players/aki").status_code == 200  # full-width letters fold to "aki"
