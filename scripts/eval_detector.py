@@ -111,6 +111,8 @@ def main(argv=None) -> int:
     p.add_argument("--uncertain-below", type=float, default=None)
     p.add_argument("--floor", type=float, default=None, help="suggestion floor (default: SUGGEST_FLOOR)")
     p.add_argument("--tta", action="store_true")
+    p.add_argument("--zoom-out", type=float, default=None, help="second localiser pass on close-ups (e.g. 2)")
+    p.add_argument("--imgsz", type=int, default=None, help="localiser input (with a matching --localiser)")
     p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style)")
     p.add_argument("--layouts", nargs="+", default=None, help="only these layouts (and distractor-only)")
     p.add_argument("--json", type=Path, default=None)
@@ -134,7 +136,11 @@ def main(argv=None) -> int:
     from vision import detection
 
     floor = a.floor if a.floor is not None else getattr(detection, "SUGGEST_FLOOR", 0.0)
-    kw = {k: v for k, v in (("conf", a.conf), ("uncertain_below", a.uncertain_below)) if v is not None}
+    kw = {
+        k: v
+        for k, v in (("conf", a.conf), ("uncertain_below", a.uncertain_below), ("zoom_out", a.zoom_out))
+        if v is not None
+    }
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)

@@ -139,7 +139,17 @@ def main(argv=None) -> int:
             if not a.cls_init:
                 p.error("--cls-mode top needs --cls-init")
             entry[tag] = train_classifier_top(
-                d["x"], d["y"], a.out, a.cls_init, a.cls_epochs, a.cls_batch, hold, seed=a.seed, tag=tag, device=dev
+                d["x"],
+                d["y"],
+                a.out,
+                a.cls_init,
+                a.cls_epochs,
+                a.cls_batch,
+                hold,
+                seed=a.seed,
+                tag=tag,
+                device=dev,
+                feature_cache=a.out / "top_features.pt",
             )
         else:
             entry[tag] = train_classifier(

@@ -84,24 +84,25 @@ def decode_obb(
 def merge_passes(
     obbs_a: np.ndarray, scores_a: np.ndarray, obbs_b: np.ndarray, scores_b: np.ndarray, iou: float = 0.5
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Merge two localiser passes over one photo (same pixel frame): rotated NMS over both,
-    then a box lying mostly (>= 60% of its area) inside a larger kept box is dropped, so a
-    fragment of a big card found by one pass does not survive beside the whole card.
+    """Merge two localiser passes over one photo (same pixel frame).
 
+    First a box lying mostly (>= 60% of its area) inside a box at least 1.5 times larger
+    is dropped, so a fragment of a big card found by one pass does not survive beside (or
+    instead of) the whole card; then rotated NMS runs over the rest.
     Returns ``(obbs (K, 5), scores (K,))``, best score first.
     """
     obbs = np.concatenate([np.asarray(obbs_a, float).reshape(-1, 5), np.asarray(obbs_b, float).reshape(-1, 5)])
     scores = np.concatenate([np.asarray(scores_a, float), np.asarray(scores_b, float)])
-    keep = nms_obb(obbs, scores, iou)
-    obbs, scores = obbs[keep], scores[keep]
     area = obbs[:, 2] * obbs[:, 3]
     drop = np.zeros(len(obbs), bool)
-    for i in range(len(obbs)):
+    for i in np.argsort(area, kind="stable"):
         for j in range(len(obbs)):
-            if i != j and not drop[j] and area[j] > 1.5 * area[i] and _inside_share(obbs[i], obbs[j]) >= 0.6:
+            if not drop[j] and area[j] > 1.5 * area[i] and _inside_share(obbs[i], obbs[j]) >= 0.6:
                 drop[i] = True
                 break
-    return obbs[~drop], scores[~drop]
+    obbs, scores = obbs[~drop], scores[~drop]
+    keep = nms_obb(obbs, scores, iou)
+    return obbs[keep], scores[keep]
 
 
 def _inside_share(a: np.ndarray, b: np.ndarray) -> float:

@@ -235,7 +235,7 @@ def _fans(n: int, rng: np.random.Generator) -> Layout:
                 rad = 0.8 if kind == "arc" else 0.72
                 poses.append((ox + rad * math.sin(ar), oy - rad * math.cos(ar) + 0.8, a))
         if kind == "hand":
-            holds.append((ox, oy + 0.95, rng.normal(0, 10)))
+            holds.append((ox, oy + 1.05, rng.normal(0, 10)))
         i += k
         fan_no += 1
     rot = _square_turn(rng) if rng.random() < 0.6 else float(rng.uniform(0, 360))
@@ -524,7 +524,8 @@ def make_scene(
 
     # hands holding fans, fingers over corners, things lying on top
     for hx, hy, ha in holds:
-        sprite = hand(rng, ch * rng.uniform(0.8, 1.1), fingers=int(rng.integers(0, 2)))
+        # the holding hand: palm and thumb in front of the pivot, its fingers behind the cards
+        sprite = hand(rng, ch * rng.uniform(0.6, 0.85), fingers=0)
         back = np.array([-math.sin(math.radians(ha)), math.cos(math.radians(ha))]) * sprite.size[1] * 0.18
         hx_, hy_ = hx * ch + off[0] - back[0], hy * ch + off[1] - back[1]
         idv = _PROP_ID0 + len(prop_items)

@@ -177,6 +177,7 @@ def gen_crops(
     styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
     reject: bool = True,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classifier crops cut from synthetic scenes (every layout) at their jittered label
     boxes: whole cards, strips of overlapped cards, cut-off corners.  With ``reject``, also
@@ -184,10 +185,12 @@ def gen_crops(
 
     Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices (0-47,
     :data:`REJECT`, or a :data:`MERGED_CODE` code) and ``s``: str ``(N,)`` art-style names.
-    ``styles``: default every style rendered in ``png_dir``.
+    ``styles``: default every style rendered in ``png_dir``; ``first``: index of the first
+    scene (scene ``i`` uses seed ``seed * 1_000_000 + 500_000 + i``), to make a big set in
+    chunks.
     """
     base = seed * 1_000_000 + 500_000
-    jobs = [(base + i, size, per_card, backgrounds, reject) for i in range(n_scenes)]
+    jobs = [(base + i, size, per_card, backgrounds, reject) for i in range(first, first + n_scenes)]
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         parts = pool.map(_crop_job, jobs, chunksize=8)
     xs = [x for p in parts for x in p[0]]
@@ -458,6 +461,7 @@ def train_classifier_top(
     tag: str = "classifier",
     log=print,
     device: str = "cpu",
+    feature_cache: Path | None = None,
 ) -> dict:
     """Fine-tune only the last block and the head of a classifier (CPU-sized training).
 
@@ -466,6 +470,9 @@ def train_classifier_top(
     and "not a card") are trained on it for ``epochs`` with :func:`set_loss`.  About a
     quarter of a full training step per crop and epoch, which makes the new data usable on
     a 2-core machine.  ``holdout``: samples kept out (validation: leave-one-style-out).
+    ``feature_cache``: a file for the frozen layers' output, written on the first call and
+    read by the next ones on the same crops (the leave-one-style-out runs).
+    Raises ValueError when a cache does not match the crops.
     Writes ``out_dir/<tag>.pt`` (a full checkpoint, as :func:`train_classifier`) and returns
     a summary (epochs, validation accuracy, seconds, counts).
     """
@@ -478,13 +485,22 @@ def train_classifier_top(
     dev = torch.device(device)
     model = load_classifier(torch.load(init, map_location="cpu", weights_only=False), REJECT + 1).to(dev)
     head = model.body[:FROZEN_LAYERS].eval()
-    feats = []
-    with torch.no_grad():
-        for k in range(0, len(x), 512):
-            xb = torch.from_numpy(x[k : k + 512]).to(dev).permute(0, 3, 1, 2).float() / 255.0
-            feats.append(head((xb - model.mean) * 2.0).half())
-    f = torch.cat(feats)
-    log(f"{tag}: features of {len(f)} crops in {time.time() - t0:.0f}s")
+    cache = Path(feature_cache) if feature_cache else None
+    if cache and cache.exists():
+        f = torch.load(cache, map_location=dev)
+        log(f"{tag}: features of {len(f)} crops read from {cache}")
+    else:
+        feats = []
+        with torch.no_grad():
+            for k in range(0, len(x), 512):
+                xb = torch.from_numpy(x[k : k + 512]).to(dev).permute(0, 3, 1, 2).float() / 255.0
+                feats.append(head((xb - model.mean) * 2.0).half())
+        f = torch.cat(feats)
+        if cache:
+            torch.save(f, cache)
+        log(f"{tag}: features of {len(f)} crops in {time.time() - t0:.0f}s")
+    if len(f) != len(y):
+        raise ValueError(f"feature cache holds {len(f)} crops, the data {len(y)}")
     yt = torch.from_numpy(y).to(dev)
     n = len(y)
     perm = np.random.default_rng(seed).permutation(n)
