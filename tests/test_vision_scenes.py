@@ -73,7 +73,8 @@ def test_labels_match_the_visible_pixels(art, layout):
             assert (own & inside).sum() >= slack * own.sum()
             fills.append((own & inside).sum() / inside.sum())
         assert min(fills) >= 0.15
-        assert np.mean(fills) >= 0.5  # an arc fan shows wedges, which fill their boxes half
+        # an arc fan shows wedges, which fill less than half of their card-aligned boxes
+        assert np.mean(fills) >= (0.4 if layout == "fan" else 0.5)
 
 
 def test_scene_is_deterministic_from_seed(art):
