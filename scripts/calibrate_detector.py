@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from referee.cards import CARD_IDS
 from vision.calibration import (
     Calibration,
     expected_calibration_error,
@@ -36,36 +36,21 @@ from vision.calibration import (
     threshold_for_precision,
 )
 from vision.detector import PACKAGE_MODELS, Detector
-from vision.evaluate import identity_key
+from vision.evaluate import label_detections
 from vision.scenes import NO_CARDS
 from vision.testset import read_testset
 
 
-def collect(det: Detector, photos) -> dict:
-    """Per detection: localiser score, pooled class probability, layout, and right/wrong."""
-    rows = {"score": [], "prob": [], "right": [], "layout": [], "photo": []}
-    cards_total = 0
-    for k, ph in enumerate(photos):
-        tr = det.trace(ph.image())
-        want = Counter(identity_key(c, ph.style) for c in ph.cards)
-        cards_total += len(ph.cards)
-        order = sorted(range(len(tr.assigned)), key=lambda i: -tr.assigned[i][1])
-        for i in order:
-            cls, conf = tr.assigned[i]
-            if cls < 0:
-                continue
-            key = identity_key(CARD_IDS[cls], ph.style)
-            ok = want[key] > 0
-            if ok:
-                want[key] -= 1
-            score = float(tr.scores[i])
-            rows["score"].append(score)
-            rows["prob"].append(conf / max(score, 1e-9))  # raw confidence = score x pooled prob
-            rows["right"].append(ok)
-            rows["layout"].append(ph.layout)
-            rows["photo"].append(k)
-    out = {k: np.array(v) for k, v in rows.items()}
-    out["cards_total"] = cards_total
+def limited(photos, limit: int | None):
+    """At most ``limit`` photos of each (layout, style) pair (all when None)."""
+    if not limit:
+        return photos
+    seen: Counter = Counter()
+    out = []
+    for ph in photos:
+        seen[ph.layout, ph.style] += 1
+        if seen[ph.layout, ph.style] <= limit:
+            out.append(ph)
     return out
 
 
@@ -99,23 +84,25 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=PACKAGE_MODELS / "calibration.json")
     p.add_argument("--target", type=float, default=0.99, help="precision of certain detections")
     p.add_argument("--floor-recall", type=float, default=0.98, help="share of right detections kept by the floor")
+    p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style) (a quick check)")
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
     det = Detector(localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0)
-    cal_d = collect(det, read_testset(a.calib))
-    test_d = collect(det, read_testset(a.test))
+    cal_d = label_detections(det, limited(read_testset(a.calib), a.limit))
+    test_d = label_detections(det, limited(read_testset(a.test), a.limit))
     n_right = int(cal_d["right"].sum())
     note = f"{a.calib} ({len(cal_d['right'])} detections, {n_right} right)"
     cal = fit_platt(cal_d["score"], cal_d["prob"], cal_d["right"])
-    cal = Calibration(cal.a, cal.b, cal.c, note)
-    cal.save(a.out)
     conf_c = cal(cal_d["score"], cal_d["prob"])
     conf_t = cal(test_d["score"], test_d["prob"])
-    certain_at = threshold_for_precision(conf_c, cal_d["right"], a.target)
+    # the certain threshold, rounded up to a step of 0.005 (never below what the target needs)
+    certain_at = math.ceil(threshold_for_precision(conf_c, cal_d["right"], a.target) * 200 - 1e-9) / 200
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
-    floor = float(r[int((1 - a.floor_recall) * len(r))]) if len(r) else 0.0
+    floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
+    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor)
+    cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]
     res = {

@@ -78,7 +78,7 @@ $PY scripts/eval_detector.py --set "$HELDOUT/test" --localiser "$OUT/localiser.o
   --classifier "$OUT/classifier.onnx" --calibration false --loso "$WORK/loso" $LIM --json "$OUT/eval.json" > "$WORK/eval.log" 2>&1
 stamp "eval rc=$?"; cat "$WORK/eval.log"
 $PY scripts/calibrate_detector.py --calib "$HELDOUT/calib" --test "$HELDOUT/test" --localiser "$OUT/localiser.onnx" \
-  --classifier "$OUT/classifier.onnx" --out "$OUT/calibration.json" --json "$OUT/calib.json" > "$WORK/calib.log" 2>&1
+  --classifier "$OUT/classifier.onnx" --out "$OUT/calibration.json" --json "$OUT/calib.json" $LIM > "$WORK/calib.log" 2>&1
 stamp "calibration rc=$?"; tail -n 30 "$WORK/calib.log"
 
 cp "$WORK/localiser/results.csv" "$WORK" 2>/dev/null

@@ -178,5 +178,5 @@ def test_merge_passes_drops_a_fragment_inside_the_whole_card():
     assert len(obbs) == 2
     assert sorted(scores.tolist()) == [0.7, 0.9]  # the fragment went, the two cards stayed
     # the same card found by both passes is kept once (rotated NMS)
-    obbs, scores = merge_passes(whole, np.array([0.6]), whole + [[2, 1, 0, 0, 0]], np.array([0.9]))
+    obbs, scores = merge_passes(whole, np.array([0.6]), whole + np.array([2.0, 1, 0, 0, 0]), np.array([0.9]))
     assert scores.tolist() == [0.9]

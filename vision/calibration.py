@@ -36,12 +36,18 @@ class Calibration:
     """``confidence = sigmoid(a * logit(score) + b * logit(prob) + c)``; see the module doc.
 
     ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
+    ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
+    split (``scripts/calibrate_detector.py``); the shipped ones must equal
+    :data:`vision.detection.CERTAIN_AT` and :data:`vision.detection.SUGGEST_FLOOR` (a test
+    pins them).  None when not chosen.
     """
 
     a: float
     b: float
     c: float
     fitted_on: str = ""
+    certain_at: float | None = None
+    suggest_floor: float | None = None
 
     def __call__(self, score, prob) -> np.ndarray:
         """Calibrated confidence (0-1) for localiser scores and class probabilities
@@ -58,7 +64,8 @@ class Calibration:
         """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file."""
         try:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls(float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")))
+            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor") if d.get(k) is not None}
+            return cls(float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")), **opt)
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None
 
@@ -70,7 +77,7 @@ def fit_platt(score, prob, right, l2: float = 1e-3, iters: int = 50) -> Calibrat
     ``(N,)`` booleans.  Raises ValueError when ``right`` is all one value (nothing to fit).
     """
     y = np.asarray(right, np.float64)
-    if y.min() == y.max():
+    if len(y) == 0 or y.min() == y.max():
         raise ValueError("fit_platt: need both right and wrong detections")
     x = np.stack([_logit(score), _logit(prob), np.ones(len(y))], 1)
     w = np.array([1.0, 1.0, 0.0])

@@ -23,7 +23,7 @@ from PIL import Image
 
 from referee.cards import CARD_IDS
 from vision import BACKENDS
-from vision.detection import Detection
+from vision.detection import CERTAIN_AT, Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obb
 from vision.imageio import load_image
@@ -138,7 +138,7 @@ class Detector:
         classifier: Path | None = None,
         conf: float = 0.35,
         iou: float = 0.5,
-        uncertain_below: float = 0.5,
+        uncertain_below: float = CERTAIN_AT,
         max_side: int = 1280,
         tta: bool = False,
         threads: int | None = None,

@@ -57,6 +57,43 @@ for _m_ribbon, _m_chaff in (
     LOOKALIKES["same-month ribbon vs chaff"].append((_m_ribbon, _m_chaff + "-1", _m_chaff + "-2"))
 
 
+def label_detections(det, photos) -> dict:
+    """Run ``det`` (a :class:`vision.detector.Detector`) over held-out ``photos``
+    (:class:`vision.testset.Photo`) and label each detection right or wrong by identity.
+
+    A detection is right when the photo holds that card (:func:`identity_key`) and no more
+    confident detection already claimed it.  Returns numpy arrays of length N (detections):
+    ``score`` (localiser score), ``prob`` (pooled class probability), ``right`` (bool),
+    ``layout`` (str), ``photo`` (index into ``photos``), and ``cards_total`` (int, cards in
+    all photos).  Used to fit and check the confidence calibration.
+    """
+    rows: dict[str, list] = {"score": [], "prob": [], "right": [], "layout": [], "photo": []}
+    cards_total = 0
+    for k, ph in enumerate(photos):
+        tr = det.trace(ph.image())
+        want = Counter(identity_key(c, ph.style) for c in ph.cards)
+        cards_total += len(ph.cards)
+        order = sorted(range(len(tr.assigned)), key=lambda i: -tr.assigned[i][1])
+        for i in order:
+            cls, conf = tr.assigned[i]
+            if cls < 0:
+                continue
+            key = identity_key(CARD_IDS[cls], ph.style)
+            ok = want[key] > 0
+            if ok:
+                want[key] -= 1
+            score = float(tr.scores[i])
+            rows["score"].append(score)
+            rows["prob"].append(conf / max(score, 1e-9))  # raw confidence = score x pooled prob
+            rows["right"].append(ok)
+            rows["layout"].append(ph.layout)
+            rows["photo"].append(k)
+    out: dict = {k: np.array(v) for k, v in rows.items()}
+    out["right"] = out["right"].astype(bool)
+    out["cards_total"] = cards_total
+    return out
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairwise IoU of axis-aligned boxes ``(N, 4)`` x ``(M, 4)`` -> ``(N, M)``."""
     a = np.asarray(a, float).reshape(-1, 4)

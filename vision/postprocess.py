@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from referee.cards import CARD_IDS, CARDS
-from vision.detection import Detection
+from vision.detection import CERTAIN_AT, Detection
 from vision.geometry import nms_obb, obb_to_xyxy
 
 _PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
@@ -168,7 +168,7 @@ def to_detections(
     obbs_px: np.ndarray,
     assigned: list[tuple[int, float]],
     size: tuple[int, int],
-    uncertain_below: float = 0.5,
+    uncertain_below: float = CERTAIN_AT,
 ) -> list[Detection]:
     """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
 

@@ -95,7 +95,8 @@ def write_testset(
     """Render a held-out set to ``out_dir`` (see the module docstring); return its labels path.
 
     ``per_cell`` photos for each (layout, style) pair, and ``per_cell`` distractor-only
-    photos per style.  ``split``: a key of :data:`SPLIT_SEEDS`.  Photo seeds are
+    photos per style, made by ``workers`` processes (1: in this process).  ``split``: a key
+    of :data:`SPLIT_SEEDS`.  Photo seeds are
     ``split_seed * 1_000_000 + layout_index * 10_000 + style_index * 100 + i``.
     A style's timomt-like merged ids (:data:`vision.render.MERGED_IDS`) are not drawn as
     their first id (the nominal yellow Paulownia chaff).
@@ -114,8 +115,12 @@ def write_testset(
         for si, style in enumerate(styles)
         for i in range(per_cell)
     ]
-    with Pool(workers, initializer=_init, initargs=(str(png_dir), styles)) as pool:
-        photos = pool.map(_job, jobs, chunksize=1)
+    if workers <= 1:  # in this process (tests: no fork of a process that may hold threads)
+        _init(str(png_dir), styles)
+        photos = [_job(j) for j in jobs]
+    else:
+        with Pool(workers, initializer=_init, initargs=(str(png_dir), styles)) as pool:
+            photos = pool.map(_job, jobs, chunksize=1)
     meta = {"split": split, "size": size, "per_cell": per_cell, "styles": list(styles), "photos": photos}
     path = out / "labels.json"
     path.write_text(json.dumps(meta), encoding="utf-8")
