@@ -15,7 +15,7 @@ from referee.errors import RefereeError
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
-__all__ = ["game_json", "load_from_json", "preset_names", "ruleset_json", "score_json"]
+__all__ = ["game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
 
 def load_from_json(data: Mapping):
@@ -51,6 +51,44 @@ def game_json(data: Mapping) -> dict:
     """
     rules = load_from_json(data)
     return families.of(rules).game_json(rules, data)
+
+
+def game_summary(data: Mapping) -> dict:
+    """Play a game object like ``game_json`` and return only its numbers, in one shape for every family::
+
+        {"ruleset", "players", "unit": "points" | "mon", "mon_per_kan"?: int,
+         "rounds": [{"round", "scores": {player: n}, "totals": {player: n}, "void": bool}],
+         "totals": {player: n}, "winner": str | None}
+
+    ``scores``: what each round adds (points, or net mon); ``totals``: running totals after it
+    (Hachi-hachi: from the ante); the final ``totals`` are the standings (jackpot shares included
+    once a Hachi-hachi game is complete).  A family's ``game_summary`` builds it without the
+    explanation lines (re-scoring long histories, ``referee.rescore``); otherwise it is read from
+    ``game_json`` by the family's board kind.  Raises ``RefereeError`` as ``game_json``.
+    """
+    rules = load_from_json(data)
+    family = families.of(rules)
+    if family.game_summary is not None:
+        return family.game_summary(rules, data)
+    out = family.game_json(rules, data)
+    if family.board == "ledger":  # money: each round's net, the standings with the jackpot
+        summary = {
+            "ruleset": out["ruleset"], "players": out["players"], "unit": family.unit,
+            "rounds": [{"round": r["round"], "scores": dict(r["net"]), "totals": dict(r["totals"]), "void": False}
+                       for r in out["rounds"]],
+            "totals": {s["player"]: s["mon"] for s in out["standings"]},
+            "winner": out["winner"],
+        }
+        if "mon_per_kan" in out:
+            summary["mon_per_kan"] = out["mon_per_kan"]
+        return summary
+    return {
+        "ruleset": out["ruleset"], "players": out["players"], "unit": family.unit,
+        "rounds": [{"round": r["round"], "scores": {p: v["round_score"] for p, v in r["players"].items()},
+                    "totals": dict(r["totals"]), "void": bool(r.get("void"))} for r in out["rounds"]],
+        "totals": dict(out["totals"]),
+        "winner": out.get("winner"),
+    }
 
 
 def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:

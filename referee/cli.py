@@ -1,8 +1,9 @@
 """``hanafuda-referee``: the command-line app layer over the rules core.
 
-Subcommands: ``score`` (one round), ``game`` (a whole game), ``rulesets``
-(presets and their options), ``serve`` (the web app) and ``detect`` (card
-recognition; needs the ``vision`` extra).  User errors print one line on
+Subcommands: ``score`` (one round), ``game`` (a whole game), ``rescore``
+(a saved game under other rules: what if), ``rulesets`` (presets and their
+options), ``serve`` (the web app) and ``detect`` (card recognition; needs the
+``vision`` extra).  User errors print one line on
 stderr and exit with status 2 (README "Command line").
 """
 
@@ -17,7 +18,9 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
-from referee.textout import game_text, round_text
+from referee.rescore import game_of, merged_options, rescore
+from referee.ruleset import parse_value
+from referee.textout import game_text, rescore_text, round_text
 
 
 def _read_json(path: str) -> dict:
@@ -81,6 +84,16 @@ def cmd_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rescore(args: argparse.Namespace) -> int:
+    """Re-score a session export (or a game file) under another ruleset or other options."""
+    game = game_of(_read_json(args.file))
+    overrides = {k: parse_value(v) for k, v in _options(args.option).items()}
+    ruleset, options = merged_options(game, args.ruleset, overrides)
+    out = rescore(game, ruleset, options)
+    print(rescore_text(out)) if args.format == "text" else _print(out)
+    return 0
+
+
 def cmd_rulesets(args: argparse.Namespace) -> int:
     """List presets, or one preset's options."""
     if args.name:
@@ -126,6 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="override a ruleset option, e.g. fuke.threshold=40 (repeatable)")
         p.set_defaults(func=fn)
+    p = sub.add_parser("rescore", help="what if: re-score a session export under other rules, round by round")
+    p.add_argument("file", nargs="?", default="-", help="a session export (Export JSON) or a game JSON file, or -")
+    p.add_argument("--ruleset", help="another preset or ruleset file (default: the game's own)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="change a ruleset option, e.g. fuke.threshold=40 (repeatable); on top of the game's "
+                   "options, or of the new preset's defaults with --ruleset")
+    p.add_argument("--format", choices=("json", "text"), default="json")
+    p.set_defaults(func=cmd_rescore)
     p = sub.add_parser("rulesets", help="list presets, or show one preset's options")
     p.add_argument("name", nargs="?")
     p.set_defaults(func=cmd_rulesets)

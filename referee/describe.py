@@ -165,17 +165,22 @@ def card_values(points_of: str) -> list[str]:
     return out
 
 
-def value_words(value: Any) -> str:
-    """An option value in words: ``yes``/``no``, ``none`` for an empty list, lists joined."""
+def value_words(value: Any, unit: str = "") -> str:
+    """An option value in words: ``yes``/``no``, ``none`` for an empty list, lists joined; cards
+    by name and, with ``unit = "month"``, months by their plants (``Willow (柳, month 11)``)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, tuple | list):
         if not value:
             return "none"
-        return ", ".join(card_name(v) if isinstance(v, str) and v in BY_ID else str(v) for v in value)
+        return ", ".join(value_words(v, unit) for v in value)
+    if isinstance(value, str) and value in BY_ID:
+        return card_name(value)
+    if unit == "month" and isinstance(value, int):
+        return month_label(value)
     return str(value)
 
 
 def option_entries(options: Any) -> tuple[OptionEntry, ...]:
     """Every option of a built options dataclass, with its value in words (``referee.schema``)."""
-    return tuple(OptionEntry(s.key, s.doc, value_words(s.default)) for s in option_specs(options))
+    return tuple(OptionEntry(s.key, s.doc, value_words(s.default, s.unit)) for s in option_specs(options))

@@ -15,16 +15,23 @@ class RefereeError(ValueError):
     ``unknown-card``, ``duplicate-card``, ``too-many-cards``, ``player-count``,
     ``unknown-player``, ``misdeal``, ``bad-ruleset``, ``bad-round``, ``game-over``,
     ``missing-decision``, ``card-count``; and for Hachi-hachi ``pile-points`` (piles
-    settled on card points do not hold all 48 cards / 264 points), ``bad-decision``
+    settled on card points do not fit the deal played: all 48 cards / 264
+    points with three players, at most 34 cards with two), ``bad-decision``
     (a stated dekiyaku, stop/continue or hatto that the cards or the order
     contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``); ``bad-totals``
-    (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``).
+    (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``);
+    and for Koi-Koi ``no-yaku`` (a player who stopped holds no yaku).
+
+    ``round_number``: in a game, the number (from 1) of the round the error is
+    about, when it is about one; ``None`` otherwise.  The message then starts
+    with ``round N: ``.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, round_number: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.round_number = round_number
 
     def __str__(self) -> str:
         return self.message

@@ -5,18 +5,19 @@ A score is the sum of its lines; tests check it.  Pure core.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.cards import CARDS
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One reason for points.
+class Line(NamedTuple):
+    """One reason for points (immutable).
 
     ``code``: a stable machine code (``cards:hikari``, a yaku or teyaku id,
     ``chaff-upgrade``, ``fuke``, ``settlement``...); ``en``/``ja``: labels;
     ``points``: signed points (or mon, in Hachi-hachi); ``cards``: card ids.
+    A named tuple rather than a frozen dataclass: a round builds about twenty,
+    and a tuple is built four times faster (scripts/bench_scoring.py).
     """
 
     player: str

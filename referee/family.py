@@ -19,8 +19,9 @@ from referee.cards import Card
 
 #: The round entry forms the web app has (``referee.web.forms.ENTRY_FORMS``):
 #: ``picker`` (each player's pile and, optionally, dealt hand: Roppyakken),
-#: ``money`` (field, drop-outs, dekiyaku and piles: Hachi-hachi).
-ENTRY_FORMS = ("picker", "money")
+#: ``money`` (field, drop-outs, dekiyaku and piles: Hachi-hachi),
+#: ``calls`` (both piles, who stopped, the calls in order, dealt hands: Koi-Koi).
+ENTRY_FORMS = ("picker", "money", "calls")
 #: The scoreboards (``referee.web.board.BOARDS``): ``points`` (running points from the
 #: game JSON's rounds and ``players[p].round_score``) and ``ledger`` (money, from ``net``).
 BOARDS = ("points", "ledger")
@@ -58,11 +59,24 @@ class Family:
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
       add up to (Hachi-hachi's 264), for the web app's deck check; None when piles need not.
+    - ``deck_check(active, piles) -> check``: the piles (player -> card ids) of a round played by
+      ``active`` players against the deal of that variant (Hachi-hachi: 48 cards and 264 points
+      with three, at most 34 cards with two; ``referee.hachihachi.deal.check_piles``); the check has
+      ``deal.in_play``, ``deal.undrawn``, ``points``, ``gap`` and ``problem()``.  None: the web app's
+      deck check uses ``card_points`` alone.
+    - ``game_summary(rules, game_object) -> dict``: ``game_json``'s numbers only, in the shape of
+      ``referee.api.game_summary``, for re-scoring long histories fast; None: read from ``game_json``.
     - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
+    - ``seats``: the player counts the family always seats (Koi-Koi: ``(2,)``), for the
+      new-session form; empty: the ruleset's ``players`` option says, or 2 to 6.
+    - ``entered_void``: the number pad's tick for a round entered as totals that nobody
+      scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
+      round nobody won.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
-      player pages; None: none are counted.
+      player pages, named as the ruleset names them (not a round's label, which may add a
+      month), so that one yaku made twice counts twice; None: none are counted.
     """
 
     name: str
@@ -81,8 +95,12 @@ class Family:
     format_amount: Callable[[int, Any], str] = _plain_amount
     suggest_json: Callable[[Mapping[str, Any]], dict] | None = None
     card_points: Callable[[Card], int] | None = None
+    deck_check: Callable[[int, Mapping[str, Any]], Any] | None = None
+    game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+    entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
+    seats: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

@@ -69,12 +69,30 @@ def resolve(token: str) -> tuple[str, ...]:
     """
     if not isinstance(token, str):
         raise RefereeError("unknown-card", f"card must be a string, got {token!r}")
-    cands = ALIASES.get(normalise(token))
+    # Stored rounds hold exact ids: look them up before normalising (re-scoring a long history).
+    cands = ALIASES.get(token) or ALIASES.get(normalise(token))
     if cands is None:
         near = suggest(token)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise RefereeError("unknown-card", f"unknown card {token!r}{hint}")
     return cands
+
+
+_IDS = frozenset(CARD_IDS)
+
+
+def _exact_ids(groups: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]] | None:
+    """The groups unchanged when every token is an exact card id and no card repeats (stored rounds,
+    re-scoring a long history); None sends them through the full parser, which names any problem."""
+    try:
+        out = {owner: tuple(tokens) for owner, tokens in groups.items()}
+        if not all(_IDS.issuperset(ids) for ids in out.values()):
+            return None
+    except TypeError:  # an unhashable token: the full parser says what is wrong
+        return None
+    if len(set().union(*out.values())) != sum(map(len, out.values())):
+        return None
+    return out
 
 
 def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> dict[str, tuple[str, ...]]:
@@ -90,6 +108,10 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
     and both owners; ``too-many-cards`` when more generic chaff are asked for
     than the deck holds.
     """
+    exact = _exact_ids(groups)
+    if exact is not None:
+        return exact
+
     def label(owner: str) -> str:
         return f"{what} {owner}" if what else owner
 

@@ -9,6 +9,7 @@ web app can generate a form from them.  Pure core: standard library only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -17,9 +18,18 @@ from typing import Any
 from referee.errors import RefereeError
 
 
-def opt(default: Any, doc: str, *, choices: tuple = (), min: int | None = None) -> Any:
-    """A dataclass field with the documentation and limits the validator and form use."""
-    meta = {"doc": doc, "choices": choices, "min": min}
+def opt(
+    default: Any, doc: str, *, choices: tuple = (), min: int | None = None, label: str = "", group: str = "",
+    unit: str = "",
+) -> Any:
+    """A dataclass field with the documentation and limits the validator and form use.
+
+    ``label`` names the option in plain words for the new-session form ("Target score");
+    ``group`` gathers related options under one heading ("Fuke (the void round)").
+    ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
+    plants to players: ``referee.describe.value_words``).
+    """
+    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group, "unit": unit}
     if isinstance(default, dict):
         return field(default_factory=lambda: types.MappingProxyType(dict(default)), metadata=meta)
     return field(default=default, metadata=meta)
@@ -46,7 +56,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
             raise _bad(source, path, value, f"a list of {item_tp.__name__}")
-        return tuple(_check(item_tp, v, source, f"{path}[{i}]", {}) for i, v in enumerate(value))
+        item_meta = {"unit": meta["unit"]} if meta.get("unit") else {}
+        return tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
     if origin is dict:
         _, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
@@ -64,12 +75,19 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         lo = meta.get("min")
         if lo is not None and value < lo:
             raise _bad(source, path, value, f"an integer of at least {lo}")
+        if meta.get("unit") == "month" and not 1 <= value <= 12:
+            raise _bad(source, path, value, "months 1-12")
     elif tp is str and not isinstance(value, str):
         raise _bad(source, path, value, "a string")
     choices = meta.get("choices") or ()
     if choices and value not in choices:
         raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))
     return value
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
 
 
 def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
@@ -79,7 +97,7 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     ``RefereeError('bad-ruleset')`` naming ``source`` (file or preset), the
     dotted field path, the value given and what was expected.
     """
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for key in data:
         if key not in fields:
@@ -103,7 +121,9 @@ class OptionSpec:
     """One house-rule option as a form shows it.
 
     ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
-    ``str``, ``list[int]`` or ``list[str]``.
+    ``str``, ``list[int]`` or ``list[str]``; ``label`` is its name in plain words
+    (the key, made readable, where the schema gives none) and ``group`` its heading;
+    ``unit`` is ``"month"`` for month numbers (``opt``), else empty.
     """
 
     key: str
@@ -111,6 +131,9 @@ class OptionSpec:
     default: Any
     doc: str
     choices: tuple = ()
+    label: str = ""
+    group: str = ""
+    unit: str = ""
 
 
 def _type_name(tp: Any) -> str:
@@ -131,8 +154,10 @@ def option_specs(obj: Any, prefix: str = "") -> list[OptionSpec]:
         if dataclasses.is_dataclass(value):
             out.extend(option_specs(value, key + "."))
         else:
+            label = f.metadata.get("label") or key.replace(".", ": ").replace("_", " ").capitalize()
             out.append(
                 OptionSpec(key, _type_name(hints[f.name]), value, f.metadata.get("doc", ""),
-                           tuple(f.metadata.get("choices") or ()))
+                           tuple(f.metadata.get("choices") or ()), label, f.metadata.get("group") or "Other",
+                           f.metadata.get("unit") or "")
             )
     return out

@@ -47,6 +47,7 @@ __all__ = [
     "open_db",
     "rounds_of",
     "sessions_by_tokens",
+    "set_rules",
     "undo",
     "update_round",
 ]
@@ -534,13 +535,19 @@ def delete_round(db: Database, session_id: int, round_id: int) -> None:
 
 @guarded
 def undo(db: Database, session_id: int) -> str | None:
-    """Revert the session's last change; returns its summary, or None when there is none."""
+    """Revert the session's last change; returns its summary, or None when there is none.
+
+    A rule change (``set_rules``) gets its ruleset and options back; every change gets its rounds back.
+    """
     with db.atomic():
         rev = _bump(db, session_id)
         rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
         if not rows:
             return None
         change = rows[0]
+        if change.get("rules_before"):
+            rules = json.loads(change["rules_before"])
+            db["sessions"].update(session_id, {"ruleset": rules["ruleset"], "options": json.dumps(rules["options"])})
         db.execute("DELETE FROM rounds WHERE session_id = ?", [session_id])
         for r in json.loads(change["before"]):
             # A new version: a form opened before the undo then conflicts.
@@ -778,3 +785,31 @@ def prune_photo_drafts(db: Database, older_than: str) -> int:
     with db.atomic():
         cur = db.execute("DELETE FROM photo_drafts WHERE created < ?", [older_than])
     return cur.rowcount
+
+
+# ---- fixing a rule afterwards (issue 12) -------------------------------------
+# A rule change is a change like any other: logged with the rounds as they were (which it does not
+# touch) and the session's ruleset and options before it, so undo restores them.  The scoreboard
+# replays every round from its input, so the history is re-scored under the new rules on the next read.
+
+
+@migrations()
+def m010_rules_change_log(db: Database) -> None:
+    db["changes"].add_column("rules_before", str)
+
+
+@guarded
+def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str) -> Session:
+    """Change a session's ruleset and options (dotted-key overrides), logged for undo with ``summary``.
+
+    The caller checks that the rules load and fit the session's family.  Raises ``NotFoundError``.
+    """
+    with _change(db, session_id, "rules") as (_, set_summary):
+        old = get_session(db, session_id)
+        db["changes"].update(
+            db.execute("SELECT max(id) FROM changes WHERE session_id = ?", [session_id]).fetchone()[0],
+            {"rules_before": json.dumps({"ruleset": old.ruleset, "options": old.options})},
+        )
+        db["sessions"].update(session_id, {"ruleset": ruleset, "options": json.dumps(dict(options))})
+        set_summary(summary)
+    return get_session(db, session_id)

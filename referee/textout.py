@@ -5,6 +5,8 @@ Reads the public JSON shapes only, so it works for every family.  Pure core.
 
 from __future__ import annotations
 
+from referee.cards import month_label
+
 
 def _line(line: dict) -> str:
     cards = ", ".join(line.get("cards", []))
@@ -14,7 +16,7 @@ def _line(line: dict) -> str:
 
 def round_text(out: dict) -> str:
     """A readable table of a round result object (README "Round result")."""
-    rows = []
+    rows = [f"Month: {month_label(out['month'])}"] if out.get("month") else []
     for name, p in out["players"].items():
         score = p["net_text"] if "net_text" in p else p.get("round_score")
         rows.append(f"{name}: {score}")
@@ -25,6 +27,8 @@ def round_text(out: dict) -> str:
         rows.append("Round void (fuke): nobody scores; the same dealer deals again.")
     if out.get("instant_win"):
         rows.append(f"Instant win: {out['instant_win']} wins the game.")
+    if "stopped_by" in out and out.get("winner") is None:
+        rows.append("Nobody scores this round (a draw).")
     if out.get("next_dealer"):
         rows.append(f"Next dealer (oya): {out['next_dealer']}")
     rows += [f"warning: {w}" for w in out.get("warnings", [])]
@@ -47,8 +51,46 @@ def game_text(out: dict) -> str:
         marks = " void" if r.get("void") else ""
         if r.get("game_winner"):
             marks += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
+        if r.get("month"):
+            marks += f"  {month_label(r['month'])}"
         rows.append(f"{r['round']:>5} {r['dealer']:<{width}} "
                     + " ".join(f"{text.get(p, r['totals'][p])!s:>{width}}" for p in players) + marks)
     rows += [f"{s['rank']}. {s['player']}: {s['text']}" for s in out.get("standings", [])]
-    rows.append(f"winner: {out['winner'] or 'none yet'}")
+    rows.append(f"winner: {out['winner'] or ('none: a draw' if out.get('draw') else 'none yet')}")
+    return "\n".join(rows)
+
+
+def _side(side: dict, players: list[str]) -> list[str]:
+    if side["scores"] is None:
+        return ["-"] * len(players)
+    mark = " (void)" if side.get("void") else ""
+    return [f"{side['scores'].get(p, 0)}{mark}" for p in players]
+
+
+def rescore_text(out: dict) -> str:
+    """A readable table of a what-if object (``referee.rescore``): each round's scores before -> after,
+    changed rounds marked ``*``, then the totals and winners side by side."""
+    before, after = out["before"], out["after"]
+    players = list(before["totals"])
+    unit = out["unit"]
+
+    def rules(side: dict) -> str:
+        opts = ", ".join(f"{k}={v}" for k, v in side["options"].items())
+        return side["ruleset"] + (f" ({opts})" if opts else "")
+
+    width = max(14, *(len(p) for p in players))
+    rows = [f"before: {rules(before)}", f"after:  {rules(after)}",
+            f"{'round':>5}   " + " ".join(f"{p:>{width}}" for p in players) + f"   ({unit}, before -> after)"]
+    for r in out["rounds"]:
+        cells = [f"{b} -> {a}" for b, a in zip(_side(r["before"], players), _side(r["after"], players), strict=True)]
+        mark = "*" if r["changed"] else " "
+        rows.append(f"{r['round']:>5} {mark} " + " ".join(f"{c:>{width}}" for c in cells))
+        for side in ("before", "after"):
+            if r[side].get("note"):
+                rows.append(f"{'':>8}{side}: {r[side]['note']}")
+    cells = [f"{before['totals'][p]} -> {after['totals'].get(p, 0)}" for p in players]
+    rows.append(f"{'total':>5}   " + " ".join(f"{c:>{width}}" for c in cells))
+    rows.append(f"winner: {before['winner'] or 'none yet'} -> {after['winner'] or 'none yet'}")
+    changed = [str(r["round"]) for r in out["rounds"] if r["changed"]]
+    rows.append(f"rounds changed: {', '.join(changed) or 'none'}")
     return "\n".join(rows)

@@ -2,9 +2,12 @@
 
 Usage: ``python scripts/screenshots.py [--out docs/screenshots] [--width 390] [--height 844]
 [--art ../shared/cards/art/mantia]``.  Starts the app on a free port with a temporary data
-folder, creates a 3-player Roppyakken session with two rounds, and saves home, scoreboard and
-round entry PNGs, and the Help, rules, player and totals-entry pages.  Needs the ``browser``
-extra (Playwright's Python package, no browser download).
+folder, creates a 3-player Roppyakken session with three rounds, a 4-player Hachi-hachi
+session and a Koi-Koi session, and saves home, new session, scoreboard, round entry (mid-entry,
+and scored with Save in the bar), the Hachi-hachi and Koi-Koi screens, and the Help, rules,
+player and totals-entry pages as PNGs.  Needs the ``browser`` extra (Playwright's Python
+package, no browser download) and, for the Japanese, a CJK font (Debian: ``fonts-noto-cjk``).
+Screenshots taken with ``--art`` show licensed card art: never commit them.
 """
 
 from __future__ import annotations
@@ -62,6 +65,19 @@ def hachihachi_session(client) -> str:
     return token
 
 
+def koikoi_session(client) -> str:
+    """A Koi-Koi session with the example round (month 1 here) and a round the hands ran out."""
+    example = json.loads((ROOT / "referee" / "examples" / "koikoi-round.json").read_text())
+    r = client.post("/api/v1/sessions", json={"name": "Koi-Koi with Ben", "ruleset": "koikoi",
+                                              "players": example["players"], "dealer": "Ben"})
+    token = r.get_json()["edit_token"]
+    rounds = [{k: example[k] for k in ("piles", "calls", "stopped_by")}, {"piles": {}, "stopped_by": None}]
+    for rnd in rounds:
+        r = client.post(f"/api/v1/sessions/{token}/rounds", json=rnd)
+        assert r.status_code == 201, r.get_json()
+    return token
+
+
 def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -92,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         },
     )
     token = r.get_json()["edit_token"]
-    for offset in (0, 2):
+    for offset in (0, 2, 0):
         r = client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": piles(offset, range(2, 13, 2))})
         assert r.status_code == 201, r.get_json()
     with sync_playwright() as p:
@@ -102,30 +118,45 @@ def main(argv: list[str] | None = None) -> int:
         page.goto(base + "/")
         page.screenshot(path=str(out / "home.png"))
         page.goto(f"{base}/s/{token}")
-        page.locator("#round-2 details summary").click()
+        page.locator("#round-3 details summary").click()
         page.screenshot(path=str(out / "scoreboard.png"), full_page=True)
         page.goto(f"{base}/s/{token}/round/new")
-        for cid in [
-            "pine-crane",
-            "pine-chaff-1",
-            "cherry-curtain",
-            "cherry-chaff-1",
-            "pampas-moon",
-            "pampas-chaff-1",
-        ]:
+        for cid in ["pine-crane", "pine-chaff-1", "cherry-curtain", "cherry-chaff-1", "pampas-moon", "pampas-chaff-1"]:
             page.locator(f'#panel-0 input[value="{cid}"] + .face').click()
         page.locator('label[for="tab-1"]').click()
-        page.wait_for_timeout(600)
+        for cid in ["plum-bush-warbler", "plum-poetry-ribbon", "wisteria-cuckoo", "wisteria-chaff-1"]:
+            page.locator(f'#panel-1 input[value="{cid}"] + .face').click()
+        page.wait_for_timeout(800)
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(out / "round-entry.png"))
+        page.locator('label[for="tab-2"]').click()
+        page.get_by_role("button", name="Every card in no pile goes to Chiyo").click()
+        page.wait_for_timeout(800)
+        page.get_by_role("button", name="Score round").click()
+        page.locator("#result").wait_for()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / "round-scored.png"))
         page.goto(f"{base}/new")
+        page.get_by_text("House rules").click()
         page.screenshot(path=str(out / "new-session.png"), full_page=True)
         hh = hachihachi_session(client)
         page.goto(f"{base}/s/{hh}")
         page.locator("#round-1 details summary").click()
         page.screenshot(path=str(out / "hachihachi-scoreboard.png"), full_page=True)
         page.goto(f"{base}/s/{hh}/round/new")
-        page.screenshot(path=str(out / "hachihachi-round-entry.png"))
+        page.screenshot(path=str(out / "hachihachi-round-entry.png"), full_page=True)
+        kk = koikoi_session(client)
+        page.goto(f"{base}/s/{kk}")
+        page.locator("#round-1 details summary").click()
+        page.screenshot(path=str(out / "koikoi-scoreboard.png"), full_page=True)
+        page.goto(f"{base}/s/{kk}/round/new")
+        page.get_by_label("Aki stopped").check()
+        page.select_option('select[name="call-0"]', "Ben")
+        for cid in ["pine-poetry-ribbon", "pine-chaff-1", "plum-poetry-ribbon", "plum-chaff-1"]:
+            page.locator(f'#panel-0 input[value="{cid}"] + .face').click()
+        page.wait_for_timeout(600)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / "koikoi-round-entry.png"))
         page.goto(f"{base}/help")
         page.screenshot(path=str(out / "help.png"))
         page.goto(f"{base}/s/{token}/rules#yaku")

@@ -55,14 +55,18 @@ def test_every_active_yaku_is_described_with_its_value_and_cards(preset):
         for t in rules.teyaku:
             assert found[t.id].value == f"{t.points} points"
         assert len(found) == len(rules.yaku) + len(rules.teyaku)
-    else:
+    elif rules.game == "hachihachi":
         for d in rules.dekiyaku:
             assert found[d.id].value == f"{d.kan} kan"
             assert found[d.id].cards == mask_ids(d.pool)
         for t in rules.teyaku:
             assert found[t.id].value == f"{t.kan} kan"
+    else:  # Koi-Koi (issue 13): points, "1 point" for the one-point yaku
+        for y in (*rules.yaku, *rules.teyaku):
+            assert found[y.id].value == f"{y.points} point{'' if y.points == 1 else 's'}"
+        assert len(found) == len(rules.yaku) + len(rules.teyaku)
     keys = {o.key for o in how.options}
-    assert "players" in keys
+    assert "players" in keys or rules.game == "koikoi"  # Koi-Koi is always two players: no option
 
 
 @pytest.mark.parametrize(

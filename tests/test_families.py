@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import api, families
+from referee import api, families, ruleset
 from referee.cli import main
 from referee.errors import RefereeError
 from referee.family import BOARDS, ENTRY_FORMS
@@ -93,3 +93,30 @@ def test_a_registered_family_is_in_the_cli_listing_and_scores(toy, tmp_path, cap
     assert api.game_json(game)["totals"] == {"A": 1, "B": 0}
 
 
+
+
+def test_the_board_replay_leaves_out_rejected_rounds_in_few_passes():
+    """A rejected round is left out and the rounds after it still count; every round after a
+    game-over is left out at once (referee.web.board.replay; docs/BENCHMARKS.md)."""
+    from dataclasses import replace
+
+    from referee.web.board import replay
+
+    calls = []
+    koikoi = families.get("koikoi")
+
+    def counted(rules, data):
+        calls.append(len(data["rounds"]))
+        return koikoi.game_json(rules, data)
+
+    family = replace(koikoi, game_json=counted)
+    rules = ruleset.load_ruleset("koikoi", {"rounds": 2})
+    win = {"piles": {"A": ["pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon"]}, "stopped_by": "A"}
+    stored = [win, {"piles": {}, "stopped_by": "B"}, win, win, win]
+    out, rows = replay(family, rules, {"players": ["A", "B"]}, stored)
+    assert [r.error for r in rows] == [
+        None, "B stopped but holds no yaku; only a player with a yaku may stop", None,
+        "the game is over (A won after 2 rounds); start a new game",
+        "the game is over (A won after 2 rounds); start a new game"]
+    assert out["totals"] == {"A": 10, "B": 0}
+    assert calls == [5, 4, 2]  # three passes, not one per round

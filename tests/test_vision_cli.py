@@ -95,7 +95,7 @@ def test_bad_threshold(parser, photo):
 def test_cli_module_needs_only_the_standard_library(tmp_path):
     code = (
         "import sys\n"
-        "for m in ('numpy', 'PIL', 'onnxruntime'):\n"
+        "for m in ('numpy', 'PIL', 'onnxruntime', 'cv2'):\n"
         "    sys.modules[m] = None\n"
         "import argparse\n"
         "import vision.cli as cli\n"
@@ -111,3 +111,20 @@ def test_cli_module_needs_only_the_standard_library(tmp_path):
     ).stdout
     assert "which the install lacks" in out
     assert "pip install hanafuda-referee" in out
+
+
+def test_a_missing_opencv_is_named_by_its_package():
+    code = (
+        "import sys\n"
+        "sys.modules['cv2'] = None\n"
+        "import argparse\n"
+        "import vision.cli as cli\n"
+        "p = argparse.ArgumentParser()\n"
+        "cli.add_detect_arguments(p)\n"
+        "try:\n"
+        "    cli.run_detect(p.parse_args(['x.jpg']))\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "detect needs opencv-python-headless, which the install lacks" in out

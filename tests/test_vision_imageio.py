@@ -103,7 +103,7 @@ def test_missing_and_empty_files(tmp_path):
 def test_not_an_image(tmp_path):
     p = tmp_path / "notes.jpg"
     p.write_text("these are not pixels\n")
-    with pytest.raises(ImageError, match="not an image"):
+    with pytest.raises(ImageError, match="not a photo this app can open"):
         load_image(p)
 
 

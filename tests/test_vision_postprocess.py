@@ -13,7 +13,6 @@ from vision.geometry import (
     nms_obb,
     obb_corners,
     obb_to_xyxy,
-    probiou,
     upright_quad,
 )
 from vision.postprocess import GROUPS, assign_cards, decode_obb, letterbox, to_detections
@@ -125,15 +124,6 @@ def test_fanned_visible_regions_survive_nms():
     strips = np.array([[100, 100 + 30 * k, 60, 30, 0.0] for k in range(5)])
     keep = nms_obb(strips, np.linspace(0.9, 0.8, 5), iou=0.5)
     assert len(keep) == 5
-
-
-def test_probiou_identity_and_disjoint():
-    a = np.array([[10, 10, 4, 8, 0.3]])
-    b = np.array([[100, 100, 4, 8, 0.3]])
-    assert probiou(a, a)[0, 0] == pytest.approx(1.0, abs=1e-3)
-    assert probiou(a, b)[0, 0] == pytest.approx(0.0, abs=1e-3)
-    with pytest.raises(ValueError, match=r"expected shape \(N, 5\)"):
-        probiou(np.zeros((1, 4)), b)
 
 
 def test_obb_corners_and_bounds():

@@ -2,7 +2,7 @@
 
 Two stages: a one-class oriented-box localiser (YOLO11n-OBB, exported to ONNX) finds each
 card's visible region; a small CNN names the card on an upright crop.  Runtime needs only
-Pillow, numpy and onnxruntime (``pip install 'hanafuda-referee[vision]'``).
+Pillow, numpy, OpenCV (``opencv-python-headless``) and onnxruntime, all in the base install.
 
 >>> from vision import detect
 >>> for d in detect("table.jpg"):           # doctest: +SKIP

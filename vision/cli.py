@@ -66,12 +66,13 @@ def run_detect(args: argparse.Namespace) -> int:
     """
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
-    try:  # numpy, Pillow and onnxruntime are base dependencies; a broken install lacks them
+    try:  # numpy, Pillow, OpenCV and onnxruntime are base dependencies; a broken install lacks them
         from vision.detector import Detector
     except ImportError as e:
+        package = {"cv2": "opencv-python-headless", "PIL": "Pillow"}.get(e.name or "", e.name)
         raise ModelError(
-            f"detect needs {e.name}, which the install lacks: "
-            "pip install hanafuda-referee (onnxruntime, numpy and Pillow are part of it)"
+            f"detect needs {package}, which the install lacks: pip install hanafuda-referee "
+            "(onnxruntime, numpy, Pillow and opencv-python-headless are part of it)"
         ) from None
     if args.annotate:
         target = Path(args.annotate)

@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image
 
@@ -25,7 +26,7 @@ from referee.cards import CARD_IDS
 from vision import BACKENDS
 from vision.detection import CERTAIN_AT, Detection
 from vision.errors import ModelError
-from vision.geometry import CROP_SIZE, crop_obb
+from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image
 from vision.postprocess import (
     assign_cards,
@@ -189,30 +190,32 @@ class Detector:
 
     # ------------------------------------------------------------------ stages
 
-    def localise(self, im: Image.Image) -> tuple[np.ndarray, np.ndarray]:
-        """Card regions in ``im``: ``(obbs (K, 5), scores (K,))`` in pixels of ``im``.
+    def localise(self, im: Image.Image | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Card regions in ``im`` (PIL RGB or ``(H, W, 3)`` uint8 array): ``(obbs (K, 5),
+        scores (K,))`` in pixels of ``im``.
 
         When the first pass suggests a close-up (see :meth:`_needs_zoom_out`), the photo is
         looked at a second time shrunk to ``1 / zoom_out`` inside the localiser input,
         where a card that fills the frame has the size the localiser was trained on, and
         the two passes' boxes are merged.
         """
-        if self.backend == "ultralytics":
-            return self._predict(im)
-        obbs, scores = self._localise_once(im, 1.0)
-        if self.zoom_out > 1 and self._needs_zoom_out(im, obbs):
-            o2, s2 = self._localise_once(im, self.zoom_out)
+        if self.backend == "ultralytics":  # ultralytics reads arrays as BGR: give it PIL
+            return self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im)
+        a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+        obbs, scores = self._localise_once(a, 1.0)
+        if self.zoom_out > 1 and self._needs_zoom_out(a, obbs):
+            o2, s2 = self._localise_once(a, self.zoom_out)
             obbs, scores = merge_passes(obbs, scores, o2, s2, self.iou)
         return obbs, scores
 
-    def _localise_once(self, im: Image.Image, zoom: float) -> tuple[np.ndarray, np.ndarray]:
-        w, h = im.size
+    def _localise_once(self, a: np.ndarray, zoom: float) -> tuple[np.ndarray, np.ndarray]:
+        h, w = a.shape[:2]
         ox = oy = 0
         if zoom > 1:  # the photo in the middle of a grey canvas zoom times its size
-            big = Image.new("RGB", (round(w * zoom), round(h * zoom)), (114, 114, 114))
-            ox, oy = (big.size[0] - w) // 2, (big.size[1] - h) // 2
-            big.paste(im, (ox, oy))
-            im = big
+            bw, bh = round(w * zoom), round(h * zoom)
+            ox, oy = (bw - w) // 2, (bh - h) // 2
+            a = cv2.copyMakeBorder(a, oy, bh - h - oy, ox, bw - w - ox, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+        im = a
         x, r, (px, py) = letterbox(im, self.imgsz, self.pre_blur)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
         obbs[:, 0] = (obbs[:, 0] - px) / r - ox
@@ -220,11 +223,11 @@ class Detector:
         obbs[:, 2:4] /= r
         return obbs, scores
 
-    def _needs_zoom_out(self, im: Image.Image, obbs: np.ndarray) -> bool:
+    def _needs_zoom_out(self, a: np.ndarray, obbs: np.ndarray) -> bool:
         """A close-up: at most three boxes, or a box longer than 45% of the short side."""
         if len(obbs) <= 3:
             return True
-        return bool(obbs[:, 2:4].max() > 0.45 * min(im.size))
+        return bool(obbs[:, 2:4].max() > 0.45 * min(a.shape[:2]))
 
     def _predict(self, source) -> tuple[np.ndarray, np.ndarray]:
         """ultralytics/torch localiser on a PIL image or a file path (its own decode)."""
@@ -235,18 +238,20 @@ class Detector:
             return np.zeros((0, 5)), np.zeros(0)
         return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
 
-    def classify(self, im: Image.Image, obbs: np.ndarray) -> np.ndarray:
-        """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im``.
+    def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> np.ndarray:
+        """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL
+        RGB or ``(H, W, 3)`` uint8 array).
 
         With a classifier that has a 49th "not a card" class, each row sums to 1 minus
         that class's probability.
         """
         if len(obbs) == 0:
             return np.zeros((0, 48))
-        crops = [np.asarray(crop_obb(im, o, CROP_SIZE)) for o in obbs]
+        a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+        crops = crop_obbs(a, obbs, CROP_SIZE)
         if self.tta:
-            crops += [c[::-1, ::-1] for c in crops]
-        x = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         x /= 255.0
         if self.backend == "ultralytics":
             with self._torch.no_grad():
@@ -261,7 +266,8 @@ class Detector:
         return p
 
     def detect(self, image) -> list[Detection]:
-        """Detect cards in ``image`` (path, bytes, PIL image or ``(H, W[, C])`` array).
+        """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
+        :class:`vision.imageio.Loaded` already decoded).
 
         Returns detections sorted by confidence, boxes in pixels of the EXIF-oriented
         original.  Raises :class:`vision.errors.ImageError` for unusable input.
@@ -276,8 +282,8 @@ class Detector:
             obbs, scores = self._predict(str(image))
             obbs[:, :4] /= loaded.scale
         else:
-            obbs, scores = self.localise(loaded.image)
-        probs = self.classify(loaded.image, obbs)
+            obbs, scores = self.localise(loaded.array)
+        probs = self.classify(loaded.array, obbs)
         assigned = assign_cards(probs, scores, self.calibration)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from referee.cards import CARD_IDS
-from vision.geometry import probiou
+from vision.geometry import obb_iou
 from vision.postprocess import GROUPS
 from vision.render import MERGED_IDS
 
@@ -271,14 +271,14 @@ class Evaluator:
 
 def match_obbs(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> np.ndarray:
     """Greedy one-to-one matching of ground-truth to predicted oriented boxes ``(N, 5)`` x
-    ``(M, 5)`` by probabilistic IoU (:func:`vision.geometry.probiou`) of at least ``thr``.
+    ``(M, 5)`` by polygon IoU (:func:`vision.geometry.obb_iou`) of at least ``thr``.
 
     Returns ``(N,)``: the matched prediction index per ground-truth box, or -1.
     """
     out = np.full(len(gt), -1, np.int64)
     if not len(gt) or not len(pred):
         return out
-    iou = probiou(np.asarray(gt, float), np.asarray(pred, float))
+    iou = obb_iou(np.asarray(gt, float), np.asarray(pred, float))
     used: set[int] = set()
     for flat in np.argsort(-iou, axis=None, kind="stable"):
         i, j = divmod(int(flat), iou.shape[1])

@@ -1,11 +1,15 @@
-"""Oriented boxes: corners, axis-aligned bounds, rotated IoU, NMS and upright crops.
+"""Oriented boxes: corners, axis-aligned bounds, rotated NMS and upright crops.
 
 An oriented box (OBB) is ``(cx, cy, w, h, theta)``: centre and size in pixels, ``theta``
 the rotation in radians of the ``w`` side from the x axis (ultralytics' ``xywhr``).
+
+NMS and crops run through OpenCV (``cv2.dnn.NMSBoxesRotated``, ``cv2.warpAffine``): both
+were faster than the NumPy / Pillow code they replaced (docs/BENCHMARKS.md, OpenCV).
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from PIL import Image
 
@@ -41,63 +45,49 @@ def obb_to_xyxy(obbs: np.ndarray) -> np.ndarray:
     return quad_bounds(obb_corners(obbs))
 
 
-def probiou(a: np.ndarray, b: np.ndarray, eps: float = 1e-7) -> np.ndarray:
-    """Pairwise probabilistic IoU (Gaussian-Bhattacharyya, as ultralytics' OBB NMS).
-
-    ``a``: ``(N, 5)``, ``b``: ``(M, 5)`` -> ``(N, M)`` in 0-1.
-    """
-    a, b = _check_obbs(a), _check_obbs(b)
-
-    def cov(x):
-        w2, h2 = x[:, 2] ** 2 / 12, x[:, 3] ** 2 / 12
-        c, s = np.cos(x[:, 4]), np.sin(x[:, 4])
-        return w2 * c**2 + h2 * s**2, w2 * s**2 + h2 * c**2, (w2 - h2) * c * s
-
-    a1, b1, c1 = (v[:, None] for v in cov(a))
-    a2, b2, c2 = (v[None, :] for v in cov(b))
-    x1, y1 = a[:, 0:1], a[:, 1:2]
-    x2, y2 = b[None, :, 0], b[None, :, 1]
-    den = (a1 + a2) * (b1 + b2) - (c1 + c2) ** 2 + eps
-    t1 = ((a1 + a2) * (y1 - y2) ** 2 + (b1 + b2) * (x1 - x2) ** 2) / den * 0.25
-    t2 = ((c1 + c2) * (x2 - x1) * (y1 - y2)) / den * 0.5
-    t3 = (
-        np.log(
-            ((a1 + a2) * (b1 + b2) - (c1 + c2) ** 2)
-            / (
-                4 * np.sqrt(np.clip(a1 * b1 - c1**2, 0, None) * np.clip(a2 * b2 - c2**2, 0, None))
-                + eps
-            )
-            + eps
-        )
-        * 0.5
-    )
-    bd = np.clip(t1 + t2 + t3, eps, 100.0)
-    hd = np.sqrt(1.0 - np.exp(-bd) + eps)
-    return np.clip(1 - hd, 0, 1)
-
-
 def nms_obb(obbs: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
     """Greedy NMS on oriented boxes; returns kept indices, best score first.
 
-    ``obbs``: ``(N, 5)``; ``scores``: ``(N,)``; ``iou``: suppression threshold (0-1).
-    Raises ValueError on mismatched shapes.
+    ``obbs``: ``(N, 5)``; ``scores``: ``(N,)``, candidates scoring 0 or less are dropped;
+    ``iou``: suppression threshold (0-1) on the polygon IoU of the two rotated rectangles
+    (OpenCV's ``NMSBoxesRotated``; ultralytics uses a probabilistic IoU of two Gaussians
+    instead; the effect on detections is in docs/BENCHMARKS.md).  Equal
+    scores keep their input order.  Raises ValueError on mismatched shapes.
     """
     obbs = _check_obbs(obbs)
     scores = np.asarray(scores, dtype=np.float64)
     if scores.shape != (obbs.shape[0],):
         raise ValueError(f"scores: expected shape ({obbs.shape[0]},), got {scores.shape}")
-    order = np.argsort(-scores, kind="stable")
-    if order.size == 0:
-        return order
-    ious = probiou(obbs[order], obbs[order])
-    keep: list[int] = []
-    suppressed = np.zeros(order.size, bool)
-    for i in range(order.size):
-        if suppressed[i]:
-            continue
-        keep.append(int(order[i]))
-        suppressed |= ious[i] > iou
-    return np.array(keep, dtype=np.int64)
+    if obbs.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    cx, cy, w, h = obbs[:, :4].T.tolist()
+    deg = np.degrees(obbs[:, 4]).tolist()
+    rects = [((x, y), (bw, bh), a) for x, y, bw, bh, a in zip(cx, cy, w, h, deg, strict=True)]
+    keep = cv2.dnn.NMSBoxesRotated(rects, scores.tolist(), 0.0, float(iou))
+    return np.asarray(keep, dtype=np.int64).reshape(-1)
+
+
+def obb_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise polygon IoU of oriented boxes ``a`` ``(N, 5)`` and ``b`` ``(M, 5)`` ->
+    ``(N, M)`` in 0-1 (OpenCV's ``rotatedRectangleIntersection``, the overlap measure
+    :func:`nms_obb` uses).  Raises ValueError on malformed boxes."""
+    a, b = _check_obbs(a), _check_obbs(b)
+
+    def rects(o):
+        return [((x, y), (w, h), float(np.degrees(t))) for x, y, w, h, t in o.tolist()]
+
+    ra, rb = rects(a), rects(b)
+    area_a, area_b = a[:, 2] * a[:, 3], b[:, 2] * b[:, 3]
+    out = np.zeros((len(ra), len(rb)))
+    for i, p in enumerate(ra):
+        for j, q in enumerate(rb):
+            kind, pts = cv2.rotatedRectangleIntersection(p, q)
+            if kind == cv2.INTERSECT_NONE or pts is None:
+                continue
+            inter = cv2.contourArea(cv2.convexHull(pts))
+            union = area_a[i] + area_b[j] - inter
+            out[i, j] = inter / union if union > 0 else 0.0
+    return out
 
 
 def upright_quad(obb: tuple[float, float, float, float, float]) -> np.ndarray:
@@ -115,16 +105,46 @@ def upright_quad(obb: tuple[float, float, float, float, float]) -> np.ndarray:
     return np.array([p[0], p[3], p[2], p[1]])
 
 
-def crop_obb(
-    image: Image.Image, obb, size: tuple[int, int] = CROP_SIZE, flip: bool = False
-) -> Image.Image:
+def _quad_to_crop(q: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The 2x3 affine map from crop pixels to image pixels for corners ``q`` (TL, BL, BR, TR).
+
+    Pixel centres sit at +0.5 in both images (Pillow's QUAD convention), so a crop agrees
+    with ``Image.transform(size, QUAD, q)``.
+    """
+    w, h = size
+    tl, bl, _, tr = q
+    a = np.stack([(tr - tl) / w, (bl - tl) / h], 1)  # columns: one crop pixel along x, y
+    t = tl + a @ np.array([0.5, 0.5]) - 0.5
+    return np.hstack([a, t[:, None]])
+
+
+def crop_obbs(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> np.ndarray:
+    """Cut oriented boxes out of an ``(H, W, 3)`` uint8 array as upright crops.
+
+    ``obbs``: ``(K, 5)`` in pixels of ``image``; ``size``: crop ``(w, h)`` in pixels.
+    Returns ``(K, h, w, 3)`` uint8 (bilinear, ``cv2.warpAffine``); pixels outside the image
+    are black.  Raises ValueError for a bad ``obbs`` shape.
+    """
+    obbs = _check_obbs(obbs)
+    out = np.zeros((len(obbs), size[1], size[0], 3), np.uint8)
+    for i, obb in enumerate(obbs):
+        m = _quad_to_crop(upright_quad(obb), size)
+        cv2.warpAffine(
+            image, m, size, dst=out[i], flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0),
+        )
+    return out
+
+
+def crop_obb(image, obb, size: tuple[int, int] = CROP_SIZE, flip: bool = False):
     """Cut one oriented box out of ``image`` as an upright RGB crop of ``size`` (w, h) px.
 
-    ``flip`` turns the crop by 180 degrees.  Pixels outside the image are black.
+    ``image``: a PIL RGB image (returns a PIL image) or an ``(H, W, 3)`` uint8 array
+    (returns an ``(h, w, 3)`` array).  ``flip`` turns the crop by 180 degrees.  Pixels
+    outside the image are black.
     """
-    q = upright_quad(obb)
+    a = np.asarray(image.convert("RGB")) if isinstance(image, Image.Image) else image
+    crop = crop_obbs(a, np.asarray([obb], dtype=np.float64), size)[0]
     if flip:
-        q = q[[2, 3, 0, 1]]
-    return image.transform(
-        size, Image.Transform.QUAD, tuple(q.flatten()), Image.Resampling.BILINEAR
-    )
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    return Image.fromarray(crop) if isinstance(image, Image.Image) else crop

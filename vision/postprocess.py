@@ -1,4 +1,4 @@
-"""Pure numpy post-processing: letterbox, decoding the localiser's output, and the pile rules.
+"""Post-processing (NumPy and OpenCV): letterbox, decoding the localiser's output, and the pile rules.
 
 Pile rules (:func:`assign_cards`): every card id appears at most once per photo; the plain
 chaff of one month (e.g. ``pine-chaff-1`` / ``pine-chaff-2``) are interchangeable, so their
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image
 
 from referee.cards import CARD_IDS, CARDS
 from vision.detection import CERTAIN_AT, Detection
@@ -38,27 +39,31 @@ GROUPS = chaff_groups()
 
 
 def letterbox(
-    im: Image.Image, size: int, blur: float = 0.0
+    im: Image.Image | np.ndarray, size: int, blur: float = 0.0
 ) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping aspect and pad to ``size`` x ``size`` (grey 114, as ultralytics).
 
-    ``blur``: optional Gaussian blur radius in output pixels, applied after resizing.
+    ``im``: a PIL RGB image or an ``(H, W, 3)`` uint8 array.  Resized with
+    ``cv2.INTER_AREA`` (pixel-area averaging, no aliasing when shrinking a photo);
+    ``blur``: optional Gaussian blur sigma in output pixels, applied after resizing.
 
     Returns ``(x, r, (px, py))``: ``x`` float32 ``(1, 3, size, size)`` in 0-1; ``r`` the
     resize ratio; ``(px, py)`` the left/top padding in model pixels.  A model pixel maps
     back to ``((u - px) / r, (v - py) / r)``.
     """
-    w, h = im.size
+    a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+    h, w = a.shape[:2]
     r = min(size / w, size / h)
     nw, nh = max(1, round(w * r)), max(1, round(h * r))
-    canvas = Image.new("RGB", (size, size), (114, 114, 114))
     px, py = (size - nw) // 2, (size - nh) // 2
-    small = im.resize((nw, nh), Image.Resampling.BILINEAR)
+    small = cv2.resize(a, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
     if blur > 0:
-        small = small.filter(ImageFilter.GaussianBlur(blur))
-    canvas.paste(small, (px, py))
-    x = np.asarray(canvas, dtype=np.float32).transpose(2, 0, 1)[None] / 255.0
-    return np.ascontiguousarray(x), r, (float(px), float(py))
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    canvas = cv2.copyMakeBorder(
+        small, py, size - nh - py, px, size - nw - px, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+    )
+    x = cv2.dnn.blobFromImage(canvas, 1 / 255.0)
+    return x, r, (float(px), float(py))
 
 
 def decode_obb(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from referee.family import Family
 from referee.hachihachi import describe, json_io
+from referee.hachihachi.deal import check_piles
 from referee.hachihachi.game import GameResult, play_game
 from referee.hachihachi.json_io import play_game_json, settle_round, settle_round_json, suggest_json
 from referee.hachihachi.money import format_mon, parse_money
@@ -38,6 +39,7 @@ FAMILY = Family(
     format_amount=_format_amount,
     suggest_json=suggest_json,
     card_points=lambda card: card.hachihachi_points,
+    deck_check=check_piles,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
 )

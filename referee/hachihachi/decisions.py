@@ -12,6 +12,10 @@ into gains: who is paid, how much (mon before the multiplier) and by whom.
 - Hands exhausted after ``continue``: ``exhausted_dekiyaku = last-continuer``
   (seed: the continuer scores half) or ``everyone-half`` (FudaWiki: every maker
   is paid half by each opponent; the first continuer wins).
+- Liability (法度, option ``liable_thrower``; FudaWiki "Dekiyaku", the liability
+  note): a call that names ``liable`` has that opponent pay, alone, what the
+  call's dekiyaku adds to the stopper's value (every payer's share), whatever
+  hatto or an overtaken continue would say.  It applies when a player stops.
 
 Pure core.
 """
@@ -118,12 +122,14 @@ def resolve(
         half: bool,
         how: str,
         how_ja: str,
+        value_kan: int | None = None,
     ) -> Gain:
         pool = 0
         for i in ids:
             pool |= rules.dekiyaku_by_id(i).pool
         en, ja = _label(rules, ids)
-        value = kan(dekiyaku_kan(rules, ids), mpk) // (2 if half else 1)
+        whole = dekiyaku_kan(rules, ids) if value_kan is None else value_kan
+        value = kan(whole, mpk) // (2 if half else 1)
         return Gain(
             p,
             value,
@@ -146,13 +152,43 @@ def resolve(
         return opponents, len(opponents), ""
 
     w = last.player
+    liable = {(c.player, c.yaku): c.liable for c in calls if c.liable}
+    if liable and not rules.options.liable_thrower:
+        warnings.append(
+            "a liable player is named, but this ruleset does not play liability "
+            "(option liable_thrower): everyone pays their usual share"
+        )
+        liable = {}
     if last.decision == "stop":
         if w in rnd.hatto:
             raise RefereeError(
                 "bad-decision", f"{w} made the dekiyaku and stopped, so cannot be hatto"
             )
         payers, covers, why = payers_for(w, True)
-        return Outcome(w, (gain(w, made[w], payers, covers, False, f"stop{why}", "勝負"),), True)
+        gains = []
+        normal = list(made[w])
+        # Each liable call pays alone what its dekiyaku adds, in the order they were made.
+        for k, y in enumerate(made[w]):
+            thrower = liable.get((w, y))
+            if thrower is None:
+                continue
+            added = dekiyaku_kan(rules, made[w][: k + 1]) - dekiyaku_kan(rules, made[w][:k])
+            normal.remove(y)
+            if added:
+                how = f"stop; {thrower} threw the card that completed it and pays alone (liability)"
+                gains.append(gain(w, [y], (thrower,), covers, False, how, "勝負 法度", added))
+        rest = dekiyaku_kan(rules, made[w]) - sum(
+            dekiyaku_kan(rules, made[w][: k + 1]) - dekiyaku_kan(rules, made[w][:k])
+            for k, y in enumerate(made[w])
+            if (w, y) in liable
+        )
+        if normal and rest:
+            gains.insert(0, gain(w, normal, payers, covers, False, f"stop{why}", "勝負", rest))
+        return Outcome(w, tuple(gains), True)
+    if liable:
+        warnings.append(
+            "liability only applies when a player stops; the hands ran out, so it is ignored"
+        )
     if rnd.hatto:
         warnings.append(
             "hatto only counts when a player stops; the round ran out of cards, so it is ignored"

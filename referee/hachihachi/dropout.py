@@ -58,13 +58,16 @@ def dropout_fee(rules: HachihachiRules, k: int) -> int:
     return half_kan(o.dropout_fee_half_kan + (k - 1) * o.dropout_step_half_kan, o.mon_per_kan)
 
 
-def hand_value(rules: HachihachiRules, hand: Sequence[str], forced: bool) -> HandValue:
+def hand_value(
+    rules: HachihachiRules, hand: Sequence[str], forced: bool, field: Sequence[str] = ()
+) -> HandValue:
     """Half the teyaku plus half the dekiyaku of a dealt hand, plus the forced-out card bonus.
 
-    Amounts in mon before the multiplier; half of a kan value is exact because
-    ``mon_per_kan`` is even.
+    ``field``: the dealt field, for teyaku that read it (mukou-sanbon).  Amounts in
+    mon before the multiplier; half of a kan value is exact because ``mon_per_kan``
+    is even.
     """
-    teyaku = find_teyaku(rules, hand) if len(hand) else ()
+    teyaku = find_teyaku(rules, hand, field) if len(hand) else ()
     dekiyaku = find_dekiyaku(rules, hand)
     total_kan_mon = kan(
         sum(h.kan for h in teyaku) + sum(h.dekiyaku.kan for h in dekiyaku), rules.mon_per_kan

@@ -123,15 +123,19 @@ def play_game(
     ``settle_totals`` ones (with ``totals``) for a round entered as totals (a
     round's ``dealer`` and ``carry`` default to the previous round's winner
     and queue).  Raises ``RefereeError('game-over')`` for more rounds than
-    ``options.rounds``, and any error of ``make_round``/``settle`` with the
-    round's number in the message.
+    ``options.rounds`` (naming the first round too many), and any error of
+    ``make_round``/``settle`` with the round's number in the message and in
+    ``round_number``.
     """
     players = tuple(players)
     check_players(rules, players)
     o = rules.options
     if len(rounds) > o.rounds:
         raise RefereeError(
-            "game-over", f"{len(rounds)} rounds given; a game of {rules.name} has {o.rounds}"
+            "game-over",
+            f"round {o.rounds + 1}: the game is over; a game of {rules.name} has {o.rounds} "
+            f"rounds and {len(rounds)} were given",
+            round_number=o.rounds + 1,
         )
     ante = kan(rules.ante_kan(), o.mon_per_kan)
     dealer = players[0] if dealer is None else dealer
@@ -143,7 +147,9 @@ def play_game(
         kwargs = dict(raw)
         if kwargs.pop("players", None) not in (None, list(players), players):
             raise RefereeError(
-                "bad-round", f"round {i}: players differ from the game's {list(players)}"
+                "bad-round",
+                f"round {i}: players differ from the game's {list(players)}",
+                round_number=i,
             )
         stated = kwargs.get("dealer")
         if stated is not None and stated != dealer:
@@ -163,7 +169,7 @@ def play_game(
             else:
                 result = settle(rules, make_round(rules, players=players, **kwargs))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
         results.append(result)
         warnings.extend(f"round {i}: {w}" for w in result.warnings)
         for p in players:

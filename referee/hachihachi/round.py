@@ -16,16 +16,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from referee.cards import BY_ID
+from referee.cards import BY_ID, month_label
 from referee.errors import RefereeError
+from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
 from referee.hachihachi.rules import HachihachiRules
-from referee.hachihachi.teyaku import HAND_SIZE
 from referee.notation import parse_groups
 
-#: Cards dealt to the field.
-FIELD_SIZE = 6
 #: Decisions after completing a dekiyaku (seed 003 "Stop" / "Continue playing").
 DECISIONS = ("stop", "continue")
 
@@ -35,12 +33,15 @@ class DekiyakuCall:
     """A dekiyaku completion as the players state it, in the order it happened.
 
     ``yaku``: the dekiyaku id completed (``akatan``...); ``decision``: ``stop``
-    (the round ends) or ``continue`` (sage: play on for another dekiyaku).
+    (the round ends) or ``continue`` (sage: play on for another dekiyaku);
+    ``liable``: the opponent who threw the completing card from hand and pays
+    this dekiyaku alone (option ``liable_thrower``), or None.
     """
 
     player: str
     yaku: str
     decision: str
+    liable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,8 @@ def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
     if len(players) not in rules.options.players:
         raise RefereeError(
             "player-count",
-            f"{rules.name} seats {rules.options.players} players, got {len(players)}",
+            f"{rules.title or rules.name} seats {min(rules.options.players)} to {max(rules.options.players)} "
+            f"players, got {len(players)}",
         )
 
 
@@ -246,6 +248,9 @@ def make_round(
     for p in active:
         if p not in dealt:
             warnings.append(f"no hand reported for {p}: teyaku not scored")
+    reads_field = [t.id for t in rules.teyaku if t.group == "field"]
+    if reads_field and dealt and not field:
+        warnings.append(f"no field cards reported: {', '.join(reads_field)} (read from the field) not checked")
     if field:
         if len(field_ids) != FIELD_SIZE:
             raise RefereeError(
@@ -256,7 +261,7 @@ def make_round(
         if month is not None:
             raise RefereeError(
                 "misdeal",
-                f"misdeal: the field holds all four cards of month {month}; "
+                f"misdeal: the field holds all four cards of {month_label(month)}; "
                 "deal again (nothing is settled)",
             )
     own, brights = field_multipliers(rules, field_ids)
@@ -328,14 +333,16 @@ def _call(
     raw: DekiyakuCall | Mapping,
 ) -> DekiyakuCall:
     if isinstance(raw, Mapping):
-        unknown = set(raw) - {"player", "yaku", "decision"}
+        unknown = set(raw) - {"player", "yaku", "decision", "liable"}
         if unknown:
             raise RefereeError(
                 "bad-decision",
                 f"dekiyaku entry has unknown keys {sorted(unknown)}; "
-                "expected player, yaku, decision",
+                "expected player, yaku, decision, liable",
             )
-        raw = DekiyakuCall(raw.get("player"), raw.get("yaku"), raw.get("decision", "stop"))
+        raw = DekiyakuCall(
+            raw.get("player"), raw.get("yaku"), raw.get("decision", "stop"), raw.get("liable")
+        )
     _seated(players, raw.player, "dekiyaku player")
     if raw.player not in active:
         raise RefereeError(
@@ -352,4 +359,12 @@ def _call(
             f"decision {raw.decision!r} for {raw.player}'s {raw.yaku}; "
             f"expected {' or '.join(DECISIONS)}",
         )
+    if raw.liable is not None:
+        _seated(players, raw.liable, "liable player")
+        if raw.liable == raw.player or raw.liable not in active:
+            raise RefereeError(
+                "bad-decision",
+                f"{raw.liable} is named liable for {raw.player}'s {raw.yaku}; the liable "
+                f"player is an opponent who plays this round ({', '.join(active)} play)",
+            )
     return raw

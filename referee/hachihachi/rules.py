@@ -27,15 +27,32 @@ class SpecialOptions:
     """Special yaku (特殊役, tokushu-yaku), values in kan. RULES.md "Special yaku"."""
 
     chaff_min: int = opt(
-        16, "Sixteen Chaff (素十六): chaff cards needed (willow counts as chaff).", min=1
+        16, "Sixteen Chaff (素十六): chaff cards needed (willow counts as chaff).", min=1,
+        label="Sixteen Chaff: chaff cards needed", group="Special hands",
     )
-    chaff_kan: int = opt(12, "Sixteen Chaff value in kan.", min=0)
-    chaff_step_kan: int = opt(2, "Kan added per chaff card past chaff_min.", min=0)
-    double_points: int = opt(168, "Double Eights (二八): card points needed.", min=1)
-    double_kan: int = opt(10, "Double Eights value in kan.", min=0)
-    double_step_kan: int = opt(1, "Kan added per card point past double_points.", min=0)
+    chaff_kan: int = opt(
+        12, "Sixteen Chaff value in kan.", min=0,
+        label="Sixteen Chaff: value (kan)", group="Special hands",
+    )
+    chaff_step_kan: int = opt(
+        2, "Kan added per chaff card past chaff_min.", min=0,
+        label="Sixteen Chaff: kan per extra chaff card", group="Special hands",
+    )
+    double_points: int = opt(
+        168, "Double Eights (二八): card points needed.", min=1,
+        label="Double Eights: card points needed", group="Special hands",
+    )
+    double_kan: int = opt(
+        10, "Double Eights value in kan.", min=0,
+        label="Double Eights: value (kan)", group="Special hands",
+    )
+    double_step_kan: int = opt(
+        1, "Kan added per card point past double_points.", min=0,
+        label="Double Eights: kan per extra card point", group="Special hands",
+    )
     all_eights_kan: int = opt(
-        20, "All Eights (総八): value in kan to the first in play order.", min=0
+        20, "All Eights (総八): value in kan to the first in play order.", min=0,
+        label="All Eights: value (kan)", group="Special hands",
     )
 
 
@@ -43,55 +60,102 @@ class SpecialOptions:
 class Options:
     """House-rule options of Hachi-hachi (RULES.md "Hachi-hachi")."""
 
-    players: tuple[int, ...] = opt((2, 3, 4, 5, 6), "Allowed numbers of seated players.")
-    rounds: int = opt(12, "Rounds in a game: 12 (a year) or 6 (a half game).", choices=(6, 12))
-    ante_kan: int = opt(0, "Ante per player in kan (0: 5 kan for 12 rounds, 3 kan for 6).", min=0)
-    mon_per_kan: int = opt(12, "Mon (文) in one kan (貫).", choices=(10, 12))
+    players: tuple[int, ...] = opt(
+        (2, 3, 4, 5, 6), "Allowed numbers of seated players.",
+        label="Allowed numbers of seated players", group="Game and money",
+    )
+    rounds: int = opt(
+        12, "Rounds in a game: 12 (a year) or 6 (a half game).", choices=(6, 12),
+        label="Rounds in a game", group="Game and money",
+    )
+    ante_kan: int = opt(
+        0, "Ante per player in kan (0: 5 kan for 12 rounds, 3 kan for 6).", min=0,
+        label="Ante per player (kan; 0: the usual)", group="Game and money",
+    )
+    mon_per_kan: int = opt(
+        12, "Mon (文) in one kan (貫).", choices=(10, 12),
+        label="Mon in one kan", group="Game and money",
+    )
     payment_basis: str = opt(
         "split",
         "split: a gain of X is shared by the payers; each: every payer pays X.",
         choices=("split", "each"),
+        label="Who pays a player's gain", group="Game and money",
     )
     field_multiplier: str = opt(
         "carry",
         "Several brights on the field: carry (queue the others) or stack (multiply them all).",
         choices=("carry", "stack"),
+        label="Several brights on the field", group="Field (場)",
     )
     field_x2: tuple[str, ...] = opt(
         ("pine-crane", "cherry-curtain", "pampas-moon"),
         "Field brights that make a big field (大場, ×2).",
+        label="Brights that make a big field (×2)", group="Field (場)",
     )
     field_x4: tuple[str, ...] = opt(
         ("willow-rain-man", "paulownia-phoenix"),
         "Field brights that make a grand field (絶場, ×4).",
+        label="Brights that make a grand field (×4)", group="Field (場)",
     )
-    inoshikacho: bool = opt(False, "Use the inoshikacho (猪鹿蝶) dekiyaku.")
+    inoshikacho: bool = opt(
+        False, "Use the inoshikacho (猪鹿蝶) dekiyaku.",
+        label="Boar, Deer, Butterflies (猪鹿蝶) dekiyaku", group="Teyaku and dekiyaku",
+    )
     standing_months: tuple[int, ...] = opt(
-        (4, 5, 7), "Months whose triplet is a standing triplet (立三本)."
+        (4, 5, 7), "Months whose triplet is a standing triplet (立三本).",
+        label="Months of a standing triplet", group="Teyaku and dekiyaku", unit="month",
     )
     standing_chaff_months: tuple[int, ...] = opt(
         (12,),
         "Months whose triplet of chaff only is a standing triplet (the three paulownia chaff).",
+        label="Months whose chaff triplet stands", group="Teyaku and dekiyaku", unit="month",
     )
     willow_is_chaff: bool = opt(
-        True, "Willow cards count as chaff for teyaku, dekiyaku and special yaku."
+        True, "Willow cards count as chaff for teyaku, dekiyaku and special yaku.",
+        label="Willow cards count as chaff", group="Teyaku and dekiyaku",
     )
     dropout_fee_half_kan: int = opt(
-        2, "First drop-out fee (逃げ料) in half kan (2 = 1 kan).", min=0
+        2, "First drop-out fee (逃げ料) in half kan (2 = 1 kan).", min=0,
+        label="First drop-out fee (half kan)", group="Drop-outs and Mizuten",
     )
-    dropout_step_half_kan: int = opt(1, "Fee increase per later drop-out, in half kan.", min=0)
+    dropout_step_half_kan: int = opt(
+        1, "Fee increase per later drop-out, in half kan.", min=0,
+        label="Fee increase per later drop-out (half kan)", group="Drop-outs and Mizuten",
+    )
     forced_out_card_mon: int = opt(
-        3, "Forced-out compensation: mon per uncounted dekiyaku card in hand.", min=0
+        3, "Forced-out compensation: mon per uncounted dekiyaku card in hand.", min=0,
+        label="Forced out: mon per dekiyaku card in hand", group="Drop-outs and Mizuten",
     )
-    mizuten_kan: int = opt(1, "Mizuten (不見転) payment in kan.", min=0)
-    mizuten_points: int = opt(89, "Card points the Mizuten dealer needs to collect.", min=0)
-    bonus_kan: int = opt(1, "The teyaku '+1 kan' bonus in kan.", min=0)
-    bonus_points: int = opt(89, "Card points a chaff-type teyaku needs for its bonus.", min=0)
+    mizuten_kan: int = opt(
+        1, "Mizuten (不見転) payment in kan.", min=0,
+        label="Mizuten payment (kan)", group="Drop-outs and Mizuten",
+    )
+    mizuten_points: int = opt(
+        89, "Card points the Mizuten dealer needs to collect.", min=0,
+        label="Mizuten: card points the dealer needs", group="Drop-outs and Mizuten",
+    )
+    bonus_kan: int = opt(
+        1, "The teyaku '+1 kan' bonus in kan.", min=0,
+        label="Teyaku bonus (kan)", group="Teyaku and dekiyaku",
+    )
+    bonus_points: int = opt(
+        89, "Card points a chaff-type teyaku needs for its bonus.", min=0,
+        label="Card points for a chaff teyaku's bonus", group="Teyaku and dekiyaku",
+    )
     exhausted_dekiyaku: str = opt(
         "last-continuer",
         "Hands run out after 'continue': last-continuer (seed 003: the continuer scores half) "
         "or everyone-half (FudaWiki: every maker scores half; the first continuer wins).",
         choices=("last-continuer", "everyone-half"),
+        label="Hands run out after “continue”", group="Teyaku and dekiyaku",
+    )
+    liable_thrower: bool = opt(
+        False,
+        "Liability (法度): a player who throws from hand the card that completes an opponent's "
+        "dekiyaku pays every share alone (the dekiyaku decision names them as liable). Not when the card "
+        "came from the draw pile or was the thrower's last hand card.",
+        label="Liability: who throws the completing card pays alone", group="Teyaku and dekiyaku",
     )
     special: SpecialOptions = field(default_factory=SpecialOptions)
 
@@ -107,12 +171,15 @@ class TeyakuTable:
     ``ribbon``, ``chaff`` are ``[min, max]`` counts (willow as chaff).  ``bonus``:
     ``capture-month`` (+bonus_kan when the player captures all four cards of each
     triplet month) or ``points`` (+bonus_kan at bonus_points card points).
+    Group ``field`` reads the dealt field too: mukou-sanbon (向三本), three cards
+    of a month on the field and the fourth in the hand, ``kan`` for each such
+    month.  ``kan = 0`` turns a teyaku off.
     """
 
     en: str
     ja: str
     kan: int
-    group: str = opt("a", "Teyaku group.", choices=("a", "b"))
+    group: str = opt("a", "Teyaku group.", choices=("a", "b", "field"))
     shapes: tuple[tuple[int, ...], ...] = ()
     standing: int = -1
     shows: int = 3
@@ -290,15 +357,18 @@ def from_table(table: dict[str, Any], source: str) -> HachihachiRules:
         if not isinstance(raw, dict):
             raise _bad(source, f"teyaku.{tid}", raw, "a table")
         t = build(TeyakuTable, raw, source, f"teyaku.{tid}")
-        if t.enabled:
+        if t.kan < 0:
+            raise _bad(source, f"teyaku.{tid}.kan", t.kan, "0 (off) or more kan")
+        if t.enabled and t.kan:
             teyaku.append(_compile_teyaku(tid, t, source))
     dekiyaku = []
     for did, raw in table.get("dekiyaku", {}).items():
         if not isinstance(raw, dict):
             raise _bad(source, f"dekiyaku.{did}", raw, "a table")
-        d = _compile_dekiyaku(
-            did, build(DekiyakuTable, raw, source, f"dekiyaku.{did}"), options, source
-        )
+        t = build(DekiyakuTable, raw, source, f"dekiyaku.{did}")
+        if t.kan < 0:
+            raise _bad(source, f"dekiyaku.{did}.kan", t.kan, "0 or more kan")
+        d = _compile_dekiyaku(did, t, options, source)
         if d:
             dekiyaku.append(d)
     all_ids = set(table.get("dekiyaku", {}))

@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from referee.cards import BY_ID, CARD_IDS
+from referee.cards import BY_ID, month_label
 from referee.errors import RefereeError
 from referee.explain import Line
+from referee.hachihachi.deal import check_piles
 from referee.hachihachi.decisions import decide
 from referee.hachihachi.dekiyaku import DekiyakuHit, find_dekiyaku
 from referee.hachihachi.dropout import dropout_fee, hand_value
@@ -33,8 +34,8 @@ from referee.hachihachi.ledger import Book, Payment
 from referee.hachihachi.money import format_mon, kan
 from referee.hachihachi.round import RoundInput
 from referee.hachihachi.rules import HachihachiRules
-from referee.hachihachi.special import DECK_POINTS, PAR, SpecialHit, find_special
-from referee.hachihachi.teyaku import TeyakuHit, bonus_met, find_teyaku
+from referee.hachihachi.special import PAR, SpecialHit, find_special
+from referee.hachihachi.teyaku import TeyakuHit, bonus_met, describe, find_teyaku
 
 
 @dataclass(frozen=True)
@@ -126,21 +127,11 @@ def pile_points(ids: Iterable[str]) -> int:
     return sum(BY_ID[c].hachihachi_points for c in ids)
 
 
-def _check_full_deck(rnd: RoundInput, points: Mapping[str, int]) -> None:
-    held = set()
-    for p in rnd.active:
-        held |= set(rnd.piles[p])
-    total = sum(points.values())
-    if total != DECK_POINTS or len(held) != len(CARD_IDS):
-        missing = [c for c in CARD_IDS if c not in held]
-        diff = DECK_POINTS - total
-        how = f"{diff} missing" if diff > 0 else f"{-diff} extra"
-        raise RefereeError(
-            "pile-points",
-            f"the piles hold {total} of {DECK_POINTS} points ({how}); "
-            f"a round settled on card points needs all 48 cards. Cards in no pile: "
-            f"{', '.join(missing) or 'none'}",
-        )
+def _check_deck(rnd: RoundInput) -> None:
+    """The piles of a round settled on card points fit the deal played (``referee.hachihachi.deal``)."""
+    problem = check_piles(len(rnd.active), rnd.piles).problem()
+    if problem:
+        raise RefereeError("pile-points", problem)
 
 
 def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings: list[str]) -> None:
@@ -152,7 +143,7 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
                 f"no hand reported for {d.player}, who dropped out: nothing paid for it"
             )
             continue
-        v = hand_value(rules, d.hand, d.forced)
+        v = hand_value(rules, d.hand, d.forced, rnd.field)
         parts = [h.teyaku.id for h in v.teyaku] + [h.dekiyaku.id for h in v.dekiyaku]
         shown = tuple(dict.fromkeys(c for h in v.teyaku for c in h.cards))
         if d.forced:
@@ -223,7 +214,7 @@ def _pay_teyaku(
     for p in rnd.active:
         if p not in rnd.hands:
             continue
-        hits = find_teyaku(rules, rnd.hands[p])
+        hits = find_teyaku(rules, rnd.hands[p], rnd.field)
         teyaku[p] = hits
         others = [q for q in rnd.active if q != p]
         for h in hits:
@@ -232,7 +223,7 @@ def _pay_teyaku(
                 kan(h.kan, mpk),
                 others,
                 code="teyaku",
-                en=f"Teyaku {h.teyaku.en} ({h.teyaku.id}) {h.kan} kan",
+                en=f"Teyaku {describe(h)}",
                 ja=f"手役 {h.teyaku.ja}",
                 cards=h.cards,
             )
@@ -240,7 +231,8 @@ def _pay_teyaku(
         for h in hits if bonuses else ():
             if bonus_met(rules, h, rnd.piles[p], points[p]):
                 why = (
-                    "captured the whole month"
+                    "captured all four cards of "
+                    + " and ".join(month_label(m) for m in h.triplet_months)
                     if h.teyaku.bonus == "capture-month"
                     else f"{points[p]} points"
                 )
@@ -345,7 +337,7 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
     deki = decide(rules, rnd, pile_hits, warnings)
     special = None
     if deki is None:
-        _check_full_deck(rnd, points)
+        _check_deck(rnd)
         special = None if two else find_special(rules, active, rnd.piles, points)
     if deki is not None:
         outcome, winner = "dekiyaku", deki.winner
@@ -358,6 +350,10 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
     _pay_dropouts(rules, rnd, book, warnings)
     if rnd.mizuten and not two and special is None:
         _pay_mizuten(rules, rnd, book, points)
+    elif rnd.mizuten:  # RULES.md: two players play no Mizuten; a special yaku cancels it
+        warnings.append("Mizuten was called, but two players play no Mizuten (FudaWiki): nothing paid for it"
+                        if two else f"Mizuten was called, but {special.en} ({special.ja}) cancels Mizuten: "
+                        "nothing paid for it")
     teyaku, teyaku_paid = _pay_teyaku(rules, rnd, book, points, bonuses=not two and special is None)
     for g in deki.gains if deki else ():
         book.gain(

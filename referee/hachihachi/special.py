@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from referee.hachihachi.deal import DECK_POINTS
 from referee.hachihachi.rules import HachihachiRules
 from referee.hachihachi.teyaku import chaff_count
 
-#: Card points of the whole deck and the par each of three players is settled against.
-DECK_POINTS = 264
+#: The par each of three players is settled against: a third of the deck's 264 points.
 PAR = DECK_POINTS // 3
 
 

@@ -63,7 +63,9 @@ def suggest(rules: HachihachiRules, rnd: RoundInput) -> Suggestion:
         p: near_misses(rules, piles[p], [c for q in rnd.active if q != p for c in piles[q]])
         for p in rnd.active
     }
-    teyaku = {p: find_teyaku(rules, h) for p, h in rnd.hands.items()}
-    dropped = {d.player: hand_value(rules, d.hand, d.forced).mon for d in rnd.dropped if d.hand}
+    teyaku = {p: find_teyaku(rules, h, rnd.field) for p, h in rnd.hands.items()}
+    dropped = {
+        d.player: hand_value(rules, d.hand, d.forced, rnd.field).mon for d in rnd.dropped if d.hand
+    }
     needs_order = sum(bool(h) for h in dekiyaku.values()) >= 2
     return Suggestion(dekiyaku, hatto, teyaku, dropped, needs_order)

@@ -2,8 +2,10 @@
 
 Seed 003 "List of Hand yakus" and FudaWiki "Teyaku"; RULES.md "Teyaku".
 Group A reads the suit distribution (month counts, e.g. 3+2+2 is haneken 跳剣),
-group B the chaff type (willow counts as chaff).  A hand scores at most one
-teyaku per group, the highest, and the two stack.  A standing triplet
+group B the chaff type (willow counts as chaff), and the ``field`` group reads
+the dealt field too: mukou-sanbon (向三本, ja.wikipedia 八八 "手役"), three cards of
+a month on the field and the fourth in the hand.  A hand scores at most one
+teyaku per group, the highest, and the groups stack.  A standing triplet
 (立三本, tatesanbon) is three cards of a month in ``options.standing_months``
 (wisteria, iris, bush clover) or three chaff of a month in
 ``options.standing_chaff_months`` (the three paulownia chaff).  Pure core.
@@ -15,11 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.cards import BY_ID, Card, month_cards
+from referee.cards import BY_ID, Card, month_cards, month_label
 from referee.hachihachi.rules import HachihachiRules, Teyaku
-
-#: Cards in a dealt hand.
-HAND_SIZE = 7
 
 
 def yaku_kind(rules: HachihachiRules, c: Card) -> str:
@@ -81,19 +80,43 @@ def _group_b(rules: HachihachiRules, hand: tuple[Card, ...]) -> list[TeyakuHit]:
     return hits
 
 
-def find_teyaku(rules: HachihachiRules, hand: Sequence[str]) -> tuple[TeyakuHit, ...]:
-    """The teyaku of a dealt hand (card ids): at most one of group A, then one of group B.
+def _group_field(rules: HachihachiRules, hand: tuple[Card, ...], field: Sequence[str]) -> list[TeyakuHit]:
+    """Mukou-sanbon: each month with three cards on the dealt field and the fourth in the hand."""
+    if not field:
+        return []
+    on_field = Counter(BY_ID[c].month for c in field)
+    months = tuple(sorted({c.month for c in hand if on_field.get(c.month) == 3}))
+    if not months:
+        return []
+    cards = tuple(c.id for c in hand if c.month in months)
+    return [
+        TeyakuHit(t, t.kan * len(months), cards, months) for t in rules.teyaku if t.group == "field"
+    ]
+
+
+def find_teyaku(
+    rules: HachihachiRules, hand: Sequence[str], field: Sequence[str] = ()
+) -> tuple[TeyakuHit, ...]:
+    """The teyaku of a dealt hand (card ids): at most one of group A, one of group B and
+    one of the field group (which needs ``field``, the six dealt field cards).
 
     Within a group the highest value wins (file order breaks ties).  ``cards``
     of a group-B hit are its non-chaff cards (all seven for an empty hand).
-    The caller checks the hand size (``HAND_SIZE``).
+    The caller checks the hand size (``referee.hachihachi.deal.HAND_SIZE``).
     """
     cards = tuple(BY_ID[c] for c in hand)
     out = []
-    for hits in (_group_a(rules, cards), _group_b(rules, cards)):
+    for hits in (_group_a(rules, cards), _group_b(rules, cards), _group_field(rules, cards, field)):
         if hits:
             out.append(max(hits, key=lambda h: h.kan))  # max keeps the first of equal values
     return tuple(out)
+
+
+def describe(hit: TeyakuHit) -> str:
+    """A teyaku hit for an explanation line: ``Standing Triplet (Weak Three) (tatesanbon) 3 kan,
+    Wisteria (藤, month 4)`` (the months of its triplets named by their plants)."""
+    months = ", ".join(month_label(m) for m in hit.triplet_months)
+    return f"{hit.teyaku.en} ({hit.teyaku.id}) {hit.kan} kan" + (f", {months}" if months else "")
 
 
 def teyaku_kan(hits: Sequence[TeyakuHit]) -> int:

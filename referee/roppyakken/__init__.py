@@ -19,6 +19,7 @@ FAMILY = Family(
     round_keys=game.ROUND_KEYS,
     entry_form="picker",
     board="points",
+    game_summary=json_io.game_summary,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
 )

@@ -6,6 +6,10 @@ RULES.md "Instant wins and the end of the game":
 - an instant win (shiko, then nanatan) ends the game at once;
 - otherwise the game ends after a round in which a total reaches ``target``; the
   highest total wins, and a tie at the top means another round;
+- with ``first_to_target_wins`` (seed 002's local rule: the first to reach the target
+  wins at once), the first player to reach the target during that round wins, even if
+  another ends it higher.  A round in which two or more players reach it says who got
+  there first (``first_to_target``); the referee cannot tell from the piles;
 - ``rounds`` > 0 plays a fixed number of scored rounds instead; with ``winner =
   most-times-over-target`` each time a player's total reaches the target counts
   once and that total starts again from 0 (our reading of the 12-round mobile
@@ -29,7 +33,7 @@ from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list.
-ROUND_KEYS = frozenset({"piles", "hands", "field", "totals", "void"})
+ROUND_KEYS = frozenset({"piles", "hands", "field", "totals", "void", "first_to_target"})
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,39 @@ def _leader(totals: Mapping[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def target_crossers(rules: RoppyakkenRules, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
+    """``rules.target_crossers``: whom ``first_to_target_wins`` asks about (see there)."""
+    return rules.target_crossers(totals, scores)
+
+
+def _first_to_target(rules: RoppyakkenRules, before: Mapping[str, int], totals: Mapping[str, int],
+                     stated: str | None, warnings: list[str]) -> str | None:
+    """The winner under ``first_to_target_wins``, or None when the rule does not decide this round.
+
+    Raises ``RefereeError``: ``missing-decision`` (two or more reached the target and nobody is
+    named) or ``bad-decision`` (the named player did not reach it in this round).
+    """
+    o = rules.options
+    if not rules.plays_first_to_target:
+        if stated is not None:
+            warnings.append(f"first_to_target {stated} is ignored: the ruleset does not play "
+                            "first_to_target_wins to a target")
+        return None
+    crossed = [p for p, t in totals.items() if before[p] < o.target <= t]
+    if stated is not None and stated not in crossed:
+        who = ", ".join(crossed) or "nobody"
+        raise RefereeError("bad-decision", f"first_to_target is {stated!r}, who did not reach {o.target} in this "
+                           f"round ({who} did)")
+    if len(crossed) >= 2 and stated is None:
+        who = (f"{crossed[0]} and {crossed[1]} both" if len(crossed) == 2
+               else f"{', '.join(crossed[:-1])} and {crossed[-1]} all")
+        raise RefereeError("missing-decision", f"{who} reached {o.target} in this round: say who got there first "
+                           "(\"first_to_target\"); with first_to_target_wins that player wins")
+    if stated is not None:
+        return stated
+    return crossed[0] if crossed else None
+
+
 def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) -> str | None:
     if o.rounds:
         if scored < o.rounds:
@@ -106,17 +143,24 @@ def play_round(
     field: Sequence[str] = (),
     totals: Mapping[str, int] | None = None,
     void: object = False,
+    first_to_target: str | None = None,
 ) -> GameState:
     """Score the next round and advance the game.
 
     ``totals`` (``{player: points}``, instead of cards): a round the table scored
     on paper (``referee.roppyakken.totals``; ``void``: fuke voided it); ``piles``,
-    ``hands`` and ``field`` must then be empty.  Raises ``RefereeError('game-over')`` once the game has a
-    winner, and the errors of ``make_round`` and ``score_totals``.
+    ``hands`` and ``field`` must then be empty.  ``first_to_target``: the player who
+    reached the target first during this round, needed (with ``first_to_target_wins``)
+    only when two or more reach it.  Raises ``RefereeError('game-over')`` once the game
+    has a winner, ``missing-decision`` / ``bad-decision`` for ``first_to_target`` (see
+    ``_first_to_target``), and the errors of ``make_round`` and ``score_totals``.
     """
     if state.over:
         raise RefereeError("game-over", f"the game is over: {state.winner} won; start a new game")
     rules, o = state.rules, state.rules.options
+    if first_to_target is not None and first_to_target not in state.players:
+        raise RefereeError("unknown-player", f"first_to_target {first_to_target!r} is not a player; "
+                           f"players are {list(state.players)}")
     if totals is not None:
         entered.refuse_cards({"piles": piles, "hands": hands, "field": field})
         result = score_totals(rules, state.players, totals, state.dealer, void)
@@ -125,6 +169,7 @@ def play_round(
                            "referee finds fuke itself")
     else:
         result = score_round(rules, make_round(rules, state.players, piles, hands, state.dealer, field))
+    notes: list[str] = []
     totals = dict(state.totals)
     wins = dict(state.wins)
     scored = state.scored_rounds
@@ -137,7 +182,10 @@ def play_round(
                 if totals[p] >= o.target:
                     wins[p] += 1
                     totals[p] = 0
-    winner = result.instant_win or _game_winner(o, totals, wins, scored)
+    first = None if result.void else _first_to_target(rules, state.totals, totals, first_to_target, notes)
+    winner = result.instant_win or first or _game_winner(o, totals, wins, scored)
+    if notes:
+        result = replace(result, warnings=(*result.warnings, *notes))
     shown = MappingProxyType(dict(totals))
     game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, shown, winner)
     new = replace(state, dealer=result.next_dealer, totals=shown, rounds=(*state.rounds, game_round),
@@ -163,23 +211,24 @@ def play_game(
     """Play rounds given as ``{"piles": ..., "hands": ..., "field": ...}`` (or ``{"totals": ...}``,
     entered totals) from the start.
 
-    Raises ``RefereeError`` (a round after the end is ``game-over``; a round
-    that is not an object is ``bad-round``), naming the round number.
+    Rounds may also hold ``first_to_target``.  Raises ``RefereeError`` (a round
+    after the end is ``game-over``; a round that is not an object is
+    ``bad-round``), naming the round number in the message and in ``round_number``.
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
         if not isinstance(r, Mapping) or ("piles" not in r and "totals" not in r):
             raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\" (or \"totals\"), "
-                               f"got {r!r}")
+                               f"got {r!r}", round_number=i)
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
-                               f"expected {', '.join(sorted(ROUND_KEYS))}")
+                               f"expected {', '.join(sorted(ROUND_KEYS))}", round_number=i)
         try:
             state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
-                               r.get("void", False))
+                               r.get("void", False), r.get("first_to_target"))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
     return state
 
 

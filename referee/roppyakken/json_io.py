@@ -17,8 +17,9 @@ from referee.roppyakken.round import make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.totals import score_totals
 
-#: Keys a round object may have.
-ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals", "void"})
+#: Keys a round object may have (``first_to_target`` only matters within a game; a lone round ignores it).
+ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "hands", "field", "totals", "void",
+                        "first_to_target"})
 #: Keys a game object may have.
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
 
@@ -57,6 +58,23 @@ def game_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
     return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
+
+
+def game_summary(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
+    """``game_json``'s numbers only (``referee.api.game_summary``'s shape), without building the
+    explanation lines' JSON: re-scoring a long history (``referee.rescore``) stays fast."""
+    check_keys(data, GAME_KEYS, "game")
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+    state = play_game(rules, data.get("players"), rounds, data.get("dealer"))
+    return {
+        "ruleset": rules.name, "players": list(state.players), "unit": "points",
+        "rounds": [{"round": r.number, "scores": r.result.scores, "totals": dict(r.totals), "void": r.result.void}
+                   for r in state.rounds],
+        "totals": dict(state.totals),
+        "winner": state.winner,
+    }
 
 
 def yaku_made(_rules: RoppyakkenRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:

@@ -8,19 +8,19 @@ wins, settlement.  ``RoundResult`` holds each player's lines; a player's
 
 from __future__ import annotations
 
-from collections import Counter
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from referee.cards import BY_ID, CARDS, mask
+from referee.cards import CARDS, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, mask_ids
 from referee.notation import parse_groups
 from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
 from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.settlement import settle
-from referee.roppyakken.teyaku import find_teyaku
+from referee.roppyakken.teyaku import find_teyaku, months_with
 from referee.roppyakken.yaku import find_yaku
 
 #: Most cards one dealt hand can hold (the 10-card two-player deal).
@@ -35,6 +35,7 @@ _KIND_LINES = (  # kind, code, en, ja
 )
 _LABELS = {(en, n): f"{en} ×{n}" for _, _, en, _ in _KIND_LINES for n in range(25)}
 _KIND_MASK = {k: sum(c.bit for c in CARDS if c.kind == k) for k, *_ in _KIND_LINES}
+_KIND_MASKS = tuple((code, en, ja, _KIND_MASK[kind]) for kind, code, en, ja in _KIND_LINES)
 _M50 = sum(c.bit for c in CARDS if c.roppyakken_points == 50)
 _M10 = sum(c.bit for c in CARDS if c.roppyakken_points == 10)
 assert all(c.roppyakken_points in (0, 10, 50) for c in CARDS)
@@ -54,16 +55,15 @@ class RoundInput:
     piles: Mapping[str, tuple[str, ...]]
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     field: tuple[str, ...] = ()
+    #: Player -> 48-bit mask of their pile (computed from ``piles``).
+    masks: Mapping[str, int] = dataclasses.field(init=False, repr=False, compare=False)
+    #: Player -> 48-bit mask of their dealt hand, 0 when not given (computed from ``hands``).
+    hand_masks: Mapping[str, int] = dataclasses.field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def masks(self) -> dict[str, int]:
-        """Player -> 48-bit mask of their pile."""
-        return {p: mask(self.piles.get(p, ())) for p in self.players}
-
-    @cached_property
-    def hand_masks(self) -> dict[str, int]:
-        """Player -> 48-bit mask of their dealt hand (0 when not given)."""
-        return {p: mask(self.hands.get(p, ())) for p in self.players}
+    def __post_init__(self) -> None:
+        # Computed once here: scoring reads them for every player (cached_property takes a lock on 3.11).
+        object.__setattr__(self, "masks", {p: mask(self.piles.get(p, ())) for p in self.players})
+        object.__setattr__(self, "hand_masks", {p: mask(self.hands.get(p, ())) for p in self.players})
 
 
 def check_players(players: object) -> tuple[str, ...]:
@@ -94,8 +94,9 @@ def check_card_table(table: object, key: str, players: tuple[str, ...]) -> dict[
 
 
 def _month_four(ids: Sequence[str]) -> list[int]:
-    counts = Counter(BY_ID[c].month for c in ids)
-    return sorted(m for m, n in counts.items() if n == 4)
+    """The months whose four cards are all among ``ids``, in order."""
+    fours = months_with(mask(ids), 4)
+    return [m for m in range(1, 13) if fours >> 4 * (m - 1) & 1] if fours else []
 
 
 def make_round(
@@ -117,7 +118,8 @@ def make_round(
     players = check_players(players)
     allowed = rules.options.players
     if len(players) not in allowed:
-        raise RefereeError("player-count", f"{rules.name} is for {' or '.join(map(str, allowed))} "
+        counts = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
+        raise RefereeError("player-count", f"{rules.title or rules.name} is for {counts} "
                            f"players, got {len(players)}")
     dealer = players[0] if dealer is None else dealer
     hands = check_card_table(hands or {}, "hands", players)
@@ -139,9 +141,11 @@ def make_round(
         if len(ids) > MAX_HAND:
             raise RefereeError("bad-round", f"hand {p} has {len(ids)} cards; a dealt hand holds at most {MAX_HAND}")
         if rules.options.hand_four_misdeal and (fours := _month_four(ids)):
-            raise RefereeError("misdeal", f"misdeal: hand {p} holds all four cards of month {fours[0]}; deal again")
+            raise RefereeError("misdeal", f"misdeal: hand {p} holds all four cards of {month_label(fours[0])}; "
+                               "deal again")
     if rules.options.field_four_misdeal and (fours := _month_four(field_ids)):
-        raise RefereeError("misdeal", f"misdeal: the field holds all four cards of month {fours[0]}; deal again")
+        raise RefereeError("misdeal", f"misdeal: the field holds all four cards of {month_label(fours[0])}; "
+                           "deal again")
     return RoundInput(players, dealer, pile_ids, hand_ids, field_ids)
 
 
@@ -159,6 +163,10 @@ class PlayerRound:
     yaku or teyaku id).  ``card_points`` include chaff upgrades; ``raw_score`` = card points + yaku +
     lucky hands; ``round_score`` is what the round adds to the total (0 in a void
     round; settled in Yukbaek and Sambong) and equals the sum of ``lines``.
+    ``later_lines``: the lines after the card points (all the lines when ``card_kinds`` is
+    empty); ``card_kinds``: the card-point lines as ``(code, label, ja, points, mask)``,
+    turned into ``Line``s (with their card ids) only when ``lines`` is read: re-scoring a
+    long history reads the numbers alone.
     """
 
     player: str
@@ -169,7 +177,16 @@ class PlayerRound:
     fuke_count: int
     raw_score: int
     round_score: int
-    lines: tuple[Line, ...]
+    later_lines: tuple[Line, ...] = ()
+    card_kinds: tuple[tuple[str, str, str, int, int], ...] = ()
+
+    @cached_property
+    def lines(self) -> tuple[Line, ...]:
+        """Every explanation line of the player, in order: card points by kind, chaff upgrades,
+        yaku, lucky hands, fuke, settlement.  They sum to ``round_score``."""
+        cards = tuple(Line(self.player, code, label, ja, pts, mask_ids(m))
+                      for code, label, ja, pts, m in self.card_kinds)
+        return cards + self.later_lines
 
 
 @dataclass(frozen=True)
@@ -238,18 +255,18 @@ def pile_points(m: int) -> int:
     return 50 * (m & _M50).bit_count() + 10 * (m & _M10).bit_count()
 
 
-def _card_lines(player: str, pile: int) -> tuple[list[Line], int]:
-    lines = []
+def _card_kinds(pile: int) -> tuple[tuple[tuple[str, str, str, int, int], ...], int]:
+    """The card-point lines of a pile as ``(code, label, ja, points, mask)`` per kind, and their total."""
+    kinds = []
     total = 0
-    for kind, code, en, ja in _KIND_LINES:
-        m = pile & _KIND_MASK[kind]
+    for code, en, ja, kind_mask in _KIND_MASKS:
+        m = pile & kind_mask
         if not m:
             continue
-        ids = mask_ids(m)
         pts = pile_points(m)
         total += pts
-        lines.append(Line(player, code, _LABELS[en, len(ids)], ja, pts, ids))
-    return lines, total
+        kinds.append((code, _LABELS[en, m.bit_count()], ja, pts, m))
+    return tuple(kinds), total
 
 
 def _chaff_upgrades(player: str, pile: int, hits) -> tuple[list[Line], dict[int, int]]:
@@ -294,11 +311,11 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
         if len(ids) % 2:
             warnings.append(f"pile {p} has {len(ids)} cards; captured piles are even (pairs or fours)")
         pile = rnd.masks[p]
-        lines, card_points = _card_lines(p, pile)
+        kinds, card_points = _card_kinds(pile)
         hits, notes = find_yaku(rules, pile)
-        warnings.extend(f"{p}: {n}" for n in notes)
-        up_lines, upgraded = _chaff_upgrades(p, pile, hits)
-        lines += up_lines
+        if notes:
+            warnings.extend(f"{p}: {n}" for n in notes)
+        lines, upgraded = _chaff_upgrades(p, pile, hits)
         card_points += sum(upgraded.values())
         yaku = tuple(Line(p, h.yaku.id, h.yaku.en, h.yaku.ja, h.points, h.cards) for h in hits)
         lines += yaku
@@ -312,10 +329,11 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
         for h in hits:
             if h.yaku.instant_win:
                 instant.append((h.yaku.instant_win, h.yaku.beats_fuke, p))
-        partial[p] = (ids, card_points, yaku, lucky, lines)
+        partial[p] = (ids, card_points, yaku, lucky, lines, kinds)
     fuke_by = fuke_players(o.fuke, counts)
     void = bool(fuke_by)
-    raw = {p: sum(line.points for line in v[4]) for p, v in partial.items()}
+    # The kinds' points and the other lines: the same numbers the explanation lines carry.
+    raw = {p: sum(k[3] for k in v[5]) + sum(line.points for line in v[4]) for p, v in partial.items()}
     live = [(rank, p) for rank, beats, p in instant if beats or not void]
     instant_win = None
     if live:
@@ -329,7 +347,7 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
         next_dealer = _first_from(rnd.players, rnd.dealer, {p for p, s in raw.items() if s == top})
     out = []
     for p in rnd.players:
-        ids, card_points, yaku, lucky, lines = partial[p]
+        ids, card_points, yaku, lucky, lines, kinds = partial[p]
         if void and raw[p]:
             lines.append(Line(p, "fuke", f"Fuke: round void ({', '.join(fuke_by)} at or below "
                               f"{o.fuke.threshold})", "吹き消し", -raw[p]))
@@ -338,7 +356,7 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
             en = {"difference": "Settlement: top minus second (Yukbaek)",
                   "round-up": f"Settlement: rounded up to {o.round_up_to} (Sambong)"}[o.settlement]
             lines.append(Line(p, "settlement", en, "精算", settled[p] - base))
-        out.append(PlayerRound(p, ids, card_points, yaku, lucky, counts[p], raw[p], settled[p], tuple(lines)))
+        out.append(PlayerRound(p, ids, card_points, yaku, lucky, counts[p], raw[p], settled[p], tuple(lines), kinds))
     if void:
         warnings.append(f"fuke: {', '.join(f'{p} counts {counts[p]}' for p in fuke_by)}; "
                         f"at or below {o.fuke.threshold}, so the round is void and {rnd.dealer} deals again")

@@ -10,6 +10,7 @@ that only shape yaku.  Option names and defaults follow ``shared/RULES.md``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -23,37 +24,97 @@ from referee.schema import build, opt
 class FukeOptions:
     """Fuke (吹き消し, the round void). RULES.md "Fuke"."""
 
-    enabled: bool = opt(True, "Void the round when a player's fuke count is at or below the threshold.")
-    threshold: int = opt(30, "Fuke threshold in points (at or below voids the round).", min=0)
-    count_yaku: bool = opt(True, "The fuke count includes yaku points (false: card points only).")
-    excluded_months: tuple[int, ...] = opt((), "Months whose cards do not count toward fuke (Japanese text: 11, 12).")
+    enabled: bool = opt(
+        True, "Void the round when a player's fuke count is at or below the threshold.",
+        label="Use fuke: a low score voids the round", group="Fuke (the void round)",
+    )
+    threshold: int = opt(
+        30, "Fuke threshold in points (at or below voids the round).", min=0,
+        label="Fuke at or below (points)", group="Fuke (the void round)",
+    )
+    count_yaku: bool = opt(
+        True, "The fuke count includes yaku points (false: card points only).",
+        label="Yaku points count toward fuke", group="Fuke (the void round)",
+    )
+    excluded_months: tuple[int, ...] = opt(
+        (), "Months whose cards do not count toward fuke (the Japanese text leaves out Willow (柳, month 11) "
+        "and Paulownia (桐, month 12)).",
+        label="Months left out of the fuke count", group="Fuke (the void round)", unit="month",
+    )
 
 
 @dataclass(frozen=True)
 class Options:
     """House-rule options of the Roppyakken family (RULES.md)."""
 
-    players: tuple[int, ...] = opt((2, 3), "Allowed player counts.")
-    target: int = opt(600, "Points that end the game.", min=1)
-    rounds: int = opt(0, "Fixed number of scored rounds (0: play to the target).", min=0)
+    players: tuple[int, ...] = opt((2, 3), "Allowed player counts.", label="Allowed numbers of players", group="Game")
+    target: int = opt(600, "Points that end the game.", min=1, label="Target score", group="Game")
+    rounds: int = opt(
+        0, "Fixed number of scored rounds (0: play to the target).", min=0,
+        label="Number of rounds (0: play to the target)", group="Game",
+    )
     winner: str = opt("highest-total", "Who wins at the end.",
-                      choices=("highest-total", "most-times-over-target"))
-    match_games: int = opt(1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1)
-    instant_wins: bool = opt(True, "shiko (then nanatan) wins the game at once.")
-    exact_instant_yaku: bool = opt(False, "shiko void with the rain man; nanatan void with 8+ ribbons.")
+                      choices=("highest-total", "most-times-over-target"),
+        label="Who wins", group="Game",
+    )
+    match_games: int = opt(
+        1, "Best-of-N match: games to play at most (odd; 1 is a single game).", min=1,
+        label="Games in a match (best of)", group="Game",
+    )
+    instant_wins: bool = opt(
+        True, "shiko (then nanatan) wins the game at once.",
+        label="Four Brights or Seven Ribbons win at once", group="Yaku",
+    )
+    first_to_target_wins: bool = opt(
+        False, "The first player to reach the target during the round wins, even if another ends it higher "
+        "(seed 002 local rule); a round where two or more reach it says who was first (first_to_target).",
+        label="The first to reach the target wins", group="Game",
+    )
+    exact_instant_yaku: bool = opt(
+        False, "shiko void with the rain man; nanatan void with 8+ ribbons.",
+        label="Exact instant wins only", group="Yaku",
+    )
     rain_spoils_viewing: str = opt("never", "Willow cards void the viewing yaku.",
-                                   choices=("never", "any-willow", "unless-crane"))
-    willow_ribbon_in_seven_ribbons: bool = opt(True, "The willow ribbon counts toward nanatan.")
-    teppo_replaces_viewing: bool = opt(True, "teppo replaces hanami and tsukimi (false: they stack).")
-    lucky_hands: bool = opt(True, "Score lucky hands (teyaku) from the dealt hands.")
-    hand_four_misdeal: bool = opt(True, "Four of a month in a dealt hand is a misdeal.")
-    field_four_misdeal: bool = opt(True, "Four of a month on the field is a misdeal.")
-    triple_hand_three: int = opt(0, "Points for three threes in a 10-card hand (0: scores as futatesan).", min=0)
-    korean_ribbon_yaku: bool = opt(False, "Use the Korean extra ribbon yaku.")
-    korean_values: bool = opt(False, "Use the Korean alternative yaku values.")
+                                   choices=("never", "any-willow", "unless-crane"),
+        label="Rain spoils the viewing yaku", group="Yaku",
+    )
+    willow_ribbon_in_seven_ribbons: bool = opt(
+        True, "The willow ribbon counts toward nanatan.",
+        label="Willow ribbon counts for Seven Ribbons", group="Yaku",
+    )
+    teppo_replaces_viewing: bool = opt(
+        True, "teppo replaces hanami and tsukimi (false: they stack).",
+        label="Gun (teppo) replaces the viewing yaku", group="Yaku",
+    )
+    lucky_hands: bool = opt(
+        True, "Score lucky hands (teyaku) from the dealt hands.",
+        label="Score lucky hands", group="Lucky hands and misdeals",
+    )
+    hand_four_misdeal: bool = opt(
+        True, "Four of a month in a dealt hand is a misdeal.",
+        label="Four of a month in a hand is a misdeal", group="Lucky hands and misdeals",
+    )
+    field_four_misdeal: bool = opt(
+        True, "Four of a month on the field is a misdeal.",
+        label="Four of a month on the field is a misdeal", group="Lucky hands and misdeals",
+    )
+    triple_hand_three: int = opt(
+        0, "Points for three threes in a 10-card hand (0: scores as futatesan).", min=0,
+        label="Points for three threes in a hand", group="Lucky hands and misdeals",
+    )
+    korean_ribbon_yaku: bool = opt(False, "Use the Korean extra ribbon yaku.", label="Korean ribbon yaku", group="Yaku")
+    korean_values: bool = opt(
+        False, "Use the Korean alternative yaku values.",
+        label="Korean yaku values", group="Yaku",
+    )
     settlement: str = opt("plain", "Round settlement: plain, difference (Yukbaek), round-up (Sambong).",
-                          choices=("plain", "difference", "round-up"))
-    round_up_to: int = opt(100, "Round-up settlement: round each round score up to a multiple of this.", min=1)
+                          choices=("plain", "difference", "round-up"),
+        label="How a round is settled", group="Settling a round",
+    )
+    round_up_to: int = opt(
+        100, "Round-up settlement: round each round score up to a multiple of this.", min=1,
+        label="Round scores up to a multiple of", group="Settling a round",
+    )
     fuke: FukeOptions = field(default_factory=FukeOptions)
 
 
@@ -151,7 +212,8 @@ class Teyaku:
 class RoppyakkenRules:
     """A validated Roppyakken-family ruleset.
 
-    ``yaku`` and ``teyaku`` hold only the active entries, in file order.
+    ``yaku`` and ``teyaku`` hold only the active entries, in file order;
+    ``teyaku_sizes`` the month sizes of the month-sets teyaku, smallest first.
     """
 
     name: str
@@ -161,6 +223,7 @@ class RoppyakkenRules:
     yaku: tuple[Yaku, ...]
     teyaku: tuple[Teyaku, ...]
     game: str = "roppyakken"
+    teyaku_sizes: tuple[int, ...] = ()
 
     def yaku_by_id(self, yaku_id: str) -> Yaku:
         """The active yaku with this id; ``KeyError`` if absent."""
@@ -168,6 +231,22 @@ class RoppyakkenRules:
             if y.id == yaku_id:
                 return y
         raise KeyError(yaku_id)
+
+    @property
+    def plays_first_to_target(self) -> bool:
+        """``first_to_target_wins`` decides games played to the target (not fixed rounds)."""
+        o = self.options
+        return o.first_to_target_wins and not o.rounds and o.winner == "highest-total"
+
+    def target_crossers(self, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
+        """The players whose total (points) reaches the target with this round's ``scores``, in the
+        order of ``totals``, when ``first_to_target_wins`` must decide among them: two or more, in a
+        game played to the target.  Empty otherwise.  The web app asks who was first only then."""
+        if not self.plays_first_to_target:
+            return ()
+        target = self.options.target
+        crossed = tuple(p for p, t in totals.items() if t < target <= t + scores.get(p, 0))
+        return crossed if len(crossed) >= 2 else ()
 
 
 def _option(options: Options, name: str, kind: type, source: str, path: str):
@@ -273,9 +352,6 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     if not options.players or any(n < 2 for n in options.players):
         raise RefereeError("bad-ruleset", f"{source}: field 'options.players' is {list(options.players)}; "
                            "expected counts of at least 2")
-    if any(not 1 <= m <= 12 for m in options.fuke.excluded_months):
-        raise RefereeError("bad-ruleset", f"{source}: field 'options.fuke.excluded_months' is "
-                           f"{list(options.fuke.excluded_months)}; expected months 1-12")
     if options.match_games % 2 == 0:
         raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
                            "expected an odd number")
@@ -285,7 +361,8 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     for k, v in meta.items():
         if not isinstance(v, str):
             raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
-    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, **meta)
+    sizes = tuple(sorted({t.size for t in teyaku if t.rule == "month-sets"}))
+    return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, teyaku_sizes=sizes, **meta)
 
 
 __all__ = ["FukeOptions", "Options", "RoppyakkenRules", "Teyaku", "Yaku", "from_table"]

@@ -52,12 +52,16 @@ def find_teyaku(rules: RoppyakkenRules, hand: tuple[str, ...], hand_mask: int | 
         return []
     if hand_mask is None:
         hand_mask = mask(hand)
-    sizes = sorted({t.size for t in rules.teyaku if t.rule == "month-sets"})
+    sizes = rules.teyaku_sizes
+    # Most hands hold no month with enough cards for any month-sets teyaku: skip those tables.
+    any_set = bool(sizes) and bool(months_with(hand_mask, sizes[0]))
     hits: list[TeyakuHit] = []
     for t in rules.teyaku:
         if t.rule == "all-zero":
             if not hand_mask & _SCORING:
                 hits.append(TeyakuHit(t, t.points, tuple(hand)))
+            continue
+        if not any_set:
             continue
         larger = [s for s in sizes if s > t.size]
         months = months_with(hand_mask, t.size)
@@ -68,5 +72,7 @@ def find_teyaku(rules: RoppyakkenRules, hand: tuple[str, ...], hand_mask: int | 
         points = max([t.points, *(pts for m, pts in t.month_points.items() if months >> 4 * (m - 1) & 1)])
         shown = mask_ids(hand_mask & months)
         hits.append(TeyakuHit(t, points, shown))
+    if len(hits) < 2:
+        return hits
     replaced = {r for h in hits for r in h.teyaku.replaces}
     return [h for h in hits if h.teyaku.id not in replaced]

@@ -31,6 +31,7 @@ from typing import Any
 import click
 from flask import Flask, g, request
 from flask.cli import with_appcontext
+from flask_compress import Compress
 
 from referee import store
 
@@ -109,9 +110,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, help, homescreen, players, sessions, views_api
+    from referee.web import art, errors, help, homescreen, players, sessions, views_api, words
 
     art.init_app(app)
+    words.init_app(app)
+    # Pages go compressed to browsers that ask (every phone): a round entry page is about 5 KB on
+    # the wire instead of 37 (scripts/bench_pages.py).  Static files are sent as they are (and
+    # cached): compressing a file stream would leave its file open until garbage collection.
+    app.config.setdefault("COMPRESS_STREAMS", False)
+    Compress(app)
     errors.init_app(app)
     help.init_app(app)
     homescreen.init_app(app)
@@ -122,6 +129,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import photos  # issue 6: pile photos
 
     photos.init_app(app)
+    from referee.web import what_if  # issue 12: what-if re-scoring
+
+    app.register_blueprint(what_if.bp)
     app.cli.add_command(init_db_command)
 
     app.add_template_filter(soft_hyphens)

@@ -12,12 +12,13 @@ Must not import the store.
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, abort, current_app, send_from_directory
+from flask import Flask, abort, current_app, g, request, send_from_directory
 
-from referee.cards import BY_ID, CARDS, Card
+from referee.cards import BY_ID, CARDS, Card, month_label
 
 #: Month number -> its kanji, as printed on text tiles.
 MONTH_KANJI = {
@@ -36,6 +37,9 @@ MONTH_KANJI = {
 }
 #: Card kind -> the badge on a text tile.
 KIND_BADGE = {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "カス"}
+#: The device's choice of card tiles, kept in a cookie: text tiles ("compact") or card faces ("art").
+PICKER_COOKIE = "picker"
+PICKER_MODES = ("compact", "art")
 #: Files that credit an art set, shown on the About page.
 CREDIT_FILES = ("SOURCE.md", "NOTICE.md", "ATTRIBUTION.txt", "LICENSE", "LICENSE.md")
 
@@ -80,6 +84,22 @@ def months() -> list[tuple[int, str, list[Card]]]:
     return [(m, MONTH_KANJI[m], [c for c in CARDS if c.month == m]) for m in range(1, 13)]
 
 
+def short_name(card: Card) -> str:
+    """What a tile in a month's row needs to say: the card's name without its plant
+    ("Pine with Crane (and Sun)" -> "Crane", "Pine poetry ribbon" -> "Poetry ribbon")."""
+    plant = card.plant.replace("-", " ")
+    name = re.sub(r"\s*\([^)]*\)", "", card.name)
+    if name.lower().startswith(plant):
+        name = name[len(plant):].strip()
+    name = re.sub(r"^with\s+", "", name)
+    return name[:1].upper() + name[1:] if name else card.name
+
+
+def plant_kanji(month: int) -> str:
+    """The month's plant in kanji (松 for month 1), as printed on the picker's rows."""
+    return next(c for c in CARDS if c.month == month).plant_ja.split(" ")[0]
+
+
 def init_app(app: Flask) -> None:
     """Load the configured art (if any) and register the ``/cards/<id>`` route and template helpers."""
     art = load_art(app.config["CARD_ART"]) if app.config.get("CARD_ART") else None
@@ -96,10 +116,27 @@ def init_app(app: Flask) -> None:
         current = current_app.extensions["card_art"]
         return current is not None and card_id in current.files
 
+    def art_available() -> bool:
+        return current_app.extensions["card_art"] is not None
+
+    def picker_mode() -> str:
+        """``art`` where art is configured and this device chose it, else ``compact``."""
+        if not art_available():
+            return "compact"
+        mode = g.get("picker_mode") or request.cookies.get(PICKER_COOKIE)
+        return mode if mode in PICKER_MODES else "compact"
+
+    @app.context_processor
+    def picker_settings() -> dict:
+        return {"art_available": art_available(), "picker_mode": picker_mode()}
+
     app.jinja_env.globals.update(
         months=months,
         has_face=has_face,
         KIND_BADGE=KIND_BADGE,
         MONTH_KANJI=MONTH_KANJI,
         CARD=BY_ID,
+        month_label=month_label,
+        short_name=short_name,
+        plant_kanji=plant_kanji,
     )

@@ -61,6 +61,7 @@ class RoundView:
     context: dict[str, Any] = field(default_factory=dict)
     month: str = ""
     made: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    saved: str = ""
 
 
 @dataclass
@@ -95,6 +96,22 @@ class Board:
     draw: bool = False
     context: dict[str, Any] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
+    ante: str = ""
+
+    def ranking(self) -> list[tuple[int, str]]:
+        """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
+        order = sorted(self.players, key=lambda p: -self.totals.get(p, 0))
+        out: list[tuple[int, str]] = []
+        for i, p in enumerate(order):
+            tied = out and self.totals.get(out[-1][1], 0) == self.totals.get(p, 0)
+            out.append((out[-1][0] if tied else i + 1, p))
+        return out
+
+    def to_go(self, player: str) -> int | None:
+        """Points the player still needs to reach the target (0 once there); None without a target."""
+        if not self.target:
+            return None
+        return max(0, self.target - self.totals.get(player, 0))
 
     @property
     def leader(self) -> str | None:
@@ -117,13 +134,32 @@ def session_rules(session: Session):
 
 
 def amount_formatter(session: Session) -> Callable[[int], str]:
-    """How the session's family writes an amount (``-1 kan 7 mon``); plain numbers if its rules fail to load."""
+    """How the web writes an amount of the session's family; plain numbers if its rules fail to load.
+
+    Points are plain numbers.  Other units (Hachi-hachi's kan and mon) carry their sign in front
+    of the whole amount, as said at the table: -17 mon is ``"−1 kan 5 mon"``, 168 is
+    ``"+14 kan 0 mon"``, 0 is ``"0 kan 0 mon"`` (the JSON's ``net_text`` keeps the core's floor
+    form, ``"-2 kan 7 mon"``).
+    """
+    return rules_amount_formatter(session.ruleset, session.options)
+
+
+def rules_amount_formatter(ruleset: str, options: Mapping[str, Any]) -> Callable[[int], str]:
+    """``amount_formatter`` for a ruleset and options that need not be a session's (the What if
+    page's other rules); plain numbers if they fail to load."""
     try:
-        rules = session_rules(session)
+        rules = load_ruleset(ruleset, options)
         family = families.of(rules)
     except RefereeError:
         return str
-    return lambda amount: family.format_amount(amount, rules)
+    if family.unit == "points":
+        return lambda amount: family.format_amount(amount, rules)
+
+    def signed(amount: int) -> str:
+        sign = "+" if amount > 0 else "\u2212" if amount < 0 else ""
+        return sign + family.format_amount(abs(amount), rules)
+
+    return signed
 
 
 #: Keys of a round object that belong to the session, never stored with a round.
@@ -148,6 +184,19 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
             continue
         out[k] = v
     return out
+
+
+def without_context(family: str, data: Mapping[str, Any],
+                    context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's
+    ``month``) that a stored round does not keep, and a message when one differs from the
+    game's value (it may be repeated, as the ``score`` input has it, but must match)."""
+    keys = families.get(family).round_keys
+    out = dict(data)
+    for key, value in context.items():
+        if key not in keys and key in out and out.pop(key) != value:
+            return out, f'"{key}" is {data[key]!r}, but this round\'s {key} is {value!r} (leave it out)'
+    return out, None
 
 
 def round_input(session: Session, data: Mapping[str, Any], dealer: str,
@@ -208,7 +257,8 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
 
     Returns the game result of the rounds that count and, per stored round, its entry
     or its error.  One pass when every round counts; each rejected round costs one more
-    pass, or, when the error does not name its round, a pass per round.  Raises
+    pass (all the rounds after a game-over, one), or, when the error does not name its
+    round, a pass per round.  Raises
     ``RefereeError`` when the game itself is invalid (players, dealer, options).
     """
     kept = list(range(len(stored)))
@@ -222,7 +272,10 @@ def replay(family: Family, rules: Any, game: Mapping[str, Any],
             n = int(m.group(1)) if m else 0
             if not 1 <= n <= len(kept):
                 return _replay_each(family, rules, game, stored)
-            errors[kept.pop(n - 1)] = e.message[m.end():]
+            # After a game-over every later round is over too: one more pass, not one per round.
+            for i in kept[n - 1 :] if e.code == "game-over" else kept[n - 1 : n]:
+                errors[i] = e.message[m.end():]
+            kept = [i for i in kept if i not in errors]
     rows: list[_Row] = []
     played = 0
     for i in range(len(stored)):
@@ -278,7 +331,9 @@ def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
     fmt = amount_formatter(session) if family.unit != "points" else str
     views = []
     for row, played in zip(rounds, rows, strict=True):
-        view = RoundView(row.id, row.position, row.version, _dealer_before(out, played.before), row.data)
+        view = RoundView(
+            row.id, row.position, row.version, _dealer_before(out, played.before), row.data, saved=row.updated
+        )
         view.context = family.next_round({**out, "rounds": out["rounds"][: played.before]})
         if played.error is not None:
             view.error = played.error
@@ -374,7 +429,8 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.rounds_planned = int(out.get("rounds_planned") or 0)
     board.rounds_played = int(out.get("rounds_played") or 0)
     board.carry = list(out.get("carry", []))
-    board.jackpot = fmt(int(out.get("jackpot", 0)))
+    board.jackpot = fmt(int(out.get("jackpot", 0))).lstrip("+")
+    board.ante = fmt(int(out.get("ante", 0))).lstrip("+")
     board.context = family.next_round(out)
     board.winners = tuple(out.get("winners", [])) if complete else ()
     return board
@@ -393,3 +449,35 @@ BOARDS: dict[str, BoardKind] = {
     "points": BoardKind(_points_round, _points_board),
     "ledger": BoardKind(_ledger_round, _ledger_board),
 }
+
+
+def option_value(session: Session, key: str, default: Any = None) -> Any:
+    """The session's effective value of a top-level ruleset option (its override, else the preset's
+    default); ``default`` when the rules have no such option or fail to load."""
+    try:
+        return getattr(session_rules(session).options, key, default)
+    except RefereeError:
+        return default
+
+
+def first_to_target_choices(session: Session, board: Board, number: int, result: Mapping[str, Any] | None) -> list[str]:
+    """The players the round entry asks "who reached the target first?" about: those whose total
+    crosses the target with round ``number``'s ``result`` (a round result object), when the rules say
+    so (``rules.target_crossers``: two or more cross, under ``first_to_target_wins``).  Else empty."""
+    if not result or result.get("void") or "players" not in result:
+        return []
+    try:
+        rules = session_rules(session)
+    except RefereeError:
+        return []
+    crossers = getattr(rules, "target_crossers", None)
+    if crossers is None:
+        return []
+    totals = dict.fromkeys(session.players, 0)
+    for view in reversed(board.rounds[: max(0, number - 1)]):
+        if view.totals:
+            if not view.game_winner:
+                totals = dict(view.totals)
+            break
+    scores = {p: int(v.get("round_score", 0)) for p, v in result["players"].items()}
+    return list(crossers(totals, scores))

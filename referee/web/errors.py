@@ -23,9 +23,18 @@ _MESSAGES = {
     403: "This is the viewer link: it shows the scoreboard but cannot change it. "
     "Ask the scorekeeper for the scorekeeper link.",
     404: "There is no such page or session. Check the link, or start a new session from the home page.",
-    413: "That upload is too large: a photo may be up to {photo} MB and a session export up to {other} MB. "
-    "Check you picked the right file.",
+    413: "That upload is too large: {sent}the limit here is {limit}. A photo may be up to {photo} and a session "
+    "export up to {other}; check you picked the right file.",
 }
+
+
+def byte_size(n: int) -> str:
+    """Bytes in words for messages: ``21_500_000`` -> ``'20.5 MB'``, ``10_000`` -> ``'9.8 KB'`` (1 MB = 1024 KB)."""
+    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
+        if n >= size:
+            v = n / size
+            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+    return f"{n} bytes"
 
 
 def wants_json() -> bool:
@@ -53,10 +62,16 @@ def init_app(app: Flask) -> None:
         # A view's own description (abort(404, "No session ...")) wins over the stock one.
         custom = e.description if e.description != type(e).description else None
         message = custom or _MESSAGES.get(status) or e.description or e.name
-        if status == 413 and not custom:
+        if status == 413 and not custom:  # the size sent and the limit that applied, in words
             mb = 1024 * 1024
-            message = message.format(photo=current_app.config.get("PHOTO_MAX_BYTES", 20 * mb) // mb,
-                                     other=max(1, (current_app.config.get("MAX_CONTENT_LENGTH") or mb) // mb))
+            other = current_app.config.get("MAX_CONTENT_LENGTH") or mb
+            sent = request.content_length
+            message = message.format(
+                sent=f"{byte_size(sent)} sent; " if sent else "",
+                limit=byte_size(request.max_content_length or other),
+                photo=byte_size(current_app.config.get("PHOTO_MAX_BYTES", 20 * mb)),
+                other=byte_size(other),
+            )
         return error_response(status, message)
 
     @app.errorhandler(RecursionError)

@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.ruleset import load_table
+from referee.names import clean_name, name_key
+from referee.ruleset import load_table, parse_value
 
 MAX_PLAYERS = 6
 #: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
@@ -42,6 +43,25 @@ class SessionForm:
     dealer: int = 0
     options: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+
+
+def duplicate_name(names: Sequence[str]) -> str | None:
+    """The first name that another one repeats once compared by ``name_key``, or None."""
+    seen: dict[str, str] = {}
+    for n in names:
+        key = name_key(n)
+        if key in seen:
+            return n
+        seen[key] = n
+    return None
+
+
+def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
+    """(fewest, most) players a preset seats: the family's fixed ``seats`` (``Family.seats``), else its
+    ``players`` option; (2, MAX_PLAYERS) without either."""
+    allowed = seats or next((s["default"] for s in specs if s["key"] == "players"), None)
+    counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
+    return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
 
 
 def check_preset(ruleset: str) -> None:
@@ -89,20 +109,63 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     return text
 
 
+def parse_option_fields(
+    form: FormData, specs: Sequence[Mapping[str, Any]], shown: bool
+) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
+
+    ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
+    options that differ from the preset's defaults, the values as typed, errors by field name).
+    """
+    options: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for spec in specs:
+        key = spec["key"]
+        raw = form.get(f"opt.{key}")
+        if raw is None and (spec["type"] != "bool" or not shown):
+            continue  # not in the form: the preset's default
+        typed[key] = raw if raw is not None else "false"
+        try:
+            value = _parse_option(spec, raw)
+        except ValueError as e:
+            errors[f"opt.{key}"] = str(e)
+            continue
+        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
+            options[key] = value
+    return options, typed, errors
+
+
+def parse_extra_options(text: str) -> dict[str, Any]:
+    """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
+    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
     """Read the new-session form.
 
     Returns (the form as typed, with errors) and, when it is valid, the session
     to create: ``{name, ruleset, family, options, players, dealer}``.
     """
-    sf = SessionForm(name=(form.get("name") or "").strip(), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
-    sf.players = [(form.get(f"player-{i}") or "").strip() for i in range(MAX_PLAYERS)]
+    sf = SessionForm(name=clean_name(form.get("name") or ""), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
+    sf.players = [clean_name(form.get(f"player-{i}") or "") for i in range(MAX_PLAYERS)]
+    extra = [(i, n) for i in range(MAX_PLAYERS, MAX_PLAYERS + 20) if (n := clean_name(form.get(f"player-{i}") or ""))]
     raw_dealer = (form.get("dealer") or "0").strip()
     sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
     if not sf.name:
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > MAX_SESSION_NAME:
-        sf.errors["name"] = f"Keep the name to {MAX_SESSION_NAME} characters."
+        sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
     try:
         info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
@@ -126,12 +189,23 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             options[key] = value
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
-    if len(names) < 2:
+    twin = duplicate_name(names)
+    if extra:
+        sf.errors["players"] = (
+            f"A session seats at most {MAX_PLAYERS} players; {extra[0][1][:40]!r} would be player "
+            f"{len(names) + 1}. Nothing was created."
+        )
+    elif len(names) < 2:
         sf.errors["players"] = "Enter at least two player names, in play order."
-    elif len(set(names)) != len(names):
-        sf.errors["players"] = "Each player needs a different name."
-    elif any(len(p) > MAX_NAME for p in names):
-        sf.errors["players"] = f"Keep player names to {MAX_NAME} characters."
+    elif twin is not None:
+        sf.errors["players"] = (
+            f"Each player needs a different name: {twin!r} is already at the table "
+            "(names are compared ignoring case, spaces and full-width letters)."
+        )
+    elif long := [p for p in names if len(p) > MAX_NAME]:
+        sf.errors["players"] = (
+            f"“{long[0][:20]}…” has {len(long[0])} characters; keep player names to {MAX_NAME} characters."
+        )
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""
     if not dealer and "players" not in sf.errors:
@@ -180,7 +254,8 @@ def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None
 def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """The round input from the card picker: ``{"piles": {player: ids}, "hands": {...}}``.
 
-    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card.
+    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card; ``first_to_target``
+    names who reached the target first, when the form asked.
     Unknown card ids are kept so the core names them in its error.
     """
     piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
@@ -188,6 +263,8 @@ def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     data: dict[str, Any] = {"piles": piles}
     if hands:
         data["hands"] = hands
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 
@@ -214,14 +291,35 @@ def dekiyaku_ids(ruleset: str) -> list[str]:
     return list(table.get("dekiyaku", {}))
 
 
+def yaku_names(ruleset: str) -> dict[str, str]:
+    """Yaku, teyaku and dekiyaku ids of a ruleset -> "English 日本語" ("Poetry Ribbons 赤短"), for
+    the web to name them as players do.  Ids the ruleset does not name are left out."""
+    try:
+        table, _ = load_table(ruleset)
+    except RefereeError:
+        return {}
+    out = {}
+    for kind in ("yaku", "teyaku", "dekiyaku"):
+        for yid, entry in (table.get(kind) or {}).items():
+            if isinstance(entry, Mapping) and entry.get("en"):
+                out[yid] = f"{entry['en']} {entry.get('ja', '')}".strip()
+    return out
+
+
+def dekiyaku_choices(ruleset: str) -> list[tuple[str, str]]:
+    """(id, "English 日本語") of each dekiyaku a ruleset names, for the Hachi-hachi form's choices."""
+    names = yaku_names(ruleset)
+    return [(yid, names.get(yid, yid)) for yid in dekiyaku_ids(ruleset)]
+
+
 def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """A Hachi-hachi round from its entry form (docs/HACHIHACHI.md "Round input", without the
     session's keys).
 
     Fields: ``hand-f`` (the six field cards) or ``multiplier``; per seat i: ``status-i``
     (``play``, ``drop``, ``forced``), ``order-i`` (drop-out call order), ``hand-i`` and
-    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k`` (k = 0..2,
-    the dekiyaku in the order they were made); ``hatto`` (player names).
+    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k``/``dk-liable-k``
+    (k = 0..2, the dekiyaku in the order they were made); ``hatto`` (player names).
     """
     data: dict[str, Any] = {}
     field_cards = _cards(form.getlist("hand-f"))
@@ -258,7 +356,10 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     for k in range(3):
         player, yaku = form.get(f"dk-player-{k}"), form.get(f"dk-yaku-{k}")
         if player and yaku:
-            calls.append({"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"})
+            call = {"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"}
+            if form.get(f"dk-liable-{k}"):  # liability (option liable_thrower): who threw the card
+                call["liable"] = form.get(f"dk-liable-{k}")
+            calls.append(call)
     if calls:
         data["dekiyaku"] = calls
     hatto = [p for p in form.getlist("hatto") if p in players]
@@ -268,13 +369,35 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     return data
 
 
+#: Rows of the "calls in order" part of the calls form (more fit in its JSON box).
+CALL_ROWS = 4
+_CALL_FIELD = re.compile(r"call-(\d{1,3})")
+
+
+def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the calls form (Koi-Koi; KOIKOI-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` and ``hand-<i>`` (i = seat; once per tapped card), ``stopped_by`` (a
+    player's name, or empty: the hands ran out), ``call-<k>`` (k = 0.., who called koi-koi k-th;
+    empty rows are skipped).  Names that are not players are kept so the core names them.
+    """
+    data = parse_round_form(form, players)
+    rows = sorted(int(m.group(1)) for key in form if (m := _CALL_FIELD.fullmatch(key)))
+    calls = [{"player": who} for k in rows if (who := form.get(f"call-{k}"))]  # the call: koi-koi
+    if calls:
+        data["calls"] = calls
+    data["stopped_by"] = form.get("stopped_by") or None
+    return data
+
+
 _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 
 def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
     """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
-    (README "Entered totals"), plus ``winner`` when one is chosen and ``void`` (fuke: blank
-    seats count 0) when ticked.
+    (README "Entered totals"), plus ``winner`` when one is chosen, ``void`` (fuke: blank
+    seats count 0) when ticked and ``first_to_target`` when answered (house rule
+    ``first_to_target_wins``).
 
     Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
     ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
@@ -304,6 +427,8 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
     winner = form.get("winner")
     if winner in players:
         data["winner"] = winner
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
     return data
 
 
@@ -320,6 +445,7 @@ class EntryForm:
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("round.html", parse_round_form),
     "money": EntryForm("round_money.html", parse_money_round_form),
+    "calls": EntryForm("round_calls.html", parse_calls_round_form),
 }
 
 

@@ -77,8 +77,8 @@ TERMS: tuple[Term, ...] = (
     Term("kan", "kan", "貫", "kan (money)",
          "Hachi-hachi's big unit of money. 1 kan is 12 mon (or 10 by house rule). Amounts show as “2 kan 6 mon”."),
     Term("mon", "mon", "文", "mon (money)",
-         "Hachi-hachi's small unit of money. The mon part of an amount is never negative: paying 5 mon shows as "
-         "“-1 kan 7 mon”."),
+         "Hachi-hachi's small unit of money. An amount carries its sign in front: paying 17 mon shows as "
+         "“\u22121 kan 5 mon”, receiving 30 as “+2 kan 6 mon”."),
     Term("multiplier", "", "", "field multiplier",
          "In Hachi-hachi, a bright on the field doubles (×2) or quadruples (×4) every payment of the round."),
     Term("ante", "", "", "ante and jackpot",
@@ -91,6 +91,9 @@ TERMS: tuple[Term, ...] = (
          "A player one card short of a dekiyaku when another player stops. The other loser pays alone."),
     Term("mizuten", "mizuten", "不見転", "Mizuten (blind play)",
          "The dealer commits to play before looking at the hand: a bet on collecting 89 card points or more."),
+    Term("koi-koi", "koi-koi / shōbu", "こいこい / 勝負", "play on or stop (Koi-Koi)",
+         "In Koi-Koi, a player who makes a yaku either stops (shōbu) and scores, or calls koi-koi and plays on for "
+         "more. Only the player who stops scores, doubled if the other player had called koi-koi."),
     Term("drop-out", "", "", "dropping out",
          "With 4 to 6 at the table, only 3 play a round; the others drop out, paying a fee, or are forced out."),
     Term("entered-totals", "", "", "entered totals",
@@ -124,6 +127,11 @@ _RULES_CODES = {
     "forced-out": "drop-outs",
     "dropout-fee": "drop-outs",
     "mizuten": "mizuten",
+    "seven-plus": "multipliers",
+    "opponent-koikoi": "multipliers",
+    "own-koikoi": "multipliers",
+    "oyaken": "hands-ran-out",
+    "not-scored": "stopping",
 }
 
 

@@ -43,6 +43,10 @@ def document(server: str) -> dict[str, Any]:
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}},
     }
     sess = {"$ref": "#/components/schemas/Session"}
+    rules_body = {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Rules"}}},
+    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -152,6 +156,34 @@ def document(server: str) -> dict[str, Any]:
                     "responses": {"204": _resp("Deleted"), **_errors(403, 404, 503)},
                 },
             },
+            "/sessions/{token}/rescore": {  # issue 12: what if
+                "post": {
+                    "summary": "What if: re-score the session's history under other rules (saves nothing)",
+                    "description": "`options` go on top of the session's own options, or of the new preset's "
+                    "defaults when `ruleset` names another preset. The answer compares each round before and "
+                    "after (a round the new rules reject, or play after the game is over, has null scores and "
+                    "a note) and the final totals and winners; the same JSON as `hanafuda-referee rescore`.",
+                    "parameters": [token],
+                    "requestBody": rules_body,
+                    "responses": {
+                        "200": _resp("The comparison", {"$ref": "#/components/schemas/Rescore"}),
+                        **_errors(400, 404, 422),
+                    },
+                }
+            },
+            "/sessions/{token}/rules": {  # issue 12: fixing a rule afterwards
+                "put": {
+                    "summary": "Change the session's rules; the history is re-scored and Undo restores them",
+                    "description": "Same body as `/rescore`. The rules must load and score every round the "
+                    "session can; the change is logged in the session's change log.",
+                    "parameters": [token],
+                    "requestBody": rules_body,
+                    "responses": {
+                        "200": _resp("The session with its new standings", sess),
+                        **_errors(400, 403, 404, 422, 503),
+                    },
+                }
+            },
             "/openapi.json": {"get": {"summary": "This document", "responses": {"200": _resp("OpenAPI")}}},
         },
         "components": {
@@ -163,7 +195,10 @@ def document(server: str) -> dict[str, Any]:
                 },
                 "Round": {
                     "type": "object",
-                    "description": "Round JSON; session keys may be omitted.",
+                    "description": "Round JSON of the session's game family; session keys may be omitted. "
+                    "Roppyakken family: piles, hands, field (README \"Round input\"). Hachi-hachi: field or "
+                    "multiplier, hands, dropped, mizuten, dekiyaku, hatto, piles (docs/HACHIHACHI.md). Koi-Koi: "
+                    "piles, hands, calls, stopped_by (docs/KOIKOI.md); its month follows from the round's place.",
                     "properties": {
                         "piles": {
                             "type": "object",
@@ -171,6 +206,29 @@ def document(server: str) -> dict[str, Any]:
                         },
                         "hands": {"type": "object"},
                         "field": {"type": "array", "items": {"type": "string"}},
+                        "calls": {
+                            "type": "array",
+                            "description": "Koi-Koi: the koi-koi calls of this round, in the order made",
+                            "items": {
+                                "type": "object",
+                                "required": ["player"],
+                                "properties": {
+                                    "player": {"type": "string"},
+                                    "call": {"type": "string", "description": "the call made (the default: koi-koi)"},
+                                },
+                            },
+                        },
+                        "stopped_by": {
+                            "type": ["string", "null"],
+                            "description": "Koi-Koi: the player who stopped (勝負); null: the hands ran out",
+                        },
+                        "month": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 12,
+                            "description": "Koi-Koi: may be repeated, but must be the round's month (round n is "
+                            "month n); it is never stored",
+                        },
                         "totals": {
                             "type": "object",
                             "additionalProperties": {"type": ["integer", "string"]},
@@ -192,7 +250,10 @@ def document(server: str) -> dict[str, Any]:
                     "required": ["name", "players"],
                     "properties": {
                         "name": {"type": "string"},
-                        "ruleset": {"type": "string"},
+                        "ruleset": {
+                            "type": "string",
+                            "description": "A preset: roppyakken and its variants, hachihachi, koikoi...",
+                        },
                         "options": {"type": "object"},
                         "players": {"type": "array", "items": {"type": "string"}},
                         "dealer": {"type": "string"},
@@ -203,6 +264,51 @@ def document(server: str) -> dict[str, Any]:
                     },
                 },
                 "Session": {"type": "object"},
+                "Rules": {
+                    "type": "object",
+                    "properties": {
+                        "ruleset": {
+                            "type": "string",
+                            "description": "A preset of the same game; default: the session's",
+                        },
+                        "options": {
+                            "type": "object",
+                            "description": "Dotted-key overrides, e.g. "
+                            '{"fuke.threshold": 40, "teyaku.mukou-sanbon.kan": 2}',
+                        },
+                    },
+                },
+                "RescoreSide": {
+                    "type": "object",
+                    "properties": {
+                        "ruleset": {"type": "string"},
+                        "options": {"type": "object"},
+                        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "winner": {"type": ["string", "null"]},
+                        "mon_per_kan": {"type": "integer"},
+                    },
+                },
+                "Rescore": {
+                    "type": "object",
+                    "required": ["unit", "before", "after", "rounds"],
+                    "properties": {
+                        "unit": {"enum": ["points", "mon"]},
+                        "before": {"$ref": "#/components/schemas/RescoreSide"},
+                        "after": {"$ref": "#/components/schemas/RescoreSide"},
+                        "rounds": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "round": {"type": "integer"},
+                                    "changed": {"type": "boolean"},
+                                    "before": {"type": "object", "description": "{scores, totals, void?, note?}"},
+                                    "after": {"type": "object", "description": "{scores, totals, void?, note?}"},
+                                },
+                            },
+                        },
+                    },
+                },
             }
         },
     }

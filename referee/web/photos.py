@@ -40,12 +40,13 @@ from referee import families, store
 from referee.cards import BY_ID, CARDS
 from referee.web import get_db
 from referee.web.evidence import (
+    PHOTO_MEMORY,
     DetectionRunner,
     default_detector,
     delete_files,
     describe_error,
-    prepare,
     save_evidence,
+    stream_size,
 )
 from referee.web.forms import entry_form
 from referee.web.photo_review import (
@@ -73,15 +74,20 @@ def init_app(app) -> None:
 
     Config: ``PHOTO_MAX_BYTES`` (upload limit, default 20 MB), ``PHOTO_SIDE`` (evidence
     long side, 1600 px), ``PHOTO_TIMEOUT`` (seconds, 15), ``PHOTO_DETECTOR`` (a factory
-    returning a detector; default: the shipped ONNX models), ``PHOTO_KEEP_UNSAVED_HOURS`` (24).
+    returning a detector; default: the shipped ONNX models), ``PHOTO_KEEP_UNSAVED_HOURS`` (24),
+    ``PHOTO_MEMORY`` (bytes all photo decodes and detections in flight may take, 320 MiB)
+    and ``PHOTO_WORKERS`` (how many run at once, 3): the one limit both photo routes share.
     """
     app.config.setdefault("PHOTO_MAX_BYTES", 20 * 1024 * 1024)
     app.config.setdefault("PHOTO_SIDE", 1600)
     app.config.setdefault("PHOTO_TIMEOUT", 15.0)
     app.config.setdefault("PHOTO_DETECTOR", default_detector)
     app.config.setdefault("PHOTO_KEEP_UNSAVED_HOURS", 24)
+    app.config.setdefault("PHOTO_MEMORY", PHOTO_MEMORY)
+    app.config.setdefault("PHOTO_WORKERS", 3)
     app.extensions["photo_runner"] = DetectionRunner(
-        app.config["PHOTO_DETECTOR"], timeout=float(app.config["PHOTO_TIMEOUT"])
+        app.config["PHOTO_DETECTOR"], timeout=float(app.config["PHOTO_TIMEOUT"]),
+        budget=int(app.config["PHOTO_MEMORY"]), workers=int(app.config["PHOTO_WORKERS"]),
     )
     app.jinja_env.globals.update(photo_slot=photo_slot, photo_deck_check=photo_deck_check)
     app.register_blueprint(bp)
@@ -169,11 +175,10 @@ def detect_api():
     upload = request.files.get("image") or next(iter(request.files.values()), None)
     if upload is None:
         return _api_error(400, "no-image", "Send the photo as a multipart file field named 'image'.")
-    raw = upload.read()
-    if not raw:
+    if not stream_size(upload.stream):
         return _api_error(422, "bad-image", "The uploaded file is empty; expected a photo.")
     try:
-        dets = runner().detect(raw)
+        dets = runner().detect(upload.stream)  # read and decoded on a worker, within the limit
     except Exception as e:  # every failure becomes words and a status
         status, message = describe_error(e)
         code = {422: "bad-image", 503: "unavailable", 504: "timeout"}.get(status, "detector-error")
@@ -335,16 +340,17 @@ def _with(p: store.PhotoRow, dets: list[dict[str, Any]]) -> store.PhotoRow:
 
 
 def take_photo(
-    sess: store.Session, slot: str, raw: bytes, dismissed: set[str] | frozenset[str] = frozenset()
+    sess: store.Session, slot: str, upload, dismissed: set[str] | frozenset[str] = frozenset()
 ) -> tuple[store.PhotoRow | None, str | None]:
-    """Decode, keep and detect one upload.  Returns (photo, error in words); the photo is
-    kept even when detection fails, and is None only when the file is not a usable image.
+    """Decode, keep and detect one upload (bytes or a binary file).  Returns (photo, error in
+    words); the photo is kept even when detection fails, and is None only when the file is
+    not a usable image.  The decode runs under the detector's limit, like detection.
     ``dismissed``: cards answered No in this slot before (see :func:`records`)."""
     cfg = current_app.config
-    if not raw:
+    if not (len(upload) if isinstance(upload, bytes) else stream_size(upload)):
         return None, "The photo is empty (0 bytes); take it again, or tap the cards in by hand."
     try:
-        prepared = prepare(raw, int(cfg["PHOTO_SIDE"]))
+        prepared = runner().prepare(upload, int(cfg["PHOTO_SIDE"]))
     except Exception as e:
         return None, describe_error(e)[1]
     pid = secrets.token_urlsafe(12)
@@ -374,17 +380,29 @@ def take_photo(
 
 def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
     """Piles that break the deck: cards in no pile, odd piles, and, where the family's piles add up
-    to a deck total of card points (``Family.card_points``: Hachi-hachi's 264), the gap to it
-    (under ``hachi``, the key the template reads)."""
+    to a deck total of card points, the check of the deal actually played (``Family.deck_check``:
+    Hachi-hachi's 264 points with three active players, at most 34 cards with two, 14 never drawn),
+    else the gap to the deck total (``Family.card_points``), under ``hachi``, the key the template reads."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     odd = [p for p, cs in piles.items() if len(cs) % 2]
-    out: dict[str, Any] = {"count": len(known), "missing": missing, "odd": odd, "hachi": None}
-    card_points = families.get(sess.family).card_points
-    if card_points is not None:
-        points = sum(card_points(BY_ID[c]) for c in known)
-        out["hachi"] = {"points": points, "gap": sum(card_points(c) for c in CARDS) - points}
+    out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
+    family = families.get(sess.family)
+    if family.deck_check is not None:
+        # Seats marked as dropping out (the money form's status-i) hold no pile this round.
+        playing = [p for i, p in enumerate(sess.players) if (form.get(f"status-{i}") or "play") == "play"]
+        check = family.deck_check(len(playing), {p: piles[p] for p in playing})
+        out["of"] = check.deal.in_play
+        out["hachi"] = {
+            "points": check.points,
+            "gap": check.gap,
+            "undrawn": check.deal.undrawn,
+            "problem": check.problem(),
+        }
+    elif family.card_points is not None:
+        points = sum(family.card_points(BY_ID[c]) for c in known)
+        out["hachi"] = {"points": points, "gap": sum(family.card_points(c) for c in CARDS) - points}
     return out
 
 
@@ -527,7 +545,7 @@ def round_photo(token: str):
         if not key.startswith("snap-") or not _valid_slot(slot, sess.players) or not upload.filename:
             continue
         uploaded.append(slot)
-        photo, error = take_photo(sess, slot, upload.read(), dismissed_in(photos, slot))
+        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(photos, slot))
         if error:
             errors[slot] = error
         if photo is not None:

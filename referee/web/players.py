@@ -95,9 +95,9 @@ class PlayerStats:
     """One player across the sessions a browser knows.
 
     ``name``: the spelling used most recently; ``sessions``: rows for the history table
-    (``{session, title, seat, link, shown, rounds, won, over, leader}``); ``tallies``: unit ->
+    (``{session, title, seat, link, shown, rounds, won, over, draw, leader}``); ``tallies``: unit ->
     ``Tally``; ``yaku``: (id, name, name_ja) -> times made; ``wins``: sessions won;
-    ``finished``: sessions with a winner.
+    ``finished``: sessions whose game is over (won, or drawn).
     """
 
     key: str
@@ -130,7 +130,7 @@ def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Boar
                 stats.yaku[(y["id"], y["name"], y["name_ja"])] += 1
     won = seat in board.winners
     stats.wins += won
-    stats.finished += bool(board.winners)
+    stats.finished += board.over  # a winner, or a draw (a level Koi-Koi game)
     stats.sessions.append(
         {
             "session": sess,
@@ -141,7 +141,8 @@ def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Boar
             "unit": board.unit,
             "rounds": played,
             "won": won,
-            "over": bool(board.winners),
+            "over": board.over,
+            "draw": board.draw,
             "leader": board.leader == seat,
         }
     )

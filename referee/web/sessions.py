@@ -26,6 +26,8 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
+    make_response,
     redirect,
     render_template,
     request,
@@ -36,10 +38,25 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
 from referee import api, families, store
+from referee.cards import CARD_IDS, month_label
 from referee.errors import RefereeError
 from referee.web import get_db
-from referee.web.board import Board, amount_formatter, build_board, round_input, session_rules, stored_round
+from referee.web.art import PICKER_COOKIE, PICKER_MODES
+from referee.web.board import (
+    Board,
+    amount_formatter,
+    build_board,
+    first_to_target_choices,
+    option_value,
+    round_input,
+    session_rules,
+    stored_round,
+    without_context,
+)
+from referee.web.chart import legend as chart_legend
+from referee.web.chart import totals_chart
 from referee.web.forms import (
+    CALL_ROWS,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -47,13 +64,16 @@ from referee.web.forms import (
     SessionForm,
     cards_entered,
     check_preset,
-    dekiyaku_ids,
+    dekiyaku_choices,
+    duplicate_name,
     entry_form,
     option_fields,
     parse_session_form,
     parse_totals_form,
+    seat_range,
     shown_value,
     unknown_seats,
+    yaku_names,
 )
 from referee.web.players import remember_seen
 
@@ -171,6 +191,11 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         except (RefereeError, ImportError):
             continue  # a family whose module is not installed yet
     values = {s["key"]: sf.options.get(s["key"], shown_value(s, s["default"])) for s in specs}
+    seats = seat_range(specs, families.get(info["game"]).seats)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for spec in specs:
+        if spec["key"] not in ("target", "players"):
+            groups.setdefault(spec.get("group") or "Other", []).append(spec)
     return {
         "form": sf,
         "info": info,
@@ -178,6 +203,9 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "values": values,
         "presets": presets,
         "max_players": MAX_PLAYERS,
+        "seats_min": seats[0],
+        "seats_max": seats[1],
+        "option_groups": [{"name": k, "specs": v} for k, v in groups.items()],
         "opt_errors": any(k.startswith("opt.") for k in sf.errors),
     }
 
@@ -186,7 +214,9 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
 def new_session():
     """The new-session form; its house-rule options come from the ruleset's option schema."""
     if request.method == "GET":
-        sf = SessionForm(ruleset=request.args.get("ruleset") or families.DEFAULT_RULESET)
+        # A preset change (htmx) sends the form as typed: the names stay, the options are the new preset's.
+        sf, _ = parse_session_form(request.args)
+        sf.errors, sf.options = {}, {}
         if request.headers.get("HX-Request") == "true":
             return render_template("partials/options.html", **_form_context(sf))
         return render_template("new_session.html", **_form_context(sf))
@@ -242,16 +272,23 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
-    if len(set(players)) != len(players):
-        raise RefereeError("bad-round", "each player needs a different name")
+    twin = duplicate_name(players)
+    if twin is not None:
+        raise RefereeError(
+            "bad-round", f"each player needs a different name; {twin[:40]!r} repeats another (ignoring case and spaces)"
+        )
     long = [p for p in players if len(p) > MAX_NAME]
     if long:
-        raise RefereeError("bad-round", f"keep player names to {MAX_NAME} characters; {long[0][:20]!r}... is longer")
+        why = f"player name {long[0][:20]!r}... has {len(long[0])} characters; keep player names to {MAX_NAME}"
+        why += " characters"
+        raise RefereeError("bad-round", why)
     if len(rounds) > MAX_ROUNDS:
         raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
     name = data.get("name") or game.get("name") or "Imported session"
-    if not isinstance(name, str) or len(name) > MAX_SESSION_NAME:
+    if not isinstance(name, str):
         raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    if len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" has {len(name)} characters; at most {MAX_SESSION_NAME} characters')
     dealer = game.get("dealer") or players[0]
     if dealer not in players:
         raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
@@ -281,10 +318,10 @@ def import_session():
         message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."
+    except RefereeError as e:  # before ValueError, its base class: the rules' own words
+        message = e.message
     except ValueError as e:  # e.g. a number longer than Python's integer digit limit
         message = f"That JSON has a value that cannot be read ({e})."
-    except RefereeError as e:
-        message = e.message
     except ImportError as e:
         message = f"This game's scoring module is not installed ({e.name})."
     else:
@@ -316,14 +353,31 @@ def about():
 
 def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
     db = get_db()
+    board = board_of(sess)
     return {
         "s": sess,
         "role": role,
-        "board": board_of(sess),
+        "board": board,
         "undo": store.last_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
         "money": amount_formatter(sess),
+        "is_money": board.unit != "points",
+        "chart": totals_chart(board, _axis_label(sess, board), _axis_unit(sess, board)),
+        "chart_legend": chart_legend(board.players),
     }
+
+
+def _axis_unit(sess: store.Session, board: Board) -> int:
+    """What the chart's axis steps are multiples of: 1 point, or one kan in mon."""
+    return int(sess.options.get("mon_per_kan", 12)) if board.unit == "mon" else 1
+
+
+def _axis_label(sess: store.Session, board: Board) -> Callable[[int], str]:
+    """The chart's axis values: points as they are, money in kan."""
+    if board.unit != "mon":
+        return str
+    per_kan = _axis_unit(sess, board)
+    return lambda mon: f"{mon // per_kan} kan"
 
 
 @bp.get("/s/<token>")
@@ -337,7 +391,14 @@ def scoreboard(token: str):
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
-    return render_template("scoreboard.html", s=sess, role=role, board_html=board_html(sess, role), view_url=view_url)
+    return render_template(
+        "scoreboard.html",
+        s=sess,
+        role=role,
+        board_html=board_html(sess, role),
+        view_url=view_url,
+        first_visit=role == "edit" and not board_of(sess).rounds,
+    )
 
 
 @bp.get("/s/<token>/poll")
@@ -371,15 +432,39 @@ def score_input(
     return api.score_json(round_input(sess, data, dealer, context))
 
 
+#: Error codes of checks that need every card in the piles: the live preview holds them back until then.
+DEFERRED_CHECKS = ("bad-decision", "missing-decision", "pile-points")
+
+
+def _preview_coded(
+    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> tuple[dict | None, str | None, str | None]:
+    """(result, error message, error code) of scoring a round input."""
+    try:
+        return score_input(sess, data, dealer, context), None, None
+    except RefereeError as e:
+        return None, e.message, e.code
+    except ImportError as e:
+        return None, f"This game's scoring module is not installed yet ({e.name}).", "not-installed"
+
+
 def _preview(
     sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> tuple[dict | None, str | None]:
-    try:
-        return score_input(sess, data, dealer, context), None
-    except RefereeError as e:
-        return None, e.message
-    except ImportError as e:
-        return None, f"This game's scoring module is not installed yet ({e.name})."
+    result, error, _code = _preview_coded(sess, data, dealer, context)
+    return result, error
+
+
+def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
+    """Put every card in no pile into seat ``seat``'s pile (the "every card left" button)."""
+    if not seat.isdigit() or int(seat) >= len(players):
+        return
+    piles = data.setdefault("piles", {})
+    player = players[int(seat)]
+    if player not in piles:
+        return  # a Hachi-hachi drop-out has no pile
+    held = {c for cards in piles.values() for c in cards}
+    piles[player] = [*piles[player], *(c for c in CARD_IDS if c not in held)]
 
 
 def _suggestions(
@@ -409,6 +494,7 @@ def _entry(
     version: int | None = None,
     tab: str = "0",
     context: Mapping[str, Any] | None = None,
+    show_hands: bool = False,
 ):
     context = context or {}
     owner: dict[str, int] = {}
@@ -447,15 +533,38 @@ def _entry(
         "tab": tab,
         "context": context,
         "carry": list(context.get("carry") or ()),
+        "round_month": month_label(context["month"]) if context.get("month") else "",
+        "call_rows": CALL_ROWS,
         "suggest": _suggestions(sess, data, dealer, context) if data.get("piles") else None,
-        "dekiyaku_ids": dekiyaku_ids(sess.ruleset),
-        "money": amount_formatter(sess),
+        "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
+        "liable_on": option_value(sess, "liable_thrower", False),
+        "first_choices": first_to_target_choices(sess, board_of(sess), number, result),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
+        "show_hands": show_hands or any(hands.values()),
         "typed": request.form if request.method == "POST" else {},
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
+        "entered_void": families.get(sess.family).entered_void,
+        **_live_context(sess, rnd),
     }
     return render_template(template, **ctx), status
+
+
+def _live_context(sess: store.Session, rnd: store.RoundRow | None = None) -> dict[str, Any]:
+    """What the entry page and its live preview share: the money formatter, yaku names, and the
+    totals before this round (a new round: the current totals; an edited one: those before it)."""
+    board = board_of(sess)
+    totals = dict(board.totals)
+    view = next((v for v in board.rounds if rnd is not None and v.id == rnd.id and v.totals), None)
+    if view is not None:
+        totals = {p: view.totals.get(p, 0) - view.scores.get(p, 0) for p in sess.players}
+    names = yaku_names(sess.ruleset)
+    return {
+        "totals": totals,
+        "money": amount_formatter(sess),
+        "yaku_name": lambda yid: names.get(yid, yid),
+        "is_money": board.unit != "points",
+    }
 
 
 def _mon_per_kan(sess: store.Session) -> int:
@@ -466,8 +575,9 @@ def _mon_per_kan(sess: store.Session) -> int:
         return 12
 
 
-def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
-    """The round input from the submitted form: the card picker, the money form or its JSON box."""
+def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
+    """The round input from the submitted form: the family's entry form or its JSON box (which
+    may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches)."""
     text = request.form.get("round_json", "").strip()
     if request.form.get("entry") == "totals" and not text:
         return parse_totals_form(request.form, sess.players, _mon_per_kan(sess)), None
@@ -490,6 +600,9 @@ def _round_data(sess: store.Session) -> tuple[dict[str, Any], str | None]:
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
         return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
+    data, mismatch = without_context(sess.family, data, context or {})
+    if mismatch:
+        return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
     return stored_round(sess.family, data), None
 
 
@@ -542,13 +655,36 @@ def _submit(
     An error, a conflict or a locked database gives the form back with every tap kept.
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
-    data, error = _round_data(sess)
+    data, error = _round_data(sess, context)
+    action = request.form.get("action") or "score"
+    if action.startswith("rest-") and error is None:
+        give_rest(data, sess.players, action.removeprefix("rest-"))
     error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
     result = None
     if error is None:
         result, error = _preview(sess, data, dealer, context)
     error = error or closed
-    saving = request.form.get("action") == "save"
+    saving = action == "save"
+    first = first_to_target_choices(sess, board_of(sess), number, result) if saving and not error else []
+    if first and data.get("first_to_target") not in first:
+        error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
+                 "target in this round. Say who got there first (below), then save.")
+    if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
+        # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
+        tab = request.form.get("tab", "0")
+        if action.startswith("rest-") and action[5:].isdigit():
+            tab = action[5:]
+        mode = action.removeprefix("picker-") if action.startswith("picker-") else None
+        if mode:
+            g.picker_mode = mode
+        page, status = _entry(
+            sess, data, dealer=dealer, number=number, rnd=rnd, nonce=request.form.get("nonce"), version=version,
+            tab=tab, context=context, show_hands=action == "hands",
+        )
+        resp = make_response(page, status)
+        if mode:
+            resp.set_cookie(PICKER_COOKIE, mode, max_age=365 * 24 * 3600, samesite="Lax")
+        return resp
     again = functools.partial(
         _entry,
         sess,
@@ -610,29 +746,51 @@ def new_round(token: str):
 def preview(token: str):
     """The live score preview fragment, recomputed as cards are tapped."""
     sess, _ = load(token, edit=True)
-    data, error = _round_data(sess)
     board = board_of(sess)
+    context = board.context
+    rnd = None
+    if request.form.get("round_id", "").isdigit():  # the edit page: that round's place in the game
+        view = next((v for v in board.rounds if v.id == int(request.form["round_id"])), None)
+        context = view.context if view else context
+        rnd = store.get_round(get_db(), sess.id, view.id) if view else None
+    data, error = _round_data(sess, context)
     dealer = request.form.get("dealer") or board.dealer
     if dealer not in sess.players:
         error = error or dealer_mismatch(dealer, board.dealer, sess.players)
         dealer = board.dealer
-    context = board.context
-    if request.form.get("round_id", "").isdigit():  # the edit page: that round's place in the game
-        view = next((v for v in board.rounds if v.id == int(request.form["round_id"])), None)
-        context = view.context if view else context
-    result = None
+    result, code = None, None
     if error is None:
-        result, error = _preview(sess, data, dealer, context)
+        result, error, code = _preview_coded(sess, data, dealer, context)
+    count = cards_entered(data)
+    # Claims and card points are checked once the piles are in; until then they are not errors.
+    deferred = count < 48 and code in DEFERRED_CHECKS
     return render_template(
         "partials/preview.html",
         s=sess,
         result=result,
-        error=error,
-        suggest=_suggestions(sess, data, dealer, context) if error is None else None,
-        money=amount_formatter(sess),
-        count=cards_entered(data),
+        error=None if deferred else error,
+        deferred=deferred,
+        suggest=_suggestions(sess, data, dealer, context) if error is None or deferred else None,
+        count=count,
         data=data,
+        dealer=dealer,
         scored=False,
+        oob=True,
+        **_live_context(sess, rnd),
+    )
+
+
+@bp.get("/s/<token>/round/hands")
+def hands_fragment(token: str):
+    """The dealt hands' pickers (fetched when "Dealt hands" is opened); ``?part=field``: the
+    Hachi-hachi field cards' picker."""
+    sess, _ = load(token, edit=True)
+    return render_template(
+        "partials/field_cards.html" if request.args.get("part") == "field" else "partials/hands.html",
+        s=sess,
+        hands={},
+        hand_owner={},
+        data={"piles": {}},
     )
 
 

@@ -16,10 +16,14 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 from referee import store
 from referee.errors import RefereeError
+from referee.rescore import merged_options
+from referee.rescore import rescore as what_if
 from referee.web import get_db
-from referee.web.board import RoundView, stored_round
+from referee.web.board import RoundView, first_to_target_choices, stored_round, without_context
 from referee.web.errors import error_response
+from referee.web.forms import check_preset
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
+from referee.web.what_if import compare, describe_rules, same_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -84,15 +88,20 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-def _round_input(sess: store.Session, body: dict[str, Any], dealer: str) -> dict[str, Any]:
-    """The round to store from a request body; session keys (and ``dealer``, this round's oya)
-    may be repeated but must match."""
+def _round_input(
+    sess: store.Session, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The round to store from a request body; session keys (and ``dealer``, this round's oya,
+    and its game context, such as Koi-Koi's ``month``) may be repeated but must match."""
     session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
     for key, value in session_values.items():
         if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
     if "dealer" in body and body["dealer"] != dealer:
         abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
+    body, mismatch = without_context(sess.family, body, context or {})
+    if mismatch:
+        abort(error_response(422, mismatch, "bad-round"))
     return stored_round(sess.family, body)
 
 
@@ -161,7 +170,7 @@ def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, _body(), board.dealer)
+    data = _round_input(sess, _body(), board.dealer, board.context)
     return jsonify(_checked(sess, data, board.dealer, board.context))
 
 
@@ -181,8 +190,12 @@ def add_round(token: str):
     if board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         return error_response(409, f"the game is over: {ended}", "game-over")
-    data = _round_input(sess, body, board.dealer)
-    _checked(sess, data, board.dealer, board.context)
+    data = _round_input(sess, body, board.dealer, board.context)
+    result = _checked(sess, data, board.dealer, board.context)
+    first = first_to_target_choices(sess, board, len(board.rounds) + 1, result)
+    if first and data.get("first_to_target") not in first:
+        return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
+                              f'("first_to_target": one of {first})', "missing-decision")
     row, created = store.add_round(get_db(), sess.id, data, form_token)
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
@@ -208,8 +221,9 @@ def edit_round(token: str, round_id: int):
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
-    data = _round_input(sess, body, dealer)
-    _checked(sess, data, dealer, view.context if view else board.context)
+    context = view.context if view else board.context
+    data = _round_input(sess, body, dealer, context)
+    _checked(sess, data, dealer, context)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:
@@ -239,6 +253,48 @@ def delete_round(token: str, round_id: int):
     round_or_404(sess, round_id)
     store.delete_round(get_db(), sess.id, round_id)
     return "", 204
+
+
+def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
+    """``{"ruleset"?, "options"?}``: the what-if rules, ``options`` on top of the session's own (or of
+    the new preset's defaults).  422 for a bad shape or a ruleset that is not a preset."""
+    body = _body()
+    ruleset, options = body.get("ruleset"), body.get("options", {})
+    if (ruleset is not None and not isinstance(ruleset, str)) or not isinstance(options, dict):
+        abort(error_response(422, '"ruleset" must be a preset name and "options" an object', "bad-ruleset"))
+    try:
+        if ruleset is not None:
+            check_preset(ruleset)
+        return merged_options({"ruleset": sess.ruleset, "options": sess.options}, ruleset, options)
+    except RefereeError as e:
+        abort(error_response(422, e.message, e.code))
+
+
+@bp.post("/sessions/<token>/rescore")
+def rescore(token: str):
+    """What if: the session's history re-scored under other rules, round by round (read-only)."""
+    sess, _ = load(token)
+    ruleset, options = _rules_body(sess)
+    try:
+        return jsonify(compare(sess, ruleset, options))
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+
+
+@bp.put("/sessions/<token>/rules")
+def set_rules(token: str):
+    """Fix a rule afterwards: change the session's ruleset and options; the history is re-scored,
+    the change is logged and the scoreboard's Undo restores the old rules."""
+    sess, _ = load(token, edit=True)
+    ruleset, options = _rules_body(sess)
+    if same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+        return jsonify(session_json(sess, "edit"))
+    try:
+        what_if(session_game(sess), ruleset, options)  # the new rules must load and score this session
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+    sess = store.set_rules(get_db(), sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")
+    return jsonify(session_json(sess, "edit"))
 
 
 @bp.get("/openapi.json")

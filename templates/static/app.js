@@ -1,23 +1,31 @@
-// Card picker: a card in another player's pile (or hand) shows as taken and cannot be
-// tapped, so it is never silently moved; tab counters follow the taps.
-// Everything here is an enhancement: without JavaScript the form still submits and the
-// server reports a card in two piles by name.
+// Enhancements only: without JavaScript every form still submits, the server keeps the taps,
+// reports a card in two piles by name, and the "every card left", "show the hand pickers" and
+// tile-style buttons post the form back.  No inline scripts (Content-Security-Policy).
 (function () {
   "use strict";
+
+  // ---- Card picker: a card in another pile (or hand) shows as taken and cannot be tapped,
+  // so it is never silently moved; the tabs' counters follow the taps.
+  function seatOf(box) { return box.name.slice(box.name.indexOf("-") + 1); }
   function refresh(form) {
     var players = JSON.parse(form.dataset.players || "[]");
     ["pile", "hand"].forEach(function (group) {
+      var boxes = form.querySelectorAll('input[type=checkbox][name^="' + group + '-"]');
       var owner = {};
-      form.querySelectorAll('input[type=checkbox][name^="' + group + '-"]').forEach(function (box) {
-        if (box.checked) { owner[box.value] = box.dataset.seat; }
-      });
-      form.querySelectorAll('input[type=checkbox][name^="' + group + '-"]').forEach(function (box) {
+      boxes.forEach(function (box) { if (box.checked) { owner[box.value] = seatOf(box); } });
+      boxes.forEach(function (box) {
         var o = owner[box.value];
-        var taken = o !== undefined && o !== box.dataset.seat;
+        var taken = o !== undefined && o !== seatOf(box);
         var tile = box.closest(".tile");
         box.disabled = taken;
         tile.classList.toggle("taken", taken);
-        tile.querySelector(".taken-by").textContent = taken ? (o === "f" ? "field" : players[Number(o)]) : "";
+        var by = tile.querySelector(".taken-by");
+        if (taken && !by) {
+          by = document.createElement("span");
+          by.className = "taken-by";
+          tile.appendChild(by);
+        }
+        if (by) { by.textContent = taken ? (o === "f" ? "field" : players[Number(o)]) : ""; }
       });
     });
     form.querySelectorAll("[data-count]").forEach(function (span) {
@@ -28,6 +36,74 @@
     var form = ev.target.closest && ev.target.closest("#round-form");
     if (form) { refresh(form); }
   });
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button");
+    if (!b) { return; }
+    var form = b.closest("#round-form");
+    // "Every card in no pile goes to X": one tap for the last pile.
+    if (form && b.value.indexOf("rest-") === 0) {
+      ev.preventDefault();
+      var name = "pile-" + b.value.slice(5);
+      form.querySelectorAll('input[name="' + name + '"]:not(:checked):not(:disabled)').forEach(function (box) { box.checked = true; });
+      form.querySelector('input[name="' + name + '"]').dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+    // Compact text tiles or card art: remembered by this device (a cookie the server reads too).
+    if (form && b.dataset.pickerMode) {
+      ev.preventDefault();
+      var mode = b.dataset.pickerMode;
+      document.cookie = "picker=" + mode + "; path=/; max-age=31536000; SameSite=Lax";
+      document.documentElement.classList.remove("picker-compact", "picker-art");
+      document.documentElement.classList.add("picker-" + mode);
+      form.querySelectorAll("[data-picker-mode]").forEach(function (x) {
+        x.setAttribute("aria-pressed", x.dataset.pickerMode === mode ? "true" : "false");
+      });
+      return;
+    }
+    // Share the viewer link: the phone's share sheet, else copy it.
+    if (b.dataset.share) {
+      var url = b.dataset.share, status = document.getElementById("share-status");
+      var say = function (t) { if (status) { status.textContent = t; } };
+      if (navigator.share) {
+        navigator.share({ title: b.dataset.title || document.title, url: url }).catch(function () {});
+      } else if (navigator.clipboard) {
+        navigator.clipboard.writeText(url).then(function () { say("Link copied."); },
+          function () { say("Copy the link above by hand."); });
+      } else {
+        say("Copy the link above by hand.");
+      }
+    }
+  });
+
+  // ---- Times: the server writes UTC; show them in this phone's local time.
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (isNaN(d)) { return; }
+      t.textContent = d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+      t.title = t.getAttribute("datetime");
+    });
+  }
+
+  // ---- The scoreboard updates every 2 s: an open "Why?" (and the share box) stays open.
+  var opened = null;
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (ev.detail.target && ev.detail.target.id === "board") {
+      opened = Array.prototype.map.call(ev.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var board = document.getElementById("board");
+    if (opened && board) {
+      opened.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+      opened = null;
+    }
+    localTimes(document);
+    var form = document.getElementById("round-form");
+    if (form) { refresh(form); }
+  });
+
   // New session without htmx (offline, CDN and local copy both failed): a preset change
   // reloads the page's option fields from the server, as the no-JS button does.
   document.addEventListener("change", function (ev) {
@@ -38,8 +114,11 @@
     select.form.appendChild(action);
     select.form.submit();
   });
+
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
+    localTimes(document);
+    document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
   });
 })();

@@ -131,3 +131,39 @@ def check_books(result) -> None:
     assert all(isinstance(p.mon, int) and p.mon > 0 for p in result.payments)
     for player, net in result.net.items():
         assert sum(line.points for line in result.lines if line.player == player) == net
+
+# Two active players (issue 12's example): 14 cards are never drawn, so the piles hold at most 34.
+# A: 3 brights 60 + 3 animals 30 + 2 ribbons 10 + 8 chaff = 108 (16 cards, no dekiyaku)
+# B: 1 bright 20 + 2 animals 20 + 3 ribbons 15 + 6 chaff = 61 (12 cards, no dekiyaku)
+TWO_A = [
+    "pine-crane",
+    "cherry-curtain",
+    "pampas-moon",
+    "plum-bush-warbler",
+    "wisteria-cuckoo",
+    "iris-bridge",
+    "pine-poetry-ribbon",
+    "wisteria-ribbon",
+    "pine-chaff-1",
+    "pine-chaff-2",
+    "plum-chaff-1",
+    "plum-chaff-2",
+    "cherry-chaff-1",
+    "cherry-chaff-2",
+    "wisteria-chaff-1",
+    "wisteria-chaff-2",
+]
+TWO_B = [
+    "willow-rain-man",
+    "bush-clover-boar",
+    "maple-deer",
+    "iris-ribbon",
+    "peony-blue-ribbon",
+    "bush-clover-ribbon",
+    "iris-chaff-1",
+    "iris-chaff-2",
+    "peony-chaff-1",
+    "peony-chaff-2",
+    "bush-clover-chaff-1",
+    "bush-clover-chaff-2",
+]

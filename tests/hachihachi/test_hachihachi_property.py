@@ -46,8 +46,13 @@ def _deal_round(data):
                 dropped[p] = {"order": order, "hand": hands[p] if data.draw(st.booleans()) else []}
     else:
         active = seating
-    owners = data.draw(st.lists(st.sampled_from(active), min_size=48, max_size=48))
-    piles = {p: [c for c, o in zip(CARD_IDS, owners, strict=True) if o == p] for p in active}
+    # Two active players leave 14 cards never drawn (referee.hachihachi.deal): the last of the deck
+    # outside their hands and the field.  Three play every card.
+    dealt = {c for p in active for c in hands[p]} | set(field)
+    never = set([c for c in reversed(deck) if c not in dealt][:14]) if len(active) == 2 else set()
+    played = [c for c in CARD_IDS if c not in never]
+    owners = data.draw(st.lists(st.sampled_from(active), min_size=len(played), max_size=len(played)))
+    piles = {p: [c for c, o in zip(played, owners, strict=True) if o == p] for p in active}
     claims = [(p, h.dekiyaku.id) for p in active for h in find_dekiyaku(r, piles[p])]
     calls, hatto = None, []
     if claims:

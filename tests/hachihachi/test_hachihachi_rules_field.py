@@ -28,8 +28,16 @@ def test_presets_load_with_every_rules_md_option():
         ({"dekiyaku.akatan.kan": "seven"}, "dekiyaku.akatan.kan"),
         ({"dekiyaku.akatan.cards": ["pine-dragon"]}, "dekiyaku.akatan.cards"),
         ({"teyaku.sanbon.shapes": [[3, 3]]}, "teyaku.sanbon.shapes[0]"),
+        # Found by the rules QA of issue 12: a negative dekiyaku loaded and made the stopper pay.
+        ({"dekiyaku.akatan.kan": -7}, "dekiyaku.akatan.kan"),
+        ({"teyaku.sanbon.kan": -2}, "teyaku.sanbon.kan"),
+        # ... and a month outside 1-12 loaded, then broke the session's Help page.
+        ({"standing_months": [4, 13]}, "options.standing_months"),
+        ({"standing_months": [0]}, "options.standing_months"),
+        ({"standing_chaff_months": [99]}, "options.standing_chaff_months"),
     ],
-    ids=["rate", "basis", "rounds", "dekiyaku-value", "dekiyaku-cards", "teyaku-shape"],
+    ids=["rate", "basis", "rounds", "dekiyaku-value", "dekiyaku-cards", "teyaku-shape", "negative-dekiyaku",
+         "negative-teyaku", "month-13", "month-0", "chaff-month-99"],
 )
 def test_bad_option_names_the_field(options, field):
     with pytest.raises(RefereeError) as e:

@@ -13,6 +13,8 @@ from hh_cases import (
     PILE_B,
     PILE_C,
     PILES,
+    TWO_A,
+    TWO_B,
     by_reason,
     check_books,
     settle,
@@ -284,6 +286,23 @@ def test_all_eights_takes_precedence_and_refunds_teyaku():
     assert r.winner == "A"
 
 
+@pytest.mark.parametrize(
+    ("round_kwargs", "reason"),
+    [
+        ({"piles": EIGHTS, "hands": HANDS}, "All Eights (総八) cancels Mizuten"),
+        ({"players": ["A", "B"], "piles": {"A": TWO_A, "B": TWO_B}, "multiplier": 1},
+         "two players play no Mizuten"),
+    ],
+    ids=["RULES.md: a special yaku cancels Mizuten", "RULES.md: two players (FudaWiki), no Mizuten payment"],
+)
+def test_a_mizuten_call_that_is_not_paid_says_why(round_kwargs, reason):
+    # Found by the rules QA of issue 12: the call was dropped without a word, so the table could not
+    # tell a forgotten bet from a rule.
+    r = settle(mizuten=True, **round_kwargs)
+    assert by_reason(r, "mizuten") == {}
+    assert any(reason in w for w in r.warnings), r.warnings
+
+
 def test_all_eights_fudawiki_value():
     r = settle("hachihachi-fudawiki", piles=EIGHTS)
     assert r.net == {"A": 240, "B": -120, "C": -120}  # 10 kan from each
@@ -434,23 +453,38 @@ def test_dealer_drops_out_next_player_leads():
 
 # ---- Two players (FudaWiki "Hachi-Hachi for Two Players") ----
 def test_two_player_variant():
-    r = settle(
-        players=["A", "B"], piles={"A": PILE_A + PILE_C, "B": PILE_B}, mizuten=True, multiplier=2
-    )
+    # FudaWiki "Two Players": no Mizuten payment; the loser pays (108 - 61) × 2 = 94.
+    r = settle(players=["A", "B"], piles={"A": TWO_A, "B": TWO_B}, mizuten=True, multiplier=2)
     check_books(r)
-    assert r.card_points == {"A": 171, "B": 93}
-    assert r.special is None  # no Double Eights with two players
-    assert r.net == {"A": 156, "B": -156}  # (171 - 93) × 2, no Mizuten payment
+    assert r.card_points == {"A": 108, "B": 61}
+    assert r.net == {"A": 94, "B": -94}
+
+
+def test_two_players_have_no_double_eights():
+    # A: 4 brights without the phoenix (80, no dekiyaku) + the 9 animals (90) + 1 chaff = 171, past 168;
+    # B: phoenix 20 + 3 ribbons 15 + 8 chaff = 43.  Two players: no special yaku, (171 - 43) × 1.
+    a = ["pine-crane", "cherry-curtain", "pampas-moon", "willow-rain-man", "plum-bush-warbler",
+         "wisteria-cuckoo", "iris-bridge", "peony-butterflies", "bush-clover-boar", "pampas-geese",
+         "chrysanthemum-sake-cup", "maple-deer", "willow-swallow", "pine-chaff-1"]
+    b = ["paulownia-phoenix", "iris-ribbon", "peony-blue-ribbon", "bush-clover-ribbon",
+         "iris-chaff-1", "iris-chaff-2", "peony-chaff-1", "peony-chaff-2", "bush-clover-chaff-1",
+         "bush-clover-chaff-2", "paulownia-chaff-1", "paulownia-chaff-2"]
+    r = settle(players=["A", "B"], piles={"A": a, "B": b})
+    check_books(r)
+    assert r.card_points == {"A": 171, "B": 43}
+    assert r.special is None
+    assert r.net == {"A": 128, "B": -128}
 
 
 def test_four_seated_two_active_is_the_two_player_variant():
+    # Cards (108 - 61) × 1 = 47; A wins the pot: B's fee 1 kan (12) and C's 1.5 kan (18).
     r = settle(
         players=["A", "B", "C", "D"],
         dropped={"B": {"order": 1}, "C": {"order": 2}},
-        piles={"A": PILE_A + PILE_C, "D": PILE_B},
+        piles={"A": TWO_A, "D": TWO_B},
     )
     check_books(r)
-    assert r.net == {"A": 78 + 12 + 18, "B": -12, "C": -18, "D": -78}
+    assert r.net == {"A": 47 + 12 + 18, "B": -12, "C": -18, "D": -47}
 
 
 def test_decimal_kan_rounding_half_away_from_zero():

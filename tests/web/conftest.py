@@ -6,6 +6,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -137,3 +138,59 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+# ---- Accessibility: axe-core (bundled by the axe-playwright-python package, never fetched). ----
+#: What a page must not have: axe-core's two worst impact levels.
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations on the page as it is now (every rule axe runs by default)."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright", reason="needs axe-playwright-python")
+    return axe_sync.Axe().run(page).response["violations"]
+
+
+def assert_accessible(page) -> list[dict]:
+    """Fail on any serious or critical axe-core violation, naming rule, impact and the first elements;
+    returns the violations of lesser impact (reported, not failed)."""
+    found = axe_violations(page)
+    bad = [v for v in found if v["impact"] in BLOCKING]
+    assert not bad, "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in bad
+    ) + f"\n on {page.url}"
+    return [v for v in found if v["impact"] not in BLOCKING]
+
+
+#: Page scripts of the checks below (tests/web/*.js), run with ``page.evaluate``.
+def _page_script(name: str) -> str:
+    lines = (Path(__file__).parent / name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//"))
+
+
+SMALL_TARGETS_JS = _page_script("small_targets.js")
+CONTROL_CONTRAST_JS = _page_script("control_contrast.js")
+
+
+def assert_thumb_friendly(page) -> None:
+    """Every control at least 44 px each way, and every control's border at least 3:1."""
+    small = page.evaluate(SMALL_TARGETS_JS)
+    assert not small, f"tap targets under 44 px on {page.url}: {small[:8]}"
+    faint = page.evaluate(CONTROL_CONTRAST_JS)
+    assert not faint, f"control borders under 3:1 on {page.url}: {faint[:8]}"
+
+
+class Taps:
+    """Counts the taps of a journey: every ``tap`` is one click a player makes."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator) -> None:
+        (self.page.locator(locator) if isinstance(locator, str) else locator).click()
+        self.count += 1
+
+
+Helpers.accessible = staticmethod(assert_accessible)
+Helpers.thumb_friendly = staticmethod(assert_thumb_friendly)
+Helpers.Taps = Taps

@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 from referee import api, ruleset
+from referee.describe import how_it_scores
 from referee.web.glossary import TERMS, line_anchor
 
 ISSUE_TERMS = ["hikari", "tane", "tanzaku", "kasu", "yaku", "teyaku", "dekiyaku", "oya", "fuke", "kan", "mon"]
@@ -61,10 +62,21 @@ def test_help_lists_every_preset_and_describes_it(client, preset):
     assert info["title"] in body
     for y in info.get("yaku", []):  # Roppyakken family: every active yaku with its value
         assert f'id="y-{y["id"]}"' in body
-        assert f"{y['points']} points" in body or y["points"] == 0
+        assert re.search(rf">{y['points']} points?<", body) or y["points"] == 0
     for o in info["options"]:
         assert f"<code class=\"muted\">{o['key']}</code>" in body
     assert len(r.data) < PAGE_BUDGET
+
+
+@pytest.mark.parametrize("preset", ruleset.preset_names())
+def test_the_help_page_says_what_makes_each_yaku(client, preset):
+    # Found in QA (issue 13): tsukifuda (koikoi-fudawiki) has no fixed cards, so the page dropped
+    # what makes it ("all 4 cards of the round's month") and showed only its name and value.
+    body = html.unescape(text(client.get(f"/help/{preset}")))
+    how = how_it_scores(ruleset.load_ruleset(preset))
+    for y in (y for s in how.sections for y in s.yaku if y.need):
+        item = re.search(rf'<li id="y-{re.escape(y.id)}">(.*?)</li>', body, re.S).group(1)
+        assert y.need.capitalize() in item, (y.id, y.need)
 
 
 def test_a_new_preset_file_appears_by_itself(client, tmp_path, monkeypatch):
@@ -220,3 +232,19 @@ def test_a_scoreboard_links_its_own_manifest_so_the_icon_opens_it(client, keeper
         assert m["short_name"] == "Friday"
     assert '<link rel="manifest" href="/manifest.webmanifest">' in text(client.get("/help"))
     assert client.get("/s/nope/manifest.webmanifest").status_code == 404
+
+
+def test_the_glossary_writes_money_as_the_app_shows_it(app, client):
+    # Found in QA (issue 11): the web shows an amount with its sign in front of the whole amount
+    # (board.amount_formatter: paying 17 mon is "−1 kan 5 mon"), but the glossary's mon entry
+    # still described the JSON's floor form ("paying 5 mon shows as -1 kan 7 mon").
+    from referee import store
+    from referee.web import get_db
+    from referee.web.board import amount_formatter
+
+    r = client.post("/api/v1/sessions", json={"name": "HH", "ruleset": "hachihachi", "players": ["A", "B", "C"]})
+    with app.app_context():
+        fmt = amount_formatter(store.find_session(get_db(), r.get_json()["edit_token"])[0])
+    mon = re.search(r'<dt id="mon">.*?<dd>(.*?)</dd>', html.unescape(text(client.get("/help"))), re.S).group(1)
+    assert f"paying 17 mon shows as “{fmt(-17)}”" in mon
+    assert "-1 kan 7 mon" not in mon

@@ -40,7 +40,10 @@ def test_home_shows_viewer_links_to_other_browsers(app, keeper, viewer):
 def test_new_session_form_is_generated_from_the_option_schema(client):
     body = text(client.get("/new"))
     for spec in api.ruleset_json("roppyakken")["options"]:
-        assert f'name="opt.{spec["key"]}"' in body
+        if spec["key"] != "players":  # the allowed player counts make the seats instead
+            assert f'name="opt.{spec["key"]}"' in body
+            assert spec["label"] in body
+            assert spec["doc"].replace("'", "&#39;") in body
 
 
 def test_a_new_option_appears_without_a_template_change(client, monkeypatch):
@@ -97,12 +100,17 @@ def test_create_session_redirects_303_to_the_scoreboard(client):
     [
         ({"name": ""}, "name", "Give the session a name"),
         ({"player-1": "Aki"}, "players", "different name"),
+        # Found in QA (issue 11 "Input hygiene"): names compare after NFKC, casefold and trim
+        # (referee/names.py), but the seats of a session were compared as typed.
+        ({"player-1": "AKI"}, "players", "different name"),
+        ({"player-1": "ＡＫＩ"}, "players", "different name"),
         ({"player-1": "", "player-2": ""}, "players", "at least two"),
         ({"player-3": "Dai"}, "players", "2 or 3 players"),
         ({"opt.target": "lots"}, "opt.target", "expected a whole number"),
         ({"opt.target": "0"}, "opt.target", "at least 1"),
     ],
-    ids=["no-name", "same-names", "one-player", "four-players", "target-not-a-number", "target-zero"],
+    ids=["no-name", "same-names", "same-name-other-case", "same-name-full-width", "one-player", "four-players",
+         "target-not-a-number", "target-zero"],
 )
 def test_invalid_form_keeps_what_was_typed_and_says_why(client, fields, field, message):
     form = {
@@ -185,9 +193,11 @@ def test_qr_code_of_the_viewer_link(client, keeper, viewer):
 
 def test_round_entry_shows_48_cards_per_player_by_month(client, keeper):
     body = text(client.get(f"/s/{keeper}/round/new"))
+    hands = text(client.get(f"/s/{keeper}/round/hands"))  # fetched when "Dealt hands" is opened
     for i in range(3):
         assert body.count(f'name="pile-{i}"') == 48
-        assert body.count(f'name="hand-{i}"') == 48
+        assert body.count(f'name="hand-{i}"') == 0
+        assert hands.count(f'name="hand-{i}"') == 48
     assert body.index('value="pine-crane"') < body.index('value="plum-bush-warbler"')
     assert "光" in body
     assert "カス" in body
@@ -476,8 +486,9 @@ def test_card_art_from_a_mapping_and_credits(tmp_path, h):
     c = app.test_client()
     token = h.new_session(c)
     body = text(c.get(f"/s/{token}/round/new"))
-    assert body.count('src="/cards/pine-crane"') == 6  # 3 piles + 3 hands
-    assert "Plum with Bush Warbler" in body  # unmapped cards fall back to text tiles
+    assert body.count('src="/cards/pine-crane"') == 3  # 3 piles (the hands load when opened)
+    assert text(c.get(f"/s/{token}/round/hands")).count('src="/cards/pine-crane"') == 3
+    assert "<span>Bush Warbler</span>" in body  # unmapped cards fall back to text tiles
     r = c.get("/cards/pine-crane")
     assert r.status_code == 200
     assert b"<svg" in r.data
@@ -522,3 +533,39 @@ def test_import_checks_every_round(client):
     assert r.status_code == 422
     assert "round 2" in text(r)
     assert "nope" in text(r)
+
+
+@pytest.mark.parametrize("players", [["Aki", "aki "], ["Aki", "ＡＫＩ"], ["ben", "Aki", "BEN"]],
+                         ids=["case-and-space", "full-width", "third-seat"])
+def test_the_api_and_import_refuse_two_seats_of_one_name(client, players):
+    # Found in QA (issue 11 "Input hygiene"): "Aki" and "aki " are one player (referee/names.py),
+    # yet the API and the import made them two seats, which the player pages then merged.
+    r = client.post("/api/v1/sessions", json={"name": "Twins", "ruleset": "roppyakken", "players": players})
+    assert r.status_code == 422
+    assert "different name" in r.get_json()["message"]
+    r = client.post("/import", data={"text": json.dumps({"game": {"ruleset": "roppyakken", "players": players}})})
+    assert r.status_code == 422
+    assert "different name" in text(r)
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ({"ruleset": "koikoi", "players": ["A", "B"], "rounds": [{"piles": {"A": ["pine-dragon"]}}]},
+         "unknown card 'pine-dragon'"),
+        ({"ruleset": "koikoi", "players": ["A", "B"], "options": {"rounds": 1},
+          "rounds": [{"totals": {"A": 5, "B": 0}}, {"totals": {"A": 5, "B": 0}}]}, "the game is over"),
+        ({"ruleset": "koikoi", "players": ["A", "B", "C"]}, "exactly 2 players"),
+    ],
+    ids=["unknown-card", "round-after-the-end", "player-count"],
+)
+def test_an_import_the_rules_refuse_says_why_without_calling_the_json_unreadable(client, game, message):
+    # Found in QA (issue 13): RefereeError is a ValueError, and the import caught ValueError (meant
+    # for numbers too long to read) first, so every rules error read "That JSON has a value that
+    # cannot be read (...)".
+    r = client.post("/import", data={"text": json.dumps({"game": game})})
+    assert r.status_code == 422
+    body = text(r).replace("&#39;", "'")
+    assert message in body
+    assert "cannot be read" not in body

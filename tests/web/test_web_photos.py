@@ -140,7 +140,7 @@ def test_detect_api_returns_the_cli_json(client, stub):
     ("body", "status", "words"),
     [
         (b"", 422, "empty"),
-        (b"this is not a photo at all", 422, "not an image"),
+        (b"this is not a photo at all", 422, "not a photo this app can open"),
         (jpeg()[:400], 422, "truncated"),
         (bomb_png(), 422, "limit"),  # 20000 x 20000 pixels claimed: refused before decoding
     ],
@@ -405,9 +405,11 @@ def test_hachihachi_deck_check_shows_the_gap_to_264(client, h):
     html = client.post(f"/s/{keeper}/round/deck-check", data=form).get_data(as_text=True)
     assert "Piles total 20 of 264 points: 244 missing" in html
     page = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
-    assert 'name="snap-hand-f"' in page  # the field (multiplier) can be snapped too
+    field = client.get(f"/s/{keeper}/round/hands?part=field").get_data(as_text=True)  # loaded when opened
+    assert 'name="snap-hand-f"' in field  # the field (multiplier) can be snapped too
     assert 'name="snap-pile-0"' in page
-    assert 'name="snap-hand-0"' in page
+    hands = client.get(f"/s/{keeper}/round/hands").get_data(as_text=True)  # loaded when opened
+    assert 'name="snap-hand-0"' in hands
 
 
 def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
@@ -707,14 +709,17 @@ def guides(html: str) -> dict[str, str]:
 
 def test_the_capture_guide_shows_before_the_first_snap(client, keeper, h):
     page = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
-    assert guides(page) == {f"{g}-{i}": "first" for g in ("pile", "hand") for i in range(3)}
+    assert guides(page) == {f"pile-{i}": "first" for i in range(3)}
+    hands = client.get(f"/s/{keeper}/round/hands").get_data(as_text=True)  # the hands load when opened
+    assert guides(hands) == {f"hand-{i}": "first" for i in range(3)}
     # a picture with a text alternative, and the advice in words (no JavaScript needed)
     assert 'role="img" aria-labelledby="guide-pile-0-alt"' in page
     assert '<title id="guide-pile-0-alt">Drawing: eight cards face up in two rows' in page
     assert "Face up in rows, side by side, each card whole (not fanned or heaped)" in page
     assert "A big pile: two photos, half each; they merge." in page
     money = h.new_session(client, name="Hachi", ruleset="hachihachi")
-    assert guides(client.get(f"/s/{money}/round/new").get_data(as_text=True))["hand-f"] == "first"
+    field = client.get(f"/s/{money}/round/hands?part=field").get_data(as_text=True)  # loaded when opened
+    assert guides(field)["hand-f"] == "first"
 
 
 @pytest.mark.parametrize(

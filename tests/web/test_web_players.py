@@ -100,7 +100,8 @@ def test_hachihachi_stats_are_in_kan_and_mon_beside_points(client, h, keeper):
     client.get(f"/s/{hh['view_token']}")
     body = text(client.get("/players/aki"))
     assert "Average round (points)" in body
-    assert re.search(r"Average round \(kan and mon\)</dt><dd>2 kan 6 mon", body)
+    # amounts read "±k kan m mon" (issue 11)
+    assert re.search(r"Average round \(kan and mon\)</dt><dd>\+2 kan 6 mon", body)
 
 
 def test_the_players_index_links_each_player(client, h, keeper):
@@ -133,3 +134,32 @@ def test_a_name_in_japanese_has_a_page(client, h):
     assert "千代" in text(client.get("/players"))
     assert client.get("/players/千代").status_code == 200
     assert client.get("/players/aki").status_code == 200  # full-width letters fold to "aki"
+
+
+def test_a_drawn_game_counts_as_finished(client):
+    # Found in QA (issue 13): a Koi-Koi game that ended level (tie = draw, KOIKOI-RULES.md "The game")
+    # is over, but the player page counted only games with a winner as finished and showed "playing".
+    kk = api_session(client, ["Aki", "Ben"], ruleset="koikoi", name="Level", options={"rounds": 2})
+    add(client, kk["edit_token"], {"totals": {"Aki": 5, "Ben": 0}})
+    add(client, kk["edit_token"], {"totals": {"Aki": 0, "Ben": 5}})
+    client.get(f"/s/{kk['view_token']}")
+    body = text(client.get("/players/aki"))
+    assert re.search(r"<dt>Wins</dt><dd>0 <small class=\"muted\">of 1 finished</small>", body)
+    row = body.split("<h2>Sessions</h2>")[1]
+    assert "playing" not in row
+    assert "leading" not in row
+    assert "draw" in row
+
+
+def test_lucky_hands_of_different_months_count_as_one_yaku(client):
+    # Found in QA (issue 13): Koi-Koi's teshi names its month ("Four of a Month: Pine"), so teshi in
+    # two months were listed as two different yaku made, each ×1, instead of teshi ×2.
+    pine = ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1", "pine-chaff-2"]
+    plum = ["plum-bush-warbler", "plum-poetry-ribbon", "plum-chaff-1", "plum-chaff-2"]
+    kk = api_session(client, ["Aki", "Ben"], ruleset="koikoi", name="Lucky")
+    add(client, kk["edit_token"], {"hands": {"Aki": pine}})  # teshi in Pine: Aki wins at the deal
+    add(client, kk["edit_token"], {"hands": {"Aki": plum}})  # and again in Plum
+    client.get(f"/s/{kk['view_token']}")
+    made = text(client.get("/players/aki")).split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
+    assert re.search(r"×2</span> Four of a Month", made), made
+    assert made.count("Four of a Month") == 1

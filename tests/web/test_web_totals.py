@@ -43,9 +43,10 @@ def test_score_then_save_totals_and_the_game_goes_on(client, keeper, h):
         {"total-0": "120", "total-1": "40", "total-2": "300"}, signed=h.signed))
     assert r.status_code == 303
     board = text(client.get(f"/s/{keeper}"))
-    assert [t.split()[0] for t in re.findall(r'class="ptotal">([^<]+)', board)] == ["120", "40", "300"]
+    assert [t.split()[0] for t in re.findall(r'class="ptotal">([^<]+)', board)] == ["300", "120", "40"]  # ranked
     assert "entered totals" in board
-    assert re.search(r'class="total oya">\s*<span class="pname">Chiyo', board)  # the highest total deals next
+    # the highest total deals next (and ranks first)
+    assert re.search(r'class="total oya">\s*<span class="rank"[^>]*>1</span>\s*<span class="pname">Chiyo', board)
     # A second post of the same form (a double tap) saves once.
     again = client.post(f"/s/{keeper}/round/new", data=totals_form(
         {"total-0": "120", "total-1": "40", "total-2": "300"}, signed=h.signed))
@@ -154,3 +155,54 @@ def test_a_fuke_round_ticked_on_the_number_pad_keeps_the_oya(client, keeper, h):
         {"void": "true", "total-0": "40"}, nonce="t-2", signed=h.signed))
     assert refused.status_code == 422
     assert "a void round (fuke) adds nothing, but Aki's total is 40" in text(refused)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "says", "never"),
+    [
+        ("roppyakken", "Fuke: this round was void", None),
+        ("koikoi", "Nobody scored this round", "fuke"),  # Koi-Koi has no fuke (KOIKOI-RULES.md)
+    ],
+    ids=["roppyakken: the fuke tick", "koikoi: a round nobody scored, no fuke"],
+)
+def test_the_number_pad_names_the_round_nobody_scores_in_the_games_words(client, h, ruleset, says, never):
+    # Found in QA (issue 13): Koi-Koi's number pad said "0 after fuke" and "Fuke: this round was
+    # void (everyone 0, the same oya deals again)", but Koi-Koi has no fuke, and after a round
+    # nobody scored the dealer passes under draw_dealer = passes.
+    players = ["Aki", "Ben"] if ruleset == "koikoi" else h.players
+    token = h.new_session(client, name="Pad", players=players, ruleset=ruleset)
+    body = text(client.get(f"/s/{token}/round/new?entry=totals"))
+    assert says in body
+    if never:
+        assert never not in body.split("<main", 1)[1].lower().split('class="help-link"')[0]
+
+
+def test_a_koikoi_round_nobody_scored_on_the_number_pad_follows_draw_dealer(client, h):
+    token = h.new_session(client, name="Pass", players=["Aki", "Ben"], ruleset="koikoi",
+                          **{"opt.draw_dealer": "passes"})
+    assert "the same oya deals again" not in text(client.get(f"/s/{token}/round/new?entry=totals"))
+    r = client.post(f"/s/{token}/round/new", data=totals_form({"void": "true"}, signed=h.signed))
+    assert r.status_code == 303
+    assert client.get(f"/api/v1/sessions/{token}").get_json()["next_dealer"] == "Ben"  # KOIKOI-RULES.md draw_dealer
+
+
+def test_totals_ask_who_reached_the_target_first_under_first_to_target_wins(client, h):
+    # Found by the rules QA of issue 12: the totals form said "Say who got there first (below)" with
+    # nothing below, and dropped the answer, so such a round could not be saved as totals.
+    # Seed 002 local rule, docs/RULES-DECISIONS.md: round 2 ends Aki 710, Ben 760; Aki crossed 600 first.
+    token = h.new_session(client, name="First", **{"opt.first_to_target_wins": "true"})
+    r = client.post(f"/s/{token}/round/new", data=totals_form(
+        {"total-0": "400", "total-1": "450", "total-2": "100"}, nonce="t-1", signed=h.signed))
+    assert r.status_code == 303
+    round_2 = {"total-0": "310", "total-1": "310", "total-2": "50"}
+    scored = text(client.post(f"/s/{token}/round/new", data=totals_form(round_2, action="score", signed=h.signed)))
+    assert "Aki and Ben both reach the target in this round: who got there first?" in scored
+    assert 'name="first_to_target" value="Aki"' in scored
+    refused = client.post(f"/s/{token}/round/new", data=totals_form(round_2, nonce="t-2", signed=h.signed))
+    assert refused.status_code == 422
+    saved = client.post(f"/s/{token}/round/new", data=totals_form(round_2, nonce="t-3", signed=h.signed,
+                                                                   first_to_target="Aki"))
+    assert saved.status_code == 303
+    session = client.get(f"/api/v1/sessions/{token}").get_json()
+    assert (session["totals"], session["winner"]) == ({"Aki": 710, "Ben": 760, "Chiyo": 150}, "Aki")
+    assert session["rounds"][1]["input"]["first_to_target"] == "Aki"

@@ -1,0 +1,58 @@
+"""How the web app names things to players: card kinds in English with the Japanese, merged warnings.
+
+Template helpers only (registered by ``init_app``); the rules core's explanation lines are shown
+as they are.  Must not import the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from flask import Flask
+
+from referee.cards import BY_ID
+
+#: Card kind -> its English name on a chip ("Brights 光 ×1"); the badge is ``art.KIND_BADGE``.
+KIND_NAMES = {"bright": "Brights", "animal": "Animals", "ribbon": "Ribbons", "chaff": "Chaff"}
+_KIND_ORDER = tuple(KIND_NAMES)
+
+
+def cards_by_kind(cards: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """``[(kind, card ids)]`` in the order brights, animals, ribbons, chaff; unknown ids are left out."""
+    groups: dict[str, list[str]] = {}
+    for c in cards:
+        card = BY_ID.get(c)
+        if card is not None:
+            groups.setdefault(card.kind, []).append(c)
+    return [(k, groups[k]) for k in _KIND_ORDER if k in groups]
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def merge_warnings(warnings: Iterable[str], players: Sequence[str]) -> list[str]:
+    """Warnings that differ only by the player they name, said once ("no hand reported for A,
+    B and C: teyaku not scored"); the others as they are, in their first order."""
+    names = sorted(players, key=len, reverse=True)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(p) for p in names) + r")\b") if names else None
+    groups: dict[str, list[str]] = {}
+    order: list[str] = []
+    for w in warnings:
+        found = pattern.findall(w) if pattern else []
+        key = pattern.sub("\0", w, count=1) if len(found) == 1 else w
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(found[0] if len(found) == 1 else w)
+    out = []
+    for key in order:
+        who = groups[key]
+        out.append(key.replace("\0", _join(who)) if "\0" in key else key)
+    return out
+
+
+def init_app(app: Flask) -> None:
+    """Register the helpers as template globals."""
+    app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings)
