@@ -85,10 +85,13 @@ def main(argv=None) -> int:
     p.add_argument("--target", type=float, default=0.99, help="precision of certain detections")
     p.add_argument("--floor-recall", type=float, default=0.98, help="share of right detections kept by the floor")
     p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style) (a quick check)")
+    p.add_argument("--tta", action="store_true", help="classify each crop also turned 180 degrees")
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
-    det = Detector(localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0)
+    det = Detector(
+        localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta
+    )
     cal_d = label_detections(det, limited(read_testset(a.calib), a.limit))
     test_d = label_detections(det, limited(read_testset(a.test), a.limit))
     n_right = int(cal_d["right"].sum())
