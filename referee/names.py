@@ -2,15 +2,15 @@
 
 "Aki", "aki " and "ＡＫＩ" (full-width) are one player; "Aki" and "Akira" are two.
 Every place that compares names (a session's seats, the saved names offered on
-the new-session form, the player pages) calls ``name_key``; nothing compares
-raw strings.  Pure core: standard library only.
+the new-session form, the player pages, the players of every family's round and
+game JSON) calls ``name_key``; nothing compares raw strings.  Pure core: standard library only.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["clean_name", "name_key", "same_name"]
+__all__ = ["clean_name", "name_key", "repeated_name", "repeated_name_message", "same_name"]
 
 
 def clean_name(name: str) -> str:
@@ -39,3 +39,24 @@ def name_key(name: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two typed names are the same player (see ``name_key``)."""
     return name_key(a) == name_key(b)
+
+
+def repeated_name(names) -> tuple[str, str] | None:
+    """The first name that repeats an earlier one by ``name_key``, as ``(earlier, later)``; None
+    when every name is a different player.  ``repeated_name(["A", "B", "a "]) == ("A", "a ")``.
+
+    Raises ``TypeError`` for a non-string name.
+    """
+    seen: dict[str, str] = {}
+    for n in names:
+        key = name_key(n)
+        if key in seen:
+            return seen[key], n
+        seen[key] = n
+    return None
+
+
+def repeated_name_message(earlier: str, later: str) -> str:
+    """The error a repeated name gets, in the web's words: names ignore case, width and spaces."""
+    return (f"each player needs a different name; {later[:40]!r} is the same player as {earlier[:40]!r} "
+            "(names ignore case, full-width letters and spaces)")

@@ -22,6 +22,7 @@ from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
 from referee.hachihachi.rules import HachihachiRules
+from referee.names import repeated_name, repeated_name_message
 from referee.notation import parse_groups
 
 #: Decisions after completing a dekiyaku (seed 003 "Stop" / "Continue playing").
@@ -173,14 +174,18 @@ def _active_and_dropped(
 
 
 def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
-    """Seated players: distinct non-empty names, as many as the ruleset seats.
+    """Seated players: distinct non-empty names (compared by ``referee.names.name_key``: "A" and
+    "a " are one player, as in the web app), as many as the ruleset seats.
 
     Raises ``RefereeError``: ``bad-round`` or ``player-count``.
     """
-    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+    if not all(isinstance(p, str) and p for p in players):
         raise RefereeError(
             "bad-round", f"players must be distinct non-empty names, got {list(players)}"
         )
+    twin = repeated_name(players)
+    if twin is not None:
+        raise RefereeError("bad-round", repeated_name_message(*twin))
     if len(players) not in rules.options.players:
         raise RefereeError(
             "player-count",

@@ -21,6 +21,7 @@ from referee.explain import Line
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
 from referee.koikoi.yaku import find_yaku
+from referee.names import repeated_name, repeated_name_message
 from referee.notation import parse_groups
 
 #: Cards in a dealt hand (two players: eight each).
@@ -85,8 +86,8 @@ def _player(value: object, key: str, players: tuple[str, ...]) -> str:
 
 
 def check_players(players: object) -> tuple[str, str]:
-    """Exactly two distinct, printable, non-blank names.  Raises ``RefereeError`` (``bad-round``,
-    ``player-count`` naming ``players`` and the count)."""
+    """Exactly two distinct (by ``referee.names.name_key``), printable, non-blank names.
+    Raises ``RefereeError`` (``bad-round``, ``player-count`` naming ``players`` and the count)."""
     if not isinstance(players, list | tuple) or not all(
         isinstance(p, str) and p.strip() and p.isprintable() for p in players
     ):
@@ -94,8 +95,9 @@ def check_players(players: object) -> tuple[str, str]:
     if len(players) != 2:
         raise RefereeError("player-count", f"Koi-Koi is for exactly 2 players; \"players\" has {len(players)}: "
                            f"{list(players)}")
-    if players[0] == players[1]:
-        raise RefereeError("bad-round", f"players must be distinct, got {list(players)}")
+    twin = repeated_name(players)
+    if twin is not None:
+        raise RefereeError("bad-round", repeated_name_message(*twin))
     return (players[0], players[1])
 
 

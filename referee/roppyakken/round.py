@@ -16,6 +16,7 @@ from functools import cached_property
 from referee.cards import CARDS, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, mask_ids
+from referee.names import repeated_name, repeated_name_message
 from referee.notation import parse_groups
 from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
 from referee.roppyakken.rules import RoppyakkenRules
@@ -67,7 +68,8 @@ class RoundInput:
 
 
 def check_players(players: object) -> tuple[str, ...]:
-    """Players as a tuple of distinct, non-blank names without control characters.
+    """Players as a tuple of distinct, non-blank names without control characters; names are
+    compared as ``referee.names.name_key`` does ("A" and "a " are one player, as in the web app).
 
     Raises ``RefereeError('bad-round')``.
     """
@@ -75,8 +77,9 @@ def check_players(players: object) -> tuple[str, ...]:
         isinstance(p, str) and p.strip() and p.isprintable() for p in players
     ):
         raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
-    if len(set(players)) != len(players):
-        raise RefereeError("bad-round", f"players must be distinct, got {list(players)}")
+    twin = repeated_name(players)
+    if twin is not None:
+        raise RefereeError("bad-round", repeated_name_message(*twin))
     return tuple(players)
 
 

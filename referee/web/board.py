@@ -64,6 +64,12 @@ class RoundView:
     saved: str = ""
 
 
+def extra_round(number: int, planned: int) -> int:
+    """Which extra round round ``number`` (1-based) is, past ``planned`` rounds: 0 for a planned
+    round (or a game without planned rounds), 1 for the first round after them, and so on."""
+    return number - planned if planned and number > planned else 0
+
+
 @dataclass
 class Board:
     """A session's standings.
@@ -106,6 +112,17 @@ class Board:
             tied = out and self.totals.get(out[-1][1], 0) == self.totals.get(p, 0)
             out.append((out[-1][0] if tied else i + 1, p))
         return out
+
+    def round_count(self) -> str:
+        """Where a game of planned rounds stands, as players say it: "round 3 of 12"; past the
+        planned rounds (a level game played off, KOIKOI-RULES.md option ``tie = extra-round``)
+        "extra round 1 after 12 rounds"; "" for a game without planned rounds."""
+        if not self.rounds_planned:
+            return ""
+        extra = extra_round(self.rounds_played, self.rounds_planned)
+        if extra:
+            return f"extra round {extra} after {self.rounds_planned} rounds"
+        return f"round {self.rounds_played} of {self.rounds_planned}"
 
     def to_go(self, player: str) -> int | None:
         """Points the player still needs to reach the target (0 once there); None without a target."""
@@ -403,7 +420,10 @@ def _ledger_round(view: RoundView, entry: Mapping[str, Any], players: Sequence[s
     view.warnings = list(result.get("warnings", []))
     view.lines = list(result.get("explanation", []))
     view.payments = list(result.get("payments", []))
-    view.extra = {"multiplier": entry.get("multiplier"), "winner": entry.get("winner")}
+    multiplier = entry.get("multiplier")
+    if entry.get("outcome") == "entered-totals" and multiplier == 1:
+        multiplier = None  # no field was entered: "field ×1" would claim one
+    view.extra = {"multiplier": multiplier, "winner": entry.get("winner")}
 
 
 def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str, Any],

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RefereeError
-from referee.names import clean_name, name_key
+from referee.names import clean_name, name_key, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
 from referee.ruleset import load_table, parse_value
 
 MAX_PLAYERS = 6
@@ -46,14 +46,10 @@ class SessionForm:
 
 
 def duplicate_name(names: Sequence[str]) -> str | None:
-    """The first name that another one repeats once compared by ``name_key``, or None."""
-    seen: dict[str, str] = {}
-    for n in names:
-        key = name_key(n)
-        if key in seen:
-            return n
-        seen[key] = n
-    return None
+    """The first name that another one repeats once compared by ``name_key``, or None
+    (``referee.names.repeated_name``, the rule the round and game JSON follow too)."""
+    twin = repeated_name(names)
+    return twin[1] if twin else None
 
 
 def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:

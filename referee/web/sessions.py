@@ -46,6 +46,7 @@ from referee.web.board import (
     Board,
     amount_formatter,
     build_board,
+    extra_round,
     first_to_target_choices,
     option_value,
     round_input,
@@ -539,6 +540,7 @@ def _entry(
         "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
         "liable_on": option_value(sess, "liable_thrower", False),
         "first_choices": first_to_target_choices(sess, board_of(sess), number, result),
+        "extra_round": extra_round(number, board_of(sess).rounds_planned),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),
         "typed": request.form if request.method == "POST" else {},
@@ -565,6 +567,12 @@ def _live_context(sess: store.Session, rnd: store.RoundRow | None = None) -> dic
         "yaku_name": lambda yid: names.get(yid, yid),
         "is_money": board.unit != "points",
     }
+
+
+def round_words(sess: store.Session) -> dict[str, Any]:
+    """What ``partials/round_cards.html`` needs to name a stored round: the money formatter and yaku names."""
+    names = yaku_names(sess.ruleset)
+    return {"money": amount_formatter(sess), "yaku_name": lambda yid: names.get(yid, yid)}
 
 
 def _mon_per_kan(sess: store.Session) -> int:
@@ -711,7 +719,8 @@ def _submit(
         message = save(data)
     except store.ConflictError as e:
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
-        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff)
+        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
+                               **round_words(sess))
         return page, 409
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
@@ -830,7 +839,7 @@ def delete_round(token: str, round_id: int):
     sess, _ = load(token, edit=True)
     rnd = round_or_404(sess, round_id)
     if request.method == "GET":
-        return render_template("delete.html", s=sess, rnd=rnd)
+        return render_template("delete.html", s=sess, rnd=rnd, **round_words(sess))
     try:
         store.delete_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
@@ -899,15 +908,19 @@ def csv_cell(value: Any) -> Any:
 
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
-    """Download the rounds table as CSV: one row per round, scores then running totals."""
+    """Download the rounds table as CSV: one row per round, scores then running totals; in a game
+    played by months (Koi-Koi: the game context names the next round's month) a ``month`` column
+    names each round's month by its plant ("Pine (松, month 1)")."""
     sess, _ = load(token)
     board = board_of(sess)
+    by_month = "month" in board.context or any(v.month for v in board.rounds)
     out = io.StringIO()
     w = csv.writer(out)
     write = lambda row: w.writerow([csv_cell(c) for c in row])  # noqa: E731
     write(
         [
             "round",
+            *(["month"] if by_month else []),
             "dealer",
             "void",
             *(f"{p} ({board.unit})" for p in sess.players),
@@ -920,6 +933,7 @@ def export_csv(token: str):
         write(
             [
                 v.number,
+                *([v.month] if by_month else []),
                 v.dealer,
                 "yes" if v.void else "",
                 *(v.scores.get(p, "") for p in sess.players),
