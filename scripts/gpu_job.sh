@@ -48,7 +48,7 @@ stamp "scenes done"
 $PY -c "
 from vision.testset import write_testset
 write_testset('$HELDOUT/test', '$ART_PNG', 'test', per_cell=4, workers=4)
-write_testset('$HELDOUT/calib', '$ART_PNG', 'calib', per_cell=3, workers=4)
+write_testset('$HELDOUT/calib', '$ART_PNG', 'calib', per_cell=6, workers=4)
 " > "$WORK/heldout.log" 2>&1 &
 HELD=$!
 
