@@ -2,8 +2,9 @@
 
 Subcommands: ``score`` (one round), ``game`` (a whole game), ``rescore``
 (a saved game under other rules: what if), ``rulesets`` (presets and their
-options), ``serve`` (the web app) and ``detect`` (card recognition; needs the
-``vision`` extra).  User errors print one line on
+options), ``serve`` (the web app on waitress), ``backup``, ``restore``,
+``export`` and ``import`` (its data), and ``detect`` (card recognition; needs
+the ``vision`` extra).  User errors print one line on
 stderr and exit with status 2 (README "Command line").
 """
 
@@ -104,12 +105,150 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the web app (the ``web`` module; imported only here)."""
+def _web_app(args: argparse.Namespace):
+    """The web app (imported only by the web subcommands), on ``--data`` when given."""
+    import os
+
     from referee.web import create_app
 
-    app = create_app()
-    app.run(host=args.host, port=args.port, debug=False, threaded=True)
+    if not getattr(args, "data", None):
+        return create_app()
+    key, before = "HANAFUDA_REFEREE_DATA", os.environ.get("HANAFUDA_REFEREE_DATA")
+    os.environ[key] = str(Path(args.data).resolve())
+    try:
+        return create_app()
+    finally:
+        if before is None:
+            del os.environ[key]
+        else:
+            os.environ[key] = before
+
+
+def _addresses(host: str, port: int) -> list[str]:
+    """The URLs people can open: this computer's, and the LAN address when listening on all."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}"]
+    urls = [f"http://127.0.0.1:{port}"]
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # a documentation address: no packet is sent for UDP connect
+            urls.append(f"http://{s.getsockname()[0]}:{port}")
+    except OSError:
+        pass
+    return urls
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web app on waitress (a production WSGI server), or Flask's reloader with ``--dev``."""
+    from referee.backup import AutoBackups
+
+    app = _web_app(args)
+    app.config["DB_KEEP_CONNECTIONS"] = True  # one connection per server thread, reused
+    urls = _addresses(args.host, args.port)
+    backups = Path(app.config["DATA_DIR"]) / "backups"
+    print(f"hanafuda-referee: serving on {' and '.join(urls)}", flush=True)
+    print(f"  data folder: {app.config['DATA_DIR']} (automatic backups in {backups})", flush=True)
+    print(f"  host key: {app.config['HOST_KEY']}", flush=True)
+    print(f"    to list every session on this server, open {urls[-1]}/host and enter the key", flush=True)
+    print("  stop with Ctrl+C", flush=True)
+    if args.dev:
+        app.run(host=args.host, port=args.port, debug=True, use_reloader=True)
+        return 0
+    import waitress
+
+    auto = AutoBackups(app.config["DATABASE"], backups, keep=int(app.config.get("BACKUP_KEEP", 7)),
+                       log=lambda m: print(f"  {m}", flush=True)).start()
+    # Warm the card detector so the first photo (and /healthz) does not wait for the models.
+    runner = app.extensions.get("photo_runner")
+    if runner is not None:
+        import threading
+
+        threading.Thread(target=runner.ready, args=(120.0,), name="load-models", daemon=True).start()
+    try:
+        waitress.serve(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=args.threads,
+            ident="hanafuda-referee",
+            connection_limit=max(100, 8 * args.threads),
+            channel_timeout=60,
+        )
+    finally:
+        auto.stop()
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Back up the database with SQLite's online backup (safe while the app serves)."""
+    from referee.backup import backup, stamp
+
+    app = _web_app(args)
+    out = Path(args.out) if args.out else Path(app.config["DATA_DIR"]) / "backups" / f"manual-{stamp()}.sqlite3"
+    if out.is_dir():
+        out = out / f"hanafuda-referee-{stamp()}.sqlite3"
+    print(backup(app.config["DATABASE"], out))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Replace the database with a backup (the current one is kept in the backups folder first)."""
+    from referee.backup import check_backup, restore
+
+    app = _web_app(args)
+    counts = check_backup(args.file)
+    kept = restore(app.config["DATABASE"], args.file, Path(app.config["DATA_DIR"]) / "backups")
+    print(f"restored {counts['sessions']} sessions and {counts['rounds']} rounds from {args.file}")
+    print(f"the database as it was before is kept in {kept}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Export every session (``--all``), or one (by its viewer or scorekeeper token), as importable JSON."""
+    from referee.web import archive, sessions
+
+    if bool(args.all) == bool(args.token):
+        raise RefereeError("bad-round", "give either --all or one session's token")
+    app = _web_app(args)
+    with app.app_context():
+        if args.all:
+            data = archive.export_all()
+        else:
+            sess, _ = store_find(args.token)
+            data = sessions.export_data(sess)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.output and args.output != "-":
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        n = len(data["sessions"]) if args.all else 1
+        print(f"exported {n} session{'' if n == 1 else 's'} to {args.output}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def store_find(token: str):
+    """The session a token opens (in an app context).  Raises ``RefereeError``."""
+    from referee import store
+    from referee.web import get_db
+
+    try:
+        return store.find_session(get_db(), token)
+    except store.NotFoundError:
+        raise RefereeError("bad-round", f"no session has the token {token!r}") from None
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Create sessions from a session export or an ``export --all`` archive."""
+    from referee.web import archive
+
+    app = _web_app(args)
+    data = _read_json(args.file)
+    with app.app_context():
+        made = archive.create_all(archive.sessions_to_create(data))
+        for sess in made:
+            print(f"imported {sess.name!r}: scorekeeper link /s/{sess.edit_token}, viewer link /s/{sess.view_token}")
     return 0
 
 
@@ -150,10 +289,33 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rulesets", help="list presets, or show one preset's options")
     p.add_argument("name", nargs="?")
     p.set_defaults(func=cmd_rulesets)
-    p = sub.add_parser("serve", help="run the web app")
-    p.add_argument("--host", default="127.0.0.1")
+    data = {"metavar": "DIR", "help": "the data folder (default: $HANAFUDA_REFEREE_DATA, else the instance folder)"}
+    p = sub.add_parser("serve", help="run the web app (waitress)")
+    p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on the same network in")
     p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--threads", type=int, default=16,
+                   help="requests served at once (default 16: a six-player table snapping photos, and its viewers)")
+    p.add_argument("--dev", action="store_true", help="Flask's development server with its reloader, not waitress")
+    p.add_argument("--data", **data)
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("backup", help="back up the database (SQLite online backup, safe while serving)")
+    p.add_argument("out", nargs="?", help="file or folder (default: DATA_DIR/backups/manual-<time>.sqlite3)")
+    p.add_argument("--data", **data)
+    p.set_defaults(func=cmd_backup)
+    p = sub.add_parser("restore", help="replace the database with a backup (the current one is kept first)")
+    p.add_argument("file")
+    p.add_argument("--data", **data)
+    p.set_defaults(func=cmd_restore)
+    p = sub.add_parser("export", help="export sessions as importable JSON")
+    p.add_argument("token", nargs="?", help="one session's viewer or scorekeeper token")
+    p.add_argument("--all", action="store_true", help="every session, as one archive")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument("--data", **data)
+    p.set_defaults(func=cmd_export)
+    p = sub.add_parser("import", help="create sessions from an export or an export --all archive")
+    p.add_argument("file", help="JSON file, or - for standard input")
+    p.add_argument("--data", **data)
+    p.set_defaults(func=cmd_import)
     p = sub.add_parser("detect", help="name the cards in photos (vision extra)")
     try:
         from vision.cli import add_detect_arguments

@@ -6,13 +6,17 @@ stores only its *input* (the round JSON of the ``score`` CLI, without the
 session-wide keys), so totals and every round's dealer (oya) are recomputed
 from the inputs on every read and editing an early round is always correct.
 
-Every change bumps the session's ``rev`` first, inside ``db.atomic()``: the
-first statement is a write, so the transaction holds SQLite's write lock
-before it reads anything it checks (round versions, one-time form tokens).
+Every write is one short ``BEGIN IMMEDIATE`` transaction (``writing``), taken in turn
+through a per-file writer queue.  Every change of a session bumps its ``rev`` first and is
+recorded through ``change()``: the undo log keeps, once per change, only the steps that
+revert it (``ChangeLog``), and ``undo`` replays them.  Other modules that change a session
+(re-scoring after a rule correction...) use ``change()`` too, so Undo covers them.
 
 Must not import Flask or the rules core: it stores JSON, it does not score.
-Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened) and
-``StoreUnavailableError`` (the database file is locked or read-only).
+Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened),
+``SpentFormTokenError`` (a form token whose round is gone), ``UndoMismatchError`` (an undo
+of a change already undone) and ``StoreUnavailableError`` (the database file is locked or
+read-only).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import functools
 import json
 import secrets
 import sqlite3
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,25 +37,35 @@ from typing import Any, ParamSpec, TypeVar
 from sqlite_utils import Database, Migrations
 
 __all__ = [
+    "Change",
+    "ChangeLog",
     "ConflictError",
+    "FormTokenReusedError",
     "NotFoundError",
     "RoundRow",
     "Session",
+    "SpentFormTokenError",
     "StoreUnavailableError",
+    "UndoMismatchError",
     "add_round",
+    "change",
+    "check",
     "create_session",
     "delete_round",
     "find_session",
     "get_round",
     "last_change",
+    "latest_change",
     "list_sessions",
     "migrate",
     "open_db",
     "rounds_of",
+    "saved_with_form_token",
     "sessions_by_tokens",
     "set_rules",
     "undo",
     "update_round",
+    "writing",
 ]
 
 migrations = Migrations("hanafuda-referee")
@@ -227,6 +243,7 @@ def open_db(path: str | Path | None, timeout: float = 5.0, *, apply_migrations: 
     except sqlite3.OperationalError as e:
         raise _unavailable(e, path) from e
     db = Database(conn)
+    db._referee_timeout = timeout  # how long ``writing`` waits for the writer queue
     if apply_migrations:
         migrate(db)
     return db
@@ -242,6 +259,16 @@ def migrate(db: Database) -> None:
 
 
 # ---- reading ----------------------------------------------------------------
+
+
+@guarded
+def check(db: Database) -> None:
+    """Raise ``StoreUnavailableError`` unless the database can be read and is migrated (for /healthz)."""
+    db.execute("SELECT count(*) FROM sessions").fetchone()
+    pending = migrations.pending(db)
+    if pending:
+        why = f"the database needs migrating ({', '.join(m.name for m in pending)})"
+        raise StoreUnavailableError(why, why)
 
 
 def _session(row: Mapping[str, Any]) -> Session:
@@ -332,14 +359,91 @@ def get_round(db: Database, session_id: int, round_id: int) -> RoundRow:
     return _round(rows[0])
 
 
-@guarded
-def last_change(db: Database, session_id: int) -> str | None:
-    """The summary of the change that ``undo`` would revert, or None."""
-    rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
-    return rows[0]["summary"] if rows else None
-
-
 # ---- writing ----------------------------------------------------------------
+# Every write is one short ``BEGIN IMMEDIATE`` transaction taken in turn: a process-wide
+# writer queue (first come, first served) per database file hands the write lock to one
+# writer at a time, so twenty phones saving at once wait in line for a few milliseconds
+# each instead of polling SQLite's busy handler (which is unfair and gave up after
+# ``timeout``).  Another process (a backup, a second server) still waits on SQLite's own
+# lock, up to the connection's ``timeout``.
+
+
+class _WriterQueue:
+    """A FIFO lock: writers get the database in the order they asked for it (re-entrant)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._waiting: deque[int] = deque()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def acquire(self, timeout: float) -> bool:
+        me = threading.get_ident()
+        with self._cond:
+            if self._owner == me:
+                self._depth += 1
+                return True
+            self._waiting.append(me)
+            ok = self._cond.wait_for(lambda: self._owner is None and self._waiting[0] == me, timeout)
+            self._waiting.remove(me)
+            if ok:
+                self._owner, self._depth = me, 1
+            self._cond.notify_all()
+            return ok
+
+    def release(self) -> None:
+        with self._cond:
+            self._depth -= 1
+            if self._depth == 0:
+                self._owner = None
+                self._cond.notify_all()
+
+
+_QUEUES: dict[str, _WriterQueue] = {}
+_QUEUES_GUARD = threading.Lock()
+
+
+def _queue(db: Database) -> _WriterQueue:
+    key = getattr(db, "_referee_file", None)
+    if key is None:
+        file = db.execute("PRAGMA database_list").fetchone()[2]
+        key = db._referee_file = str(Path(file).resolve()) if file else f"memory:{id(db.conn)}"
+    with _QUEUES_GUARD:
+        return _QUEUES.setdefault(key, _WriterQueue())
+
+
+def _busy() -> StoreUnavailableError:
+    why = "the database is busy (locked by another program or a long write)"
+    return StoreUnavailableError(f"Nothing was saved: {why}. Wait a moment and try again.", why)
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction: wait for this database's writer queue, then ``BEGIN IMMEDIATE``.
+
+    Commits on exit, rolls back on an error.  Nested use runs as a savepoint of the outer
+    transaction.  Raises ``StoreUnavailableError`` when the queue or another process holds
+    the database longer than the connection's ``timeout`` (seconds).
+    """
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    queue = _queue(db)
+    if not queue.acquire(getattr(db, "_referee_timeout", 5.0)):
+        raise _busy()
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.rollback()
+            raise
+        db.execute("COMMIT")
+    except sqlite3.OperationalError as e:
+        raise _unavailable(e) from e
+    finally:
+        queue.release()
 
 
 def _token() -> str:
@@ -347,57 +451,218 @@ def _token() -> str:
 
 
 def _bump(db: Database, session_id: int) -> int:
-    """Take the write lock by bumping the session's rev; returns the new rev."""
+    """Bump the session's rev (and its ``updated`` time); returns the new rev."""
     cur = db.execute("UPDATE sessions SET rev = rev + 1, updated = ? WHERE id = ?", [_now(), session_id])
     if cur.rowcount != 1:
         raise NotFoundError(session_id)
     return db.execute("SELECT rev FROM sessions WHERE id = ?", [session_id]).fetchone()[0]
 
 
-@contextmanager
-def _change(db: Database, session_id: int, kind: str) -> Iterator[tuple[int, Callable[[str], None]]]:
-    """A transaction that bumps the session's rev and logs the rounds as they were before.
+@dataclass(frozen=True)
+class Change:
+    """An undoable change of a session: ``id`` (what an Undo button names), ``kind``
+    (``add``, ``edit``, ``delete``, or another module's word), ``summary`` in words."""
 
-    Yields (new rev, a function that sets the change's summary).  Round
-    versions are taken from the rev, so they never repeat within a session.
+    id: int
+    session_id: int
+    kind: str
+    summary: str
+    created: str
+
+
+def _round_record(r: RoundRow) -> dict[str, Any]:
+    return {"id": r.id, "position": r.position, "data": r.data, "created": r.created, "updated": r.updated}
+
+
+#: Columns of ``sessions`` that a change may set (and its undo put back).
+SESSION_FIELDS = ("name", "ruleset", "options", "players", "dealer")
+
+
+class ChangeLog:
+    """What one change does, and how to undo it: the store's writes within ``change()``.
+
+    Each method writes and records the step that reverts it (the undo log keeps only
+    those steps: a round added is undone by its id, an edit or delete by that one round
+    as it was; never a copy of the whole session).  ``rev`` is the session's new rev;
+    ``summary`` the words an Undo button shows (``"edit round 3"``).
     """
-    with db.atomic():
-        rev = _bump(db, session_id)
-        before = [
-            {
-                "id": r.id,
-                "position": r.position,
-                "data": r.data,
-                "version": r.version,
-                "created": r.created,
-                "updated": r.updated,
-            }
-            for r in rounds_of(db, session_id)
-        ]
-        change_id = (
-            db["changes"]
+
+    def __init__(self, db: Database, session_id: int, rev: int, summary: str) -> None:
+        self.db = db
+        self.session_id = session_id
+        self.rev = rev
+        self.summary = summary
+        self.steps: list[list[Any]] = []
+
+    def add_round(self, data: Mapping[str, Any]) -> int:
+        """Append a round; returns its id."""
+        position = self.db.execute(
+            "SELECT coalesce(max(position), 0) + 1 FROM rounds WHERE session_id = ?", [self.session_id]
+        ).fetchone()[0]
+        now = _now()
+        rid = (
+            self.db["rounds"]
             .insert(
                 {
-                    "session_id": session_id,
-                    "kind": kind,
-                    "summary": kind,
-                    "before": json.dumps(before),
-                    "created": _now(),
+                    "session_id": self.session_id,
+                    "position": position,
+                    "data": json.dumps(dict(data)),
+                    "version": self.rev,
+                    "created": now,
+                    "updated": now,
                 }
             )
             .last_pk
         )
+        self.steps.append(["delete", rid])
+        return rid
 
-        def summary(text: str) -> None:
-            db["changes"].update(change_id, {"summary": text})
+    def update_round(self, round_id: int, data: Mapping[str, Any], expected_version: int | None = None) -> RoundRow:
+        """Replace a round's input; with ``expected_version``, only if nobody changed it since.
 
-        yield rev, summary
+        Returns the round as it was.  Raises ``ConflictError`` (``current`` None when it is gone).
+        """
+        try:
+            current = get_round(self.db, self.session_id, round_id)
+        except NotFoundError:
+            raise ConflictError(None) from None
+        if expected_version is not None and current.version != expected_version:
+            raise ConflictError(current)
+        self.db["rounds"].update(round_id, {"data": json.dumps(dict(data)), "version": self.rev, "updated": _now()})
+        self.steps.append(["restore", _round_record(current)])
+        return current
+
+    def delete_round(self, round_id: int) -> RoundRow:
+        """Delete a round (later rounds move up one place); returns it.  Raises ``NotFoundError``."""
+        current = get_round(self.db, self.session_id, round_id)
+        _remove_round(self.db, self.session_id, round_id, current.position)
+        self.steps.append(["insert", _round_record(current)])
+        return current
+
+    def update_session(self, **fields: Any) -> Session:
+        """Set session fields (``SESSION_FIELDS``: ``name``, ``ruleset``, ``options``,
+        ``players``, ``dealer``); returns the session as it was.  Raises ``ValueError`` for
+        another field (the family, the tokens).  Fields that already hold their new value are
+        neither written nor logged: setting the same rules twice leaves nothing to undo."""
+        unknown = set(fields) - set(SESSION_FIELDS)
+        if unknown:
+            raise ValueError(f"a change cannot set {sorted(unknown)}; only {SESSION_FIELDS}")
+        before = get_session(self.db, self.session_id)
+        old = {k: _session_column(k, getattr(before, k)) for k in fields}
+        new = {k: _session_column(k, v) for k, v in fields.items() if _session_value(k, v) != _session_value(k, old[k])}
+        if new:
+            self.db["sessions"].update(self.session_id, new)
+            self.steps.append(["session", {k: old[k] for k in new}])
+        return before
+
+
+def _session_value(key: str, value: Any) -> Any:
+    """A session field as Python compares it (``{"a": 1, "b": 2}`` and its JSON in any key order are one value)."""
+    if key in ("options", "players") and isinstance(value, str):
+        return json.loads(value)
+    return dict(value) if key == "options" else list(value) if key == "players" else value
+
+
+def _session_column(key: str, value: Any) -> Any:
+    """A session field as its column stores it (JSON for options and players)."""
+    if key == "options":
+        return json.dumps(dict(value))
+    if key == "players":
+        return json.dumps(list(value))
+    return value
+
+
+def _remove_round(db: Database, session_id: int, round_id: int, position: int) -> None:
+    db["rounds"].delete(round_id)
+    db.execute(
+        "UPDATE rounds SET position = position - 1 WHERE session_id = ? AND position > ?", [session_id, position]
+    )
+
+
+def _revert(db: Database, session_id: int, steps: Sequence[list[Any]], rev: int) -> None:
+    """Apply a change's undo steps, last step first."""
+    for kind, arg in reversed(steps):
+        if kind == "delete":
+            row = db.execute(
+                "SELECT position FROM rounds WHERE id = ? AND session_id = ?", [arg, session_id]
+            ).fetchone()
+            if row is not None:
+                _remove_round(db, session_id, arg, row[0])
+        elif kind == "insert":
+            db.execute(
+                "UPDATE rounds SET position = position + 1 WHERE session_id = ? AND position >= ?",
+                [session_id, arg["position"]],
+            )
+            db["rounds"].insert({**arg, "session_id": session_id, "data": json.dumps(arg["data"]), "version": rev})
+        elif kind == "restore":
+            db["rounds"].update(arg["id"], {"data": json.dumps(arg["data"]), "updated": arg["updated"]})
+        elif kind == "session":
+            db["sessions"].update(session_id, arg)
+        else:
+            raise ValueError(f"unknown undo step {kind!r}")
+
+
+@contextmanager
+def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
+    """Record one undoable change of a session, in one write transaction.
+
+    ``with change(db, sid, "rules") as c: c.update_session(options=...); c.summary = "..."``:
+    bumps the session's rev, runs the writes made through ``c`` (a ``ChangeLog``) and logs
+    the steps that revert them, so ``undo`` can.  An error inside rolls everything back.
+    Raises ``NotFoundError`` for an unknown session, ``StoreUnavailableError`` when busy.
+    """
+    with writing(db):
+        rev = _bump(db, session_id)
+        log = ChangeLog(db, session_id, rev, kind)
+        yield log
+        if log.steps:
+            db["changes"].insert(
+                {
+                    "session_id": session_id,
+                    "kind": kind,
+                    "summary": log.summary,
+                    "undo": json.dumps(log.steps, ensure_ascii=False, separators=(",", ":")),
+                    "created": _now(),
+                }
+            )
 
 
 class _AlreadySavedError(StoreError):
     def __init__(self, round_id: int) -> None:
         super().__init__(round_id)
         self.round_id = round_id
+
+
+class SpentFormTokenError(StoreError):
+    """A ``form_token`` (one-time form token, idempotency key) already saved a round of this
+    session, and that round has since been deleted or undone: nothing is saved again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this form_token already saved a round of this session, and that round has since been deleted or undone; "
+            "nothing was saved (send a new form_token to save it again)"
+        )
+
+
+class FormTokenReusedError(StoreError):
+    """A ``form_token`` (idempotency key) already saved round ``position`` of this session
+    from a different request: nothing is saved (a key names one request, not a slot)."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(
+            f"this form_token already saved round {position} of this session from a different request; nothing was "
+            "saved (send a new form_token for a new round, or the same request to retry it)"
+        )
+        self.position = position
+
+
+class UndoMismatchError(StoreError):
+    """An undo named a change that is not the session's latest (it was already undone, e.g.
+    by a double tap).  ``latest`` is the change an undo would revert now (or None)."""
+
+    def __init__(self, latest: Change | None) -> None:
+        super().__init__("that change was already undone")
+        self.latest = latest
 
 
 @guarded
@@ -414,7 +679,7 @@ def create_session(
 ) -> Session:
     """Create a session (with imported ``rounds``, if any) in one transaction."""
     now = _now()
-    with db.atomic():
+    with writing(db):
         sid = (
             db["sessions"]
             .insert(
@@ -454,46 +719,57 @@ def add_round(
     session_id: int,
     data: Mapping[str, Any],
     form_token: str | None = None,
+    digest: str | None = None,
 ) -> tuple[RoundRow, bool]:
     """Append a round.  Returns (round, created).
 
-    With a ``form_token`` already used, nothing is written and the round saved
-    with it is returned with ``created`` False (a double submit).
-    Raises ``NotFoundError`` for an unknown session.
+    ``form_token`` (a round form's one-time token, an API client's idempotency key) is
+    scoped to the session: used again in this session, nothing is written and the round
+    saved with it is returned with ``created`` False (a double submit); used in another
+    session, it is a new key there.  ``digest`` (any string naming the request, e.g. a hash
+    of its body) is kept with the token, and a reuse with another digest is refused.
+    Raises ``SpentFormTokenError`` when the round it saved was since deleted or undone,
+    ``FormTokenReusedError`` for another request under a used token, ``NotFoundError`` for
+    an unknown session.
     """
     try:
-        with _change(db, session_id, "add") as (rev, summary):
+        with change(db, session_id, "add") as c:
             if form_token:
-                used = list(db["form_tokens"].rows_where("token = ?", [form_token], limit=1))
-                if used:
-                    raise _AlreadySavedError(used[0]["round_id"])
-            position = db.execute(
-                "SELECT coalesce(max(position), 0) + 1 FROM rounds WHERE session_id = ?",
-                [session_id],
-            ).fetchone()[0]
-            now = _now()
-            rid = (
-                db["rounds"]
-                .insert(
-                    {
-                        "session_id": session_id,
-                        "position": position,
-                        "data": json.dumps(dict(data)),
-                        "version": rev,
-                        "created": now,
-                        "updated": now,
-                    }
-                )
-                .last_pk
-            )
-            summary(f"add round {position}")
+                used = _saved_with(db, session_id, form_token, digest)
+                if used is not None:
+                    raise _AlreadySavedError(used.id)
+            rid = c.add_round(data)
+            c.summary = f"add round {get_round(db, session_id, rid).position}"
             if form_token:
-                db["form_tokens"].insert(
-                    {"token": form_token, "session_id": session_id, "round_id": rid, "created": now}
-                )
+                used = {"token": form_token, "session_id": session_id, "round_id": rid, "digest": digest}
+                db["form_tokens"].insert({**used, "created": _now()})
     except _AlreadySavedError as e:
         return get_round(db, session_id, e.round_id), False
     return get_round(db, session_id, rid), True
+
+
+def _saved_with(db: Database, session_id: int, form_token: str, digest: str | None) -> RoundRow | None:
+    used = db.execute(
+        "SELECT round_id, digest FROM form_tokens WHERE session_id = ? AND token = ?", [session_id, form_token]
+    ).fetchone()
+    if used is None:
+        return None
+    try:
+        row = get_round(db, session_id, used[0])
+    except NotFoundError:
+        raise SpentFormTokenError() from None
+    if digest is not None and used[1] is not None and digest != used[1]:
+        raise FormTokenReusedError(row.position)
+    return row
+
+
+@guarded
+def saved_with_form_token(db: Database, session_id: int, form_token: str, digest: str | None = None) -> RoundRow | None:
+    """The round a ``form_token`` already saved in this session (None if it saved none): a retry
+    can be answered before the round is checked again against a game that has moved on.
+
+    Raises ``SpentFormTokenError`` and ``FormTokenReusedError`` as ``add_round`` does."""
+    return _saved_with(db, session_id, form_token, digest)
 
 
 @guarded
@@ -508,52 +784,67 @@ def update_round(
 
     Raises ``ConflictError`` (with the saved round, or None if it was deleted).
     """
-    with _change(db, session_id, "edit") as (rev, summary):
-        try:
-            current = get_round(db, session_id, round_id)
-        except NotFoundError:
-            raise ConflictError(None) from None
-        if current.version != expected_version:
-            raise ConflictError(current)
-        db["rounds"].update(round_id, {"data": json.dumps(dict(data)), "version": rev, "updated": _now()})
-        summary(f"edit round {current.position}")
+    with change(db, session_id, "edit") as c:
+        before = c.update_round(round_id, data, expected_version)
+        c.summary = f"edit round {before.position}"
     return get_round(db, session_id, round_id)
 
 
 @guarded
 def delete_round(db: Database, session_id: int, round_id: int) -> None:
-    """Delete a round; later rounds move up one place.  Raises ``NotFoundError``."""
-    with _change(db, session_id, "delete") as (_, summary):
-        current = get_round(db, session_id, round_id)
-        db["rounds"].delete(round_id)
-        db.execute(
-            "UPDATE rounds SET position = position - 1 WHERE session_id = ? AND position > ?",
-            [session_id, current.position],
-        )
-        summary(f"delete round {current.position}")
+    """Delete a round; later rounds move up one place.  Raises ``NotFoundError`` (also when a
+    concurrent request deleted it first)."""
+    with change(db, session_id, "delete") as c:
+        gone = c.delete_round(round_id)
+        c.summary = f"delete round {gone.position}"
 
 
 @guarded
-def undo(db: Database, session_id: int) -> str | None:
-    """Revert the session's last change; returns its summary, or None when there is none.
+def move_revs_past(db: Database, revs: Mapping[str, int]) -> None:
+    """After a restore: give each session (by viewer token) a ``rev`` above the one it had
+    before (``revs``), so no page or cache takes the restored data for what it showed."""
+    with writing(db):
+        for token, rev in revs.items():
+            db.execute("UPDATE sessions SET rev = max(rev, ?) + 1 WHERE view_token = ?", [rev, token])
 
-    A rule change (``set_rules``) gets its ruleset and options back; every change gets its rounds back.
+
+def _change(row: Mapping[str, Any]) -> Change:
+    return Change(row["id"], row["session_id"], row["kind"], row["summary"], row["created"])
+
+
+@guarded
+def latest_change(db: Database, session_id: int) -> Change | None:
+    """The change that ``undo`` would revert, or None."""
+    rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
+    return _change(rows[0]) if rows else None
+
+
+def last_change(db: Database, session_id: int) -> str | None:
+    """The summary of the change that ``undo`` would revert, or None."""
+    latest = latest_change(db, session_id)
+    return latest.summary if latest else None
+
+
+@guarded
+def undo(db: Database, session_id: int, change_id: int | None = None) -> str | None:
+    """Revert the session's latest change; returns its summary, or None when there is none.
+
+    ``change_id``: the change the user saw on the Undo button; when it is no longer the
+    latest (a double tap already undid it), nothing is undone and ``UndoMismatchError`` is
+    raised.  Every round gets a new version, so a form opened before the undo conflicts.
     """
-    with db.atomic():
+    with writing(db):
         rev = _bump(db, session_id)
         rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
-        if not rows:
+        latest = rows[0] if rows else None
+        if change_id is not None and (latest is None or latest["id"] != change_id):
+            raise UndoMismatchError(None if latest is None else _change(latest))
+        if latest is None:
             return None
-        change = rows[0]
-        if change.get("rules_before"):
-            rules = json.loads(change["rules_before"])
-            db["sessions"].update(session_id, {"ruleset": rules["ruleset"], "options": json.dumps(rules["options"])})
-        db.execute("DELETE FROM rounds WHERE session_id = ?", [session_id])
-        for r in json.loads(change["before"]):
-            # A new version: a form opened before the undo then conflicts.
-            db["rounds"].insert({**r, "session_id": session_id, "data": json.dumps(r["data"]), "version": rev})
-        db["changes"].delete(change["id"])
-    return change["summary"]
+        _revert(db, session_id, json.loads(latest["undo"]), rev)
+        db.execute("UPDATE rounds SET version = ? WHERE session_id = ?", [rev, session_id])
+        db["changes"].delete(latest["id"])
+    return latest["summary"]
 
 
 # ---- pile photos (issue 6) --------------------------------------------------
@@ -629,7 +920,7 @@ def add_photo(
     error: str | None = None,
 ) -> PhotoRow:
     """Record a pile photo not yet attached to a round."""
-    with db.atomic():
+    with writing(db):
         db["photos"].insert(
             {
                 "id": photo_id,
@@ -675,7 +966,7 @@ def photos_of_round(db: Database, session_id: int, round_id: int) -> list[PhotoR
 @guarded
 def set_photo_detections(db: Database, session_id: int, photo_id: str, detections: list[dict[str, Any]]) -> None:
     """Replace a photo's detections (after a correction)."""
-    with db.atomic():
+    with writing(db):
         db.execute(
             "UPDATE photos SET detections = ? WHERE id = ? AND session_id = ?",
             [json.dumps(detections), photo_id, session_id],
@@ -685,7 +976,7 @@ def set_photo_detections(db: Database, session_id: int, photo_id: str, detection
 @guarded
 def attach_photos(db: Database, session_id: int, round_id: int, ids: Sequence[str]) -> None:
     """Keep ``ids`` as the round's photos; its other photos are detached (then pruned)."""
-    with db.atomic():
+    with writing(db):
         db.execute("UPDATE photos SET round_id = NULL WHERE session_id = ? AND round_id = ?", [session_id, round_id])
         for pid in ids:
             db.execute(
@@ -698,7 +989,7 @@ def attach_photos(db: Database, session_id: int, round_id: int, ids: Sequence[st
 def prune_photos(db: Database, older_than: str) -> list[str]:
     """Forget photos whose round is gone, and unsaved ones created before ``older_than``
     (ISO time).  Returns their files (relative to the data folder) for the caller to delete."""
-    with db.atomic():
+    with writing(db):
         rows = list(
             db.query(
                 "SELECT id, file FROM photos WHERE (round_id IS NOT NULL AND round_id NOT IN "
@@ -751,7 +1042,7 @@ def add_photo_draft(
 ) -> PhotoDraft:
     """Keep a round form between photo steps; returns it with its new id."""
     draft_id = secrets.token_urlsafe(9)
-    with db.atomic():
+    with writing(db):
         db["photo_drafts"].insert(
             {
                 "id": draft_id,
@@ -782,34 +1073,93 @@ def get_photo_draft(db: Database, session_id: int, draft_id: str) -> PhotoDraft:
 @guarded
 def prune_photo_drafts(db: Database, older_than: str) -> int:
     """Forget drafts created before ``older_than`` (ISO time); returns how many."""
-    with db.atomic():
+    with writing(db):
         cur = db.execute("DELETE FROM photo_drafts WHERE created < ?", [older_than])
     return cur.rowcount
 
 
+# ---- the service's migrations (issue 10) --------------------------------------
+
+
+def _steps_between(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """The undo steps (in recording order) that turn the rounds ``after`` back into ``before``."""
+    old = {r["id"]: r for r in before}
+    new = {r["id"]: r for r in after}
+    keys = ("id", "position", "data", "created", "updated")
+    apply = [["delete", rid] for rid in new if rid not in old]
+    apply += [
+        ["insert", {k: r[k] for k in keys}] for r in sorted(before, key=lambda r: r["position"]) if r["id"] not in new
+    ]
+    apply += [
+        ["restore", {k: old[rid][k] for k in keys}]
+        for rid in new
+        if rid in old and new[rid]["data"] != old[rid]["data"]
+    ]
+    return apply[::-1]
+
+
+@migrations()
+def m004_service_undo_steps(db: Database) -> None:
+    """The undo log keeps each change once: the steps that revert it, not a copy of every
+    round before it (which grew with the square of the rounds: 15.9 MB for 400).
+
+    A database that already ran ``m010_rules_change_log`` (issue 12, before this step
+    existed) also kept a rule change's ruleset and options in ``rules_before``: that becomes
+    the change's ``session`` step, and the column goes with ``before``.
+    """
+    db["changes"].add_column("undo", str)
+    with_rules = "rules_before" in db["changes"].columns_dict
+    for (sid,) in db.execute("SELECT DISTINCT session_id FROM changes").fetchall():
+        rows = list(db["changes"].rows_where("session_id = ?", [sid], order_by="id"))
+        current = [_round_record(r) for r in rounds_of(db, sid)]
+        snapshots = [json.loads(r["before"] or "[]") for r in rows] + [current]
+        for i, row in enumerate(rows):
+            steps = _steps_between(snapshots[i], snapshots[i + 1])
+            if with_rules and row["rules_before"]:
+                rules = json.loads(row["rules_before"])
+                old = {"ruleset": rules["ruleset"], "options": rules["options"]}
+                steps.insert(0, ["session", {k: _session_column(k, v) for k, v in old.items()}])
+            db["changes"].update(row["id"], {"undo": json.dumps(steps, ensure_ascii=False, separators=(",", ":"))})
+    db["changes"].transform(drop={"before", "rules_before"} if with_rules else {"before"})
+
+
+@migrations()
+def m005_service_form_tokens_per_session(db: Database) -> None:
+    """A round form's one-time token (the API's idempotency key) belongs to its session."""
+    db["form_tokens"].transform(pk=("session_id", "token"))
+
+
+@migrations()
+def m006_service_form_token_digest(db: Database) -> None:
+    """A form token keeps a digest of the request that used it, so a reuse by another request is
+    refused (tokens saved before have none and are not compared)."""
+    db["form_tokens"].add_column("digest", str)
+
+
 # ---- fixing a rule afterwards (issue 12) -------------------------------------
-# A rule change is a change like any other: logged with the rounds as they were (which it does not
-# touch) and the session's ruleset and options before it, so undo restores them.  The scoreboard
-# replays every round from its input, so the history is re-scored under the new rules on the next read.
+# A rule change is a change like any other: its undo step puts the session's ruleset and
+# options back (rounds are untouched).  The scoreboard replays every round from its input, so
+# the history is re-scored under the rules in force on the next read, after the change and
+# after its undo alike.
 
 
 @migrations()
 def m010_rules_change_log(db: Database) -> None:
-    db["changes"].add_column("rules_before", str)
+    """Nothing to do since the undo log holds steps: a rule change logs a ``session`` step.
+
+    Kept by name: databases made before the undo steps (issue 10) ran it to add a
+    ``rules_before`` column, which ``m004_service_undo_steps`` folds into their undo steps.
+    """
 
 
 @guarded
 def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str) -> Session:
     """Change a session's ruleset and options (dotted-key overrides), logged for undo with ``summary``.
 
-    The caller checks that the rules load and fit the session's family.  Raises ``NotFoundError``.
+    The caller checks that the rules load and fit the session's family (which stays).
+    Raises ``NotFoundError``, ``StoreUnavailableError``.
     """
-    with _change(db, session_id, "rules") as (_, set_summary):
-        old = get_session(db, session_id)
-        db["changes"].update(
-            db.execute("SELECT max(id) FROM changes WHERE session_id = ?", [session_id]).fetchone()[0],
-            {"rules_before": json.dumps({"ruleset": old.ruleset, "options": old.options})},
-        )
-        db["sessions"].update(session_id, {"ruleset": ruleset, "options": json.dumps(dict(options))})
-        set_summary(summary)
+    with change(db, session_id, "rules") as c:
+        c.update_session(ruleset=ruleset, options=options)
+        c.summary = summary
     return get_session(db, session_id)

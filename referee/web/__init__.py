@@ -8,10 +8,13 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``DATA_DIR``: the data folder (database, later photos); the instance folder by default.
 - ``DATABASE``: the SQLite file; ``DATA_DIR/referee.sqlite3`` by default.
 - ``DB_TIMEOUT``: seconds a write waits for a locked database (then a clear 503 page).
+- ``DB_KEEP_CONNECTIONS``: each server thread keeps its database connection between requests
+  (``serve`` turns it on; off by default, so each request opens and closes its own).
 - ``CARD_ART``: a card art folder with a ``MAPPING.tsv`` (file -> card id); unset: text tiles.
 - ``HTMX_LOCAL``: serve the vendored htmx instead of the pinned CDN copy (offline tables, tests).
 - ``POLL_SECONDS``: how often an open scoreboard asks for changes.
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
+- ``HOST_KEY``: lists every session (``referee.web.privacy``); ``DATA_DIR/host_key`` by default.
 
 Templates live in the project's top-level ``templates/`` and static files in
 ``templates/static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
@@ -25,6 +28,7 @@ import os
 import secrets
 import sys
 import sysconfig
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +114,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import art, errors, help, homescreen, players, sessions, views_api, words
+    from referee.web import (
+        art,
+        errors,
+        headers,
+        health,
+        help,
+        homescreen,
+        players,
+        privacy,
+        sessions,
+        views_api,
+        words,
+    )
+
+    app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
     art.init_app(app)
     words.init_app(app)
@@ -125,6 +143,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     players.init_app(app)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(views_api.bp)
+    app.register_blueprint(privacy.bp)
+    app.register_blueprint(health.bp)
+    headers.init_app(app)
     app.teardown_appcontext(close_db)
     from referee.web import photos  # issue 6: pile photos
 
@@ -172,19 +193,40 @@ def soft_hyphens(text: str) -> str:
     return text
 
 
+#: With ``DB_KEEP_CONNECTIONS``, each server thread keeps its connection between requests.
+_KEPT = threading.local()
+
+
 def get_db():
-    """This request's database connection (one per request, closed on teardown)."""
+    """This request's database connection (closed on teardown; with ``DB_KEEP_CONNECTIONS``,
+    as ``serve`` sets, kept open for the thread's next request)."""
     from flask import current_app
 
     if "db" not in g:
-        g.db = store.open_db(current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"], apply_migrations=False)
+        path, timeout = current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"]
+        if not current_app.config.get("DB_KEEP_CONNECTIONS"):
+            g.db = store.open_db(path, timeout, apply_migrations=False)
+        else:
+            kept = getattr(_KEPT, "db", None)
+            if kept is None or getattr(_KEPT, "path", None) != path:
+                if kept is not None:
+                    kept.close()
+                kept = _KEPT.db = store.open_db(path, timeout, apply_migrations=False)
+                _KEPT.path = path
+            g.db = kept
+        g.db_kept = bool(current_app.config.get("DB_KEEP_CONNECTIONS"))
     return g.db
 
 
 def close_db(_exc: BaseException | None = None) -> None:
-    """Close this request's connection, if one was opened."""
+    """Close this request's connection (or, when kept, end any transaction left open)."""
     db = g.pop("db", None)
-    if db is not None:
+    if db is None:
+        return
+    if g.pop("db_kept", False):
+        if db.conn.in_transaction:
+            db.conn.rollback()
+    else:
         db.close()
 
 

@@ -1,4 +1,4 @@
-"""Error pages and JSON errors: 403, 404, 413, a locked or read-only database (503).
+"""Error pages and JSON errors: 403, 404, 405 (with ``Allow``), 413, a locked or read-only database (503).
 
 Requests under ``/api/`` get ``{"error": code, "message": text}``; others get
 a page.  Must not import the views.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from referee.store import StoreUnavailableError
+from referee.store import NotFoundError, StoreUnavailableError
 
 _CODES = {
     400: "bad-request",
@@ -72,7 +72,19 @@ def init_app(app: Flask) -> None:
                 photo=byte_size(current_app.config.get("PHOTO_MAX_BYTES", 20 * mb)),
                 other=byte_size(other),
             )
-        return error_response(status, message)
+        resp = error_response(status, message)
+        # The exception's own headers say what the client may do next: Allow on a 405
+        # (RFC 9110 §15.5.6), Retry-After, WWW-Authenticate...
+        for key, value in e.get_headers():
+            if key.lower() != "content-type":
+                resp.headers[key] = value
+        return resp
+
+    @app.errorhandler(NotFoundError)
+    def gone(_e: NotFoundError):
+        # A session or round that vanished between the view's check and the store's write
+        # (a concurrent delete or undo): the same 404 as if it had been gone before.
+        return error_response(404, "This session has no such round any more; it may have just been deleted.")
 
     @app.errorhandler(RecursionError)
     def too_deep(_e: RecursionError):

@@ -321,6 +321,20 @@ class DetectionRunner:
         head = probe(upload, side)
         return self.run(head.cost + head.nbytes, lambda: prepare(_read_all(upload), side))
 
+    def ready(self, timeout: float) -> tuple[bool, str]:
+        """Load the detector once (on a worker, as a detection would) and say whether it is
+        ready: ``(True, "loaded")``, or ``(False, why)`` (a missing model file, still loading
+        after ``timeout`` seconds)."""
+        if self._detector is not None:
+            return True, "loaded"
+        try:
+            self._pool.submit(self._detect_fn).result(timeout=timeout)
+        except FutureTimeout:
+            return False, f"still loading after {timeout:g} s"
+        except Exception as e:  # ModelError, a broken model file...
+            return False, str(e) or type(e).__name__
+        return True, "loaded"
+
 
 def default_detector() -> Any:
     """The shipped ONNX models (raises ``ModelError`` when a model file is missing)."""

@@ -24,6 +24,30 @@ MAX_PLAYERS = 6
 MAX_NAME = 40
 MAX_SESSION_NAME = 100
 MAX_ROUNDS = 1000
+#: The largest number a house rule may be set to, either way (a target, yaku points, kan, mon...):
+#: the presets' largest is 1200, and a score or payment past this would not fit a table's sheet
+#: nor stay exact in a JavaScript client.
+MAX_OPTION_NUMBER = 1_000_000
+
+
+def option_number_error(options: Mapping[str, Any]) -> str | None:
+    """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
+    1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
+    looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
+
+    def bad(value: Any, where: str) -> str | None:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER:  # False for NaN too
+                return None
+            shown = str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
+            return (f"{where} is {shown}; a number in the rules must be between {-MAX_OPTION_NUMBER} "
+                    f"and {MAX_OPTION_NUMBER}")
+        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+        return next((e for k, v in items if (e := bad(v, f"{where}.{k}" if where else str(k)))), None)
+
+    return bad(dict(options), "")
 
 
 class FormData(Protocol):
@@ -93,16 +117,23 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     if kind == "int":
         if not re.fullmatch(r"-?\d+", text):
             raise ValueError(f"expected a whole number, got {text!r}")
-        return int(text)
+        return _bounded(int(text))
     if kind.startswith("list["):
         items = [t for t in re.split(r"[,\s]+", text) if t]
         if kind == "list[int]":
             bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
             if bad:
                 raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
-            return [int(t) for t in items]
+            return [_bounded(int(t)) for t in items]
         return items
     return text
+
+
+def _bounded(n: int) -> int:
+    if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
+        raise ValueError(f"expected a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}, got "
+                         f"{n if len(str(n)) <= 40 else f'a number of {len(str(n))} digits'}")
+    return n
 
 
 def parse_option_fields(
@@ -144,6 +175,9 @@ def parse_extra_options(text: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
         out[key.strip()] = parse_value(value.strip())
+    error = option_number_error(out)
+    if error:
+        raise RefereeError("bad-ruleset", error)
     return out
 
 

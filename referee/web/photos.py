@@ -61,6 +61,7 @@ from referee.web.photo_review import (
     records,
     review,
 )
+from referee.web.schemas import DetectIn, DetectionsOut, responses, validate
 from vision.detection import Detection
 
 bp = Blueprint("photos", __name__)
@@ -170,6 +171,7 @@ def _api_error(status: int, code: str, message: str):
 
 
 @bp.post("/api/v1/detect")
+@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504))
 def detect_api():
     """Detect the cards in one uploaded photo (multipart field ``image``)."""
     upload = request.files.get("image") or next(iter(request.files.values()), None)

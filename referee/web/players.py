@@ -1,10 +1,9 @@
 """Players across sessions: the names a browser has used, and a page per player with history and stats.
 
-Privacy follows the home page: a browser sees only the sessions it created or
-opened (its signed cookie keeps their links: ``keeper`` for scorekeeper links,
-``seen`` for viewer links), so a player's page on a shared server never shows
-another table's games.  Names are compared with ``referee.names.name_key``
-("Aki" and "aki " are one player).
+Privacy is the home page's rule, ``referee.web.privacy.visible_sessions``: a browser sees
+only the sessions it created or opened (the host, every session), so a player's page on a
+shared server never shows another table's games.  Names are compared with
+``referee.names.name_key`` ("Aki" and "aki " are one player).
 
 - ``/players``: the players of the sessions this browser knows, with their stats;
 - ``/players/<key>``: one player's sessions (any family), rounds played, average
@@ -22,34 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Flask, abort, render_template, session
+from flask import Blueprint, Flask, abort, render_template
 
 from referee import store
 from referee.names import clean_name, name_key
-from referee.web import get_db
+from referee.web import privacy
 from referee.web.board import Board, amount_formatter
 
 bp = Blueprint("players", __name__)
-#: How many links of each kind a browser's cookie remembers.
-REMEMBERED = 50
-
-
-def remember_seen(view_token: str) -> None:
-    """Remember, in this browser's signed cookie, that it opened a session (its viewer link)."""
-    seen = session.get("seen", [])
-    if seen[:1] != [view_token]:  # unchanged cookies are not sent again
-        session["seen"] = [view_token, *(t for t in seen if t != view_token)][:REMEMBERED]
-
-
-def known_sessions() -> list[store.Session]:
-    """The sessions this browser created or opened, most recently changed first."""
-    tokens = [*session.get("keeper", []), *session.get("seen", [])]
-    return store.sessions_by_tokens(get_db(), tokens)
-
-
-def _link(sess: store.Session) -> str:
-    """The link this browser uses for a session: the scorekeeper's if it keeps the score."""
-    return sess.edit_token if sess.edit_token in session.get("keeper", []) else sess.view_token
 
 
 @dataclass
@@ -114,7 +93,7 @@ class PlayerStats:
         return sum(t.rounds for t in self.tallies.values())
 
 
-def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Board) -> None:
+def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Board, link: str) -> None:
     tally = stats.tallies.get(board.unit)
     if tally is None:
         fmt = amount_formatter(sess) if board.unit != "points" else str
@@ -136,7 +115,7 @@ def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Boar
             "session": sess,
             "title": board.title,
             "seat": seat,
-            "link": _link(sess),
+            "link": link,
             "shown": board.shown.get(seat, ""),
             "unit": board.unit,
             "rounds": played,
@@ -153,19 +132,22 @@ def player_stats() -> dict[str, PlayerStats]:
     from referee.web.sessions import board_of  # the scoreboard's cache of replayed standings
 
     out: dict[str, PlayerStats] = {}
-    for sess in known_sessions():
+    listed, kept = privacy.visible_sessions()
+    for sess in listed:
         board = board_of(sess)
+        # The link this browser uses for a session: the scorekeeper's if it keeps the score.
+        link = sess.edit_token if sess.edit_token in kept else sess.view_token
         for seat in sess.players:
             key = name_key(seat)
             stats = out.setdefault(key, PlayerStats(key, clean_name(seat)))
-            _add_session(stats, sess, seat, board)
+            _add_session(stats, sess, seat, board, link)
     return out
 
 
 def saved_player_names() -> list[str]:
     """The names used in this browser's sessions, one spelling per player, most recent first."""
     seen: dict[str, str] = {}
-    for sess in known_sessions():
+    for sess in privacy.visible_sessions()[0]:
         for seat in sess.players:
             seen.setdefault(name_key(seat), clean_name(seat))
     return list(seen.values())

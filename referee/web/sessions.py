@@ -31,7 +31,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -40,7 +39,7 @@ from markupsafe import Markup
 from referee import api, families, store
 from referee.cards import CARD_IDS, month_label
 from referee.errors import RefereeError
-from referee.web import get_db
+from referee.web import get_db, privacy
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.board import (
     Board,
@@ -69,6 +68,7 @@ from referee.web.forms import (
     duplicate_name,
     entry_form,
     option_fields,
+    option_number_error,
     parse_session_form,
     parse_totals_form,
     seat_range,
@@ -76,7 +76,7 @@ from referee.web.forms import (
     unknown_seats,
     yaku_names,
 )
-from referee.web.players import remember_seen
+from referee.web.headers import download
 
 bp = Blueprint("sessions", __name__)
 #: Boards by (viewer token, rev), and their rendered fragments by (..., role):
@@ -126,9 +126,7 @@ def load(token: str, *, edit: bool = False) -> tuple[store.Session, str]:
 
 def remember_keeper(token: str) -> None:
     """Remember, in this browser's signed cookie, that it keeps the score of a session."""
-    kept = session.get("keeper", [])
-    if kept[:1] != [token]:  # unchanged cookies are not sent again
-        session["keeper"] = [token, *(t for t in kept if t != token)][:50]
+    privacy.remember(token, "edit")
 
 
 def sign_nonce(secret_key: str, seed: str) -> str:
@@ -162,10 +160,10 @@ def see_other(endpoint: str, **values: Any):
 
 @bp.get("/")
 def home():
-    """Sessions, most recent first, with a New session button."""
-    kept = set(session.get("keeper", []))
+    """The sessions this browser created or opened (all of them for the host), most recent first."""
+    listed, kept = privacy.visible_sessions()
     rows = []
-    for sess in store.list_sessions(get_db()):
+    for sess in listed:
         board = board_of(sess)
         rows.append(
             {
@@ -175,7 +173,7 @@ def home():
                 "token": sess.edit_token if sess.edit_token in kept else sess.view_token,
             }
         )
-    return render_template("home.html", rows=rows)
+    return render_template("home.html", rows=rows, host=privacy.is_host())
 
 
 def _form_context(sf: SessionForm) -> dict[str, Any]:
@@ -266,6 +264,8 @@ def session_from_export(data: Any) -> dict[str, Any]:
     options = game.get("options") or {}
     if not isinstance(options, dict):
         raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
+    if error := option_number_error(options):
+        raise RefereeError("bad-ruleset", f'"options": {error}')
     check_preset(ruleset)
     info = api.ruleset_json(ruleset, options)
     players = game["players"]
@@ -309,12 +309,15 @@ def session_from_export(data: Any) -> dict[str, Any]:
 
 @bp.post("/import")
 def import_session():
-    """Create a session from a JSON export (file upload or pasted text)."""
+    """Create a session from a JSON export (file upload or pasted text), or every session of an
+    ``export --all`` archive."""
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", errors="replace") if upload and upload.filename else ""
     text = text or request.form.get("text", "")
+    from referee.web import archive  # it imports this module
+
     try:
-        created = session_from_export(json.loads(text))
+        batch = archive.sessions_to_create(json.loads(text))
     except json.JSONDecodeError as e:
         message = f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
     except RecursionError:
@@ -327,13 +330,17 @@ def import_session():
         message = f"This game's scoring module is not installed ({e.name})."
     else:
         try:
-            sess = store.create_session(get_db(), **created)
+            made = archive.create_all(batch)
         except store.StoreUnavailableError as e:
             return render_template("import.html", message=e.message, text=text), 503
-        remember_keeper(sess.edit_token)
-        n = len(created["rounds"])
+        for sess in reversed(made):
+            remember_keeper(sess.edit_token)
+        if len(made) != 1:
+            flash(f"Imported {len(made)} sessions.")
+            return see_other("sessions.home")
+        n = len(batch[0]["rounds"])
         flash(f"Imported {n} round{'' if n == 1 else 's'}.")
-        return see_other("sessions.scoreboard", token=sess.edit_token)
+        return see_other("sessions.scoreboard", token=made[0].edit_token)
     return render_template("import.html", message=message, text=text), 422
 
 
@@ -359,7 +366,7 @@ def _board_context(sess: store.Session, role: str) -> dict[str, Any]:
         "s": sess,
         "role": role,
         "board": board,
-        "undo": store.last_change(db, sess.id) if role == "edit" else None,
+        "undo": store.latest_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
         "money": amount_formatter(sess),
         "is_money": board.unit != "points",
@@ -385,10 +392,7 @@ def _axis_label(sess: store.Session, board: Board) -> Callable[[int], str]:
 def scoreboard(token: str):
     """Totals, progress toward the target, the oya, the rounds, the winner; kept live by polling."""
     sess, role = load(token)
-    if role == "edit":
-        remember_keeper(token)
-    else:
-        remember_seen(sess.view_token)  # this browser opened it: its players' pages may show it
+    privacy.remember(token, role)
     if request.headers.get("HX-Request") == "true":
         return board_html(sess, role)
     view_url = url_for("sessions.scoreboard", token=sess.view_token, _external=True)
@@ -722,6 +726,13 @@ def _submit(
         page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
                                **round_words(sess))
         return page, 409
+    except store.SpentFormTokenError:
+        return again(
+            error="Nothing was saved: this form was saved once already, and that round has since been undone or "
+            "deleted. Your cards are kept below; press Save again to save them as a new round.",
+            status=409,
+            nonce=new_nonce(),
+        )
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)
@@ -850,10 +861,18 @@ def delete_round(token: str, round_id: int):
 
 @bp.post("/s/<token>/undo")
 def undo(token: str):
-    """Undo the session's last change."""
+    """Undo the change the button named (form field ``change``, its id); a second tap of the
+    same button undoes nothing more."""
     sess, _ = load(token, edit=True)
-    undone = store.undo(get_db(), sess.id)
-    flash(f"Undone: {undone}." if undone else "Nothing to undo.")
+    raw = request.form.get("change", "")
+    change_id = int(raw) if raw.isdigit() and len(raw) < 19 else None
+    try:
+        undone = store.undo(get_db(), sess.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = f" The latest change now is “{e.latest.summary}”." if e.latest else ""
+        flash(f"That change was already undone; nothing else was undone.{latest}")
+    else:
+        flash(f"Undone: {undone}." if undone else "Nothing to undo.")
     return see_other("sessions.scoreboard", token=token)
 
 
@@ -882,8 +901,9 @@ def export_data(sess: store.Session) -> dict[str, Any]:
 
 
 def _filename(sess: store.Session, ext: str) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in sess.name)[:40].strip("-") or "session"
-    return f"{safe}.{ext}"
+    """The download's name: the session's name (any script) without characters a file name cannot hold."""
+    safe = "".join("-" if ch in '\\/:*?"<>|' or not ch.isprintable() else ch for ch in sess.name)
+    return f"{safe[:60].strip(' .-') or 'session'}.{ext}"
 
 
 @bp.get("/s/<token>/export.json")
@@ -891,11 +911,7 @@ def export_json(token: str):
     """Download the session as JSON."""
     sess, _ = load(token)
     body = json.dumps(export_data(sess), ensure_ascii=False, indent=2)
-    return Response(
-        body,
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "json")}"'},
-    )
+    return download(body, _filename(sess, "json"), "application/json")
 
 
 def csv_cell(value: Any) -> Any:
@@ -941,8 +957,4 @@ def export_csv(token: str):
                 note,
             ]
         )
-    return Response(
-        out.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{_filename(sess, "csv")}"'},
-    )
+    return download(out.getvalue(), _filename(sess, "csv"), "text/csv")

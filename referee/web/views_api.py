@@ -2,44 +2,55 @@
 
 Bodies use the round JSON of the ``score`` CLI (the session's ``ruleset``,
 ``options``, ``players`` and ``dealer`` come from the session and may be
-omitted).  Errors are ``{"error": code, "message": text}`` with a fitting
-status; ``/api/v1/openapi.json`` documents it all.
+omitted).  Each view declares its request and response schemas
+(``referee.web.schemas``): bodies are validated against them before the view runs,
+and ``/api/v1/openapi.json`` is generated from them.  Errors are
+``{"error": code, "message": text}`` with a fitting status.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, url_for
 
 from referee import store
 from referee.errors import RefereeError
 from referee.rescore import merged_options
 from referee.rescore import rescore as what_if
-from referee.web import get_db
+from referee.web import get_db, privacy
 from referee.web.board import RoundView, first_to_target_choices, stored_round, without_context
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
+from referee.web.schemas import (
+    ConflictOut,
+    EditedRoundOut,
+    EditRoundIn,
+    ExportOut,
+    NewRoundIn,
+    NewSessionIn,
+    RescoreOut,
+    ResultOut,
+    RoundIn,
+    RulesIn,
+    SavedRoundOut,
+    SessionListOut,
+    SessionOut,
+    UndoConflictOut,
+    UndoIn,
+    UndoneOut,
+    body_object,
+    document,
+    responses,
+    validate,
+)
 from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
 from referee.web.what_if import compare, describe_rules, same_rules, session_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-
-def _body() -> dict[str, Any]:
-    try:
-        data = request.get_json(silent=True)
-        if data is None and request.is_json and request.data:
-            json.loads(request.data)  # only to name what is wrong with it
-    except RecursionError:
-        abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
-    except ValueError as e:  # not JSON, or a number over Python's integer digit limit
-        abort(error_response(400, f"the body is not valid JSON: {str(e)[:200]}", "bad-request"))
-    if not isinstance(data, dict):
-        abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))
-    return data
 
 
 def _round_json(v: RoundView) -> dict[str, Any]:
@@ -85,7 +96,14 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     }
     if role == "edit":
         out["edit_token"] = sess.edit_token
+        latest = store.latest_change(get_db(), sess.id)
+        out["last_change"] = None if latest is None else {"id": latest.id, "summary": latest.summary}
     return out
+
+
+#: What a round must have one of, in every family: its captured cards, the dealt hands (a Koi-Koi
+#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
+ROUND_CONTENT = ("piles", "totals", "hands")
 
 
 def _round_input(
@@ -102,7 +120,12 @@ def _round_input(
     body, mismatch = without_context(sess.family, body, context or {})
     if mismatch:
         abort(error_response(422, mismatch, "bad-round"))
-    return stored_round(sess.family, body)
+    data = stored_round(sess.family, body)
+    if not any(data.get(k) for k in ROUND_CONTENT):  # {} or {"piles": {}} would save a round of nothing
+        abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
+                             '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
+                             'on paper); all three are missing or empty', "bad-round"))
+    return data
 
 
 def _checked(
@@ -117,10 +140,12 @@ def _checked(
 
 
 @bp.get("/sessions")
+@validate(resp=responses({200: SessionListOut}, 503))
 def list_sessions():
-    """All sessions (viewer tokens only)."""
+    """The sessions this browser created or opened (every session with ``Authorization: Bearer <host key>``),
+    viewer tokens only."""
     out = []
-    for sess in store.list_sessions(get_db()):
+    for sess in privacy.visible_sessions()[0]:
         board = board_of(sess)
         out.append(
             {
@@ -138,20 +163,21 @@ def list_sessions():
 
 
 @bp.post("/sessions")
+@validate(json=NewSessionIn, resp=responses({201: SessionOut}, 400, 413, 422, 501, 503))
 def create_session():
     """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
-    body = _body()
-    if not body.get("name") or not isinstance(body.get("name"), str):
-        return error_response(422, '"name" is required (the session\'s name)', "bad-request")
+    body = body_object()
     try:
         created = session_from_export({"name": body["name"], "game": body})
     except RefereeError as e:
         return error_response(422, e.message, e.code)
     sess = store.create_session(get_db(), **created)
+    privacy.remember(sess.edit_token, "edit")
     return jsonify(session_json(sess, "edit")), 201
 
 
 @bp.get("/sessions/<token>")
+@validate(resp=responses({200: SessionOut}, 404, 503))
 def get_session(token: str):
     """One session with its standings and rounds."""
     sess, role = load(token)
@@ -159,6 +185,7 @@ def get_session(token: str):
 
 
 @bp.get("/sessions/<token>/export")
+@validate(resp=responses({200: ExportOut}, 404, 503))
 def export(token: str):
     """The session export (as the Export JSON button)."""
     sess, _ = load(token)
@@ -166,26 +193,40 @@ def export(token: str):
 
 
 @bp.post("/sessions/<token>/preview")
+@validate(json=RoundIn, resp=responses({200: ResultOut}, 400, 404, 413, 422, 501, 503))
 def preview(token: str):
     """Score a round as the next round, without saving it."""
     sess, _ = load(token)
     board = board_of(sess)
-    data = _round_input(sess, _body(), board.dealer, board.context)
+    data = _round_input(sess, body_object(), board.dealer, board.context)
     return jsonify(_checked(sess, data, board.dealer, board.context))
 
 
 @bp.post("/sessions/<token>/rounds")
+@validate(
+    json=NewRoundIn, resp=responses({201: SavedRoundOut, 200: SavedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503)
+)
 def add_round(token: str):
-    """Append a round; ``form_token`` (optional, the idempotency key) makes a retried request save it once."""
+    """Append a round.
+
+    Send a fresh ``form_token`` (any string of 1 to 200 characters, e.g. a UUID) as the idempotency key: a
+    retried request with the same key in the same session saves the round once and answers 200 with the saved
+    round. When the round saved with that key has since been deleted or undone, the answer is 409
+    ``form-token-spent``; a different round sent with a key already used is 422 ``form-token-reused``.
+    Without a key, every request saves a new round.
+    """
     sess, _ = load(token, edit=True)
-    body = _body()
+    body = body_object()
     form_token = body.get("form_token")
-    if form_token is not None and (not isinstance(form_token, str) or not 1 <= len(form_token) <= 200):
-        return error_response(
-            400,
-            '"form_token" must be a string of 1 to 200 characters (the idempotency key), or left out',
-            "bad-request",
-        )
+    digest = request_digest(body) if form_token else None
+    try:
+        saved = store.saved_with_form_token(get_db(), sess.id, form_token, digest) if form_token else None
+        if saved is not None:  # a retry: answered as the first time, even if the game has moved on since
+            return _saved_round(sess, saved, created=False)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
     board = board_of(sess)
     if board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
@@ -196,7 +237,24 @@ def add_round(token: str):
     if first and data.get("first_to_target") not in first:
         return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
                               f'("first_to_target": one of {first})', "missing-decision")
-    row, created = store.add_round(get_db(), sess.id, data, form_token)
+    try:
+        row, created = store.add_round(get_db(), sess.id, data, form_token, digest)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
+    return _saved_round(sess, row, created)
+
+
+def request_digest(body: Mapping[str, Any]) -> str:
+    """What names a round request for its ``form_token``: a SHA-256 of its body without the token
+    (canonical JSON, so key order and spacing do not count)."""
+    rest = {k: v for k, v in body.items() if k != "form_token"}
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _saved_round(sess: store.Session, row: store.RoundRow, created: bool):
     sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {
@@ -210,14 +268,16 @@ def add_round(token: str):
 
 
 @bp.put("/sessions/<token>/rounds/<int:round_id>")
+@validate(
+    json=EditRoundIn,
+    resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
+)
 def edit_round(token: str, round_id: int):
     """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
     sess, _ = load(token, edit=True)
     round_or_404(sess, round_id)
-    body = _body()
-    version = body.get("version")
-    if not isinstance(version, int):
-        return error_response(422, '"version" is required: the round\'s version when you read it', "bad-request")
+    body = body_object()
+    version = body["version"]
     board = board_of(sess)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
@@ -247,6 +307,7 @@ def edit_round(token: str, round_id: int):
 
 
 @bp.delete("/sessions/<token>/rounds/<int:round_id>")
+@validate(resp=responses({204: None}, 403, 404, 503))
 def delete_round(token: str, round_id: int):
     """Delete a round."""
     sess, _ = load(token, edit=True)
@@ -255,13 +316,36 @@ def delete_round(token: str, round_id: int):
     return "", 204
 
 
+@bp.post("/sessions/<token>/undo")
+@validate(
+    json=UndoIn, resp=responses({200: UndoneOut}, 400, 403, 404, 409, 413, 422, 503, HTTP_409=UndoConflictOut)
+)
+def undo(token: str):
+    """Undo the latest change; ``change`` (its id, from ``last_change``) makes a repeated request undo nothing more.
+
+    409 ``already-undone`` (with ``last_change``) when that change is no longer the latest, ``nothing-to-undo``
+    when there is none.
+    """
+    sess, _ = load(token, edit=True)
+    change_id = body_object().get("change")
+    try:
+        undone = store.undo(get_db(), sess.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
+        return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
+                        "last_change": latest}), 409
+    if undone is None:
+        return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
+    sess = store.get_session(get_db(), sess.id)
+    return jsonify({"undone": undone, "session": session_json(sess, "edit")})
+
+
 def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
-    """``{"ruleset"?, "options"?}``: the what-if rules, ``options`` on top of the session's own (or of
-    the new preset's defaults).  422 for a bad shape or a ruleset that is not a preset."""
-    body = _body()
+    """``{"ruleset"?, "options"?}`` (``RulesIn``, its shape already validated): the what-if rules,
+    ``options`` on top of the session's own (or of the new preset's defaults).  422 for a ruleset
+    that is not a preset."""
+    body = body_object()
     ruleset, options = body.get("ruleset"), body.get("options", {})
-    if (ruleset is not None and not isinstance(ruleset, str)) or not isinstance(options, dict):
-        abort(error_response(422, '"ruleset" must be a preset name and "options" an object', "bad-ruleset"))
     try:
         if ruleset is not None:
             check_preset(ruleset)
@@ -271,8 +355,15 @@ def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
 
 
 @bp.post("/sessions/<token>/rescore")
+@validate(json=RulesIn, resp=responses({200: RescoreOut}, 400, 404, 413, 422, 503))
 def rescore(token: str):
-    """What if: the session's history re-scored under other rules, round by round (read-only)."""
+    """What if: the session's history re-scored under other rules, round by round (saves nothing).
+
+    ``options`` go on top of the session's own options, or of the new preset's defaults when ``ruleset``
+    names another preset.  The answer compares each round before and after (a round the new rules reject,
+    or play after the game is over, has null scores and a note) and the final totals and winners: the same
+    JSON as ``hanafuda-referee rescore``.  The viewer link may ask too.
+    """
     sess, _ = load(token)
     ruleset, options = _rules_body(sess)
     try:
@@ -282,9 +373,13 @@ def rescore(token: str):
 
 
 @bp.put("/sessions/<token>/rules")
+@validate(json=RulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 413, 422, 503))
 def set_rules(token: str):
-    """Fix a rule afterwards: change the session's ruleset and options; the history is re-scored,
-    the change is logged and the scoreboard's Undo restores the old rules."""
+    """Fix a rule afterwards: change the session's ruleset and options (the body as for ``/rescore``).
+
+    The new rules must load and score this session; the history is re-scored, the change is logged, and
+    Undo (``last_change``) restores the old rules.
+    """
     sess, _ = load(token, edit=True)
     ruleset, options = _rules_body(sess)
     if same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
@@ -298,8 +393,7 @@ def set_rules(token: str):
 
 
 @bp.get("/openapi.json")
+@validate(resp=responses({200: None}))
 def openapi():
-    """The OpenAPI 3.1 document of this API."""
-    from referee.web.openapi import document
-
+    """The OpenAPI 3.1 document of this API, generated from the schemas requests are validated with."""
     return jsonify(document(url_for("api.list_sessions", _external=True).rsplit("/sessions", 1)[0]))

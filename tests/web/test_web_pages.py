@@ -30,8 +30,10 @@ def test_home_lists_sessions_with_new_button(client, keeper):
     assert f"/s/{keeper}" in text(r)  # this browser created it: the scorekeeper link
 
 
-def test_home_shows_viewer_links_to_other_browsers(app, keeper, viewer):
+def test_home_shows_another_browser_only_the_viewer_link_it_opened(app, keeper, viewer):
     other = app.test_client()
+    assert f"/s/{viewer}" not in text(other.get("/"))  # issue 10, item 8: privacy
+    other.get(f"/s/{viewer}")
     body = text(other.get("/"))
     assert f"/s/{viewer}" in body
     assert keeper not in body

@@ -82,7 +82,10 @@ def test_snap_fix_save_in_a_browser(live, browser, client, keeper, scene, tmp_pa
     old = first.input_value()
     new = next(c for c in CARD_IDS if c not in picked and c not in cards)
     first.select_option(new)
-    page.wait_for_function(f'document.querySelector(\'input[name="pile-0"][value="{new}"]\').checked', timeout=10_000)
+    # A locator wait, not wait_for_function: the app's CSP forbids the eval that one uses.
+    from playwright.sync_api import expect
+
+    expect(page.locator(f'input[name="pile-0"][value="{new}"]')).to_be_checked(timeout=10_000)
     assert not page.locator(f'input[name="pile-0"][value="{old}"]').is_checked()
     expected = (picked - {old}) | {new}
     page.locator("#deck-check").get_by_text(f"{len(expected)} of 48").wait_for(timeout=5000)

@@ -131,7 +131,10 @@ def test_only_certain_cards_are_tapped_in_and_the_rest_are_one_tap_suggestions(l
 
     # Yes taps the card in
     page.get_by_role("button", name="Yes, Pine chaff is in Aki's pile").click()
-    page.wait_for_function("document.querySelector('input[name=\"pile-0\"][value=\"pine-chaff-1\"]').checked")
+    # Locator waits, not wait_for_function: the app's CSP forbids the eval that one uses.
+    from playwright.sync_api import expect
+
+    expect(page.locator('input[name="pile-0"][value="pine-chaff-1"]')).to_be_checked()
     assert page.locator("#photos-pile-0 li.ask").count() == 1
     page.locator("#deck-check").get_by_text("4 of 48").wait_for(timeout=10_000)
 
@@ -144,7 +147,7 @@ def test_only_certain_cards_are_tapped_in_and_the_rest_are_one_tap_suggestions(l
 
     # a second photo of the pile merges with the first
     page.set_input_files('input[name="snap-pile-0"]', str(photo))
-    page.wait_for_function("document.querySelectorAll('#photos-pile-0 .photo-fig').length === 2", timeout=30_000)
+    expect(page.locator("#photos-pile-0 .photo-fig")).to_have_count(2, timeout=30_000)
     assert picked(page) == {"pine-crane", "pine-poetry-ribbon", "plum-bush-warbler", "pine-chaff-1", "maple-deer"}
     assert "5 cards tapped in from 2 photos" in page.locator("#photos-pile-0 .photo-summary").inner_text()
     assert page.locator("#guide-pile-0").count() == 0  # the latest photo was all certain

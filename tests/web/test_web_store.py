@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import threading
 
 import pytest
 
 from referee import store
+from referee.cards import CARDS
 
 
 @pytest.fixture
@@ -134,3 +137,275 @@ def test_a_locked_database_is_a_clear_error_and_saves_nothing(tmp_path):
         other.close()
     assert store.rounds_of(db, s.id) == []
     db.close()
+
+
+# ---- issue 10: the undo log keeps each change once ----------------------------------------------
+
+#: A realistic stored round: two piles holding all 48 cards.
+FULL_ROUND = {"piles": {"A": [c.id for c in CARDS[:24]], "B": [c.id for c in CARDS[24:]]}}
+
+
+def log_bytes(db) -> int:
+    return db.execute("SELECT coalesce(sum(length(undo)), 0) FROM changes").fetchone()[0]
+
+
+def test_a_thousand_rounds_keep_a_small_undo_log_and_undo_still_works(db, sess):
+    rows = [store.add_round(db, sess.id, FULL_ROUND)[0] for _ in range(1000)]
+    adds = log_bytes(db)
+    # An add is undone by its round's id: a few bytes each, never a copy of the session
+    # (the old log held every round before each change: quadratic, 15.9 MB for 400 rounds).
+    assert adds <= 1000 * 40, adds
+    round_bytes = len(json.dumps(FULL_ROUND))
+    for r in rows[:100]:
+        store.update_round(
+            db, sess.id, r.id, {"piles": {"A": ["pine-crane"]}}, store.get_round(db, sess.id, r.id).version
+        )
+    store.delete_round(db, sess.id, rows[500].id)
+    # An edit or a delete keeps that one round as it was.
+    assert log_bytes(db) - adds <= 101 * (round_bytes + 200)
+    assert store.undo(db, sess.id) == "delete round 501"
+    assert store.get_round(db, sess.id, rows[500].id).position == 501
+    assert store.undo(db, sess.id) == "edit round 100"
+    assert store.get_round(db, sess.id, rows[99].id).data == FULL_ROUND
+    assert store.get_round(db, sess.id, rows[98].id).data == {"piles": {"A": ["pine-crane"]}}
+    for _ in range(99):
+        store.undo(db, sess.id)
+    assert store.undo(db, sess.id) == "add round 1000"
+    assert len(store.rounds_of(db, sess.id)) == 999
+    assert [r.position for r in store.rounds_of(db, sess.id)] == list(range(1, 1000))
+
+
+def test_undo_names_its_change_so_a_double_tap_undoes_one(db, sess):
+    store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    store.add_round(db, sess.id, {"piles": {"A": ["plum-chaff-1"]}})
+    latest = store.latest_change(db, sess.id)
+    assert latest.summary == "add round 2"
+    assert store.undo(db, sess.id, latest.id) == "add round 2"
+    with pytest.raises(store.UndoMismatchError) as e:
+        store.undo(db, sess.id, latest.id)
+    assert e.value.latest.summary == "add round 1"
+    assert len(store.rounds_of(db, sess.id)) == 1
+
+
+def test_another_module_records_an_undoable_change(db, sess):
+    """The public change API (for a rule correction that re-scores the history)."""
+    row, _ = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    with store.change(db, sess.id, "rules") as c:
+        before = c.update_session(options={"target": 300})
+        c.update_round(row.id, {"piles": {"B": ["pine-crane"]}})
+        c.summary = "correct the target to 300"
+    assert before.options == {}
+    assert store.get_session(db, sess.id).options == {"target": 300}
+    assert store.last_change(db, sess.id) == "correct the target to 300"
+    assert store.undo(db, sess.id) == "correct the target to 300"
+    assert store.get_session(db, sess.id).options == {}
+    assert store.get_round(db, sess.id, row.id).data == {"piles": {"A": ["pine-crane"]}}
+    with pytest.raises(ValueError, match="cannot set"), store.change(db, sess.id, "x") as c:
+        c.update_session(edit_token="mine")
+    assert store.last_change(db, sess.id) == "add round 1"  # the failed change left nothing
+
+
+def test_an_old_snapshot_log_is_converted_and_still_undoes(tmp_path):
+    """A database from before issue 10: its log held every round before each change."""
+    path = tmp_path / "old.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m004_service_undo_steps")
+    sid = (
+        old["sessions"]
+        .insert(
+            {
+                "name": "T",
+                "ruleset": "roppyakken",
+                "family": "roppyakken",
+                "options": "{}",
+                "players": '["A", "B"]',
+                "dealer": "A",
+                "view_token": "v",
+                "edit_token": "e",
+                "created": "",
+                "updated": "",
+                "rev": 3,
+            }
+        )
+        .last_pk
+    )
+
+    def rnd(rid, pos, card):
+        return {
+            "id": rid,
+            "position": pos,
+            "data": {"piles": {"A": [card]}},
+            "version": 1,
+            "created": "",
+            "updated": "",
+        }
+
+    # add round 1, add round 2, edit round 1, delete round 1: each change kept the rounds before it.
+    history = [
+        ("add round 1", []),
+        ("add round 2", [rnd(1, 1, "pine-crane")]),
+        ("edit round 1", [rnd(1, 1, "pine-crane"), rnd(2, 2, "plum-chaff-1")]),
+        ("delete round 1", [rnd(1, 1, "iris-chaff-1"), rnd(2, 2, "plum-chaff-1")]),
+    ]
+    for summary, before in history:
+        old["changes"].insert(
+            {
+                "session_id": sid,
+                "kind": summary.split()[0],
+                "summary": summary,
+                "before": json.dumps(before),
+                "created": "",
+            }
+        )
+    old["rounds"].insert(
+        {
+            "id": 2,
+            "session_id": sid,
+            "position": 1,
+            "data": json.dumps({"piles": {"A": ["plum-chaff-1"]}}),
+            "version": 1,
+            "created": "",
+            "updated": "",
+        }
+    )
+    old["form_tokens"].insert({"token": "t", "session_id": sid, "round_id": 2, "created": ""})
+    old.close()
+    db = store.open_db(path)
+    assert "before" not in db["changes"].columns_dict
+    assert store.undo(db, sid) == "delete round 1"
+    assert [(r.id, r.position, r.data["piles"]["A"]) for r in store.rounds_of(db, sid)] == [
+        (1, 1, ["iris-chaff-1"]),
+        (2, 2, ["plum-chaff-1"]),
+    ]
+    assert store.undo(db, sid) == "edit round 1"
+    assert store.get_round(db, sid, 1).data == {"piles": {"A": ["pine-crane"]}}
+    assert store.undo(db, sid) == "add round 2"
+    assert store.undo(db, sid) == "add round 1"
+    assert store.rounds_of(db, sid) == []
+    assert store.round_of_form_token(db, sid, "t") == 2  # the form tokens came along, now per session
+    db.close()
+
+
+def test_set_rules_is_one_undo_step_that_puts_the_old_rules_back(db, sess):
+    """Fixing a rule afterwards (issue 12) is logged as the session fields it changed, nothing more."""
+    store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    changed = store.set_rules(db, sess.id, "sanbyakuken", {"target": 300}, "change rules to sanbyakuken")
+    assert (changed.ruleset, changed.options, changed.family) == ("sanbyakuken", {"target": 300}, "roppyakken")
+    log = json.loads(db.execute("SELECT undo FROM changes ORDER BY id DESC LIMIT 1").fetchone()[0])
+    assert log == [["session", {"ruleset": "roppyakken", "options": "{}"}]]
+    assert store.undo(db, sess.id) == "change rules to sanbyakuken"
+    back = store.get_session(db, sess.id)
+    assert (back.ruleset, back.options) == ("roppyakken", {})
+    assert len(store.rounds_of(db, sess.id)) == 1  # the rounds were never touched
+
+
+def test_setting_the_same_rules_again_logs_nothing_so_one_undo_restores_the_old_rules(db, sess):
+    """A retried rule change (two requests racing past the web layer's ``same_rules`` check)
+    writes no second change: Undo still restores the rules before the fix (RULES-DECISIONS)."""
+    store.set_rules(db, sess.id, "sanbyakuken", {"target": 300, "fuke.threshold": 40}, "change rules")
+    store.set_rules(db, sess.id, "sanbyakuken", {"fuke.threshold": 40, "target": 300}, "change rules again")
+    assert db.execute("SELECT count(*) FROM changes").fetchone()[0] == 1
+    assert store.undo(db, sess.id) == "change rules"
+    back = store.get_session(db, sess.id)
+    assert (back.ruleset, back.options) == ("roppyakken", {})
+    assert store.undo(db, sess.id) is None  # nothing else was logged
+
+
+def test_a_change_logs_only_the_session_fields_it_changed(db, sess):
+    store.set_rules(db, sess.id, "roppyakken", {"target": 300}, "raise the target")
+    log = json.loads(db.execute("SELECT undo FROM changes ORDER BY id DESC LIMIT 1").fetchone()[0])
+    assert log == [["session", {"options": "{}"}]]  # the ruleset did not change
+
+
+def test_a_database_from_before_the_undo_steps_with_rule_changes_migrates(tmp_path):
+    """A database made by main before issue 10's undo steps were merged: it had already run
+    m010_rules_change_log (a ``rules_before`` column beside the ``before`` snapshots).  m004 then
+    runs after it, turns ``rules_before`` into a session step, and undo still restores the rules."""
+    path = tmp_path / "rules.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m004_service_undo_steps")
+    old["changes"].add_column("rules_before", str)  # what that m010 did
+    old["_sqlite_migrations"].insert(
+        {"migration_set": store.migrations.name, "name": "m010_rules_change_log", "applied_at": ""}
+    )
+    sid = (
+        old["sessions"]
+        .insert(
+            {
+                "name": "T",
+                "ruleset": "sanbyakuken",
+                "family": "roppyakken",
+                "options": json.dumps({"target": 200}),
+                "players": '["A", "B"]',
+                "dealer": "A",
+                "view_token": "v",
+                "edit_token": "e",
+                "created": "",
+                "updated": "",
+                "rev": 3,
+            }
+        )
+        .last_pk
+    )
+    one = {"id": 1, "position": 1, "data": {"piles": {"A": ["pine-crane"]}}, "version": 1, "created": "", "updated": ""}
+    history = [  # (summary, rounds before, rules before)
+        ("add round 1", [], None),
+        ("change rules to sanbyakuken", [one], {"ruleset": "roppyakken", "options": {}}),
+        ("change rules to target 200", [one], {"ruleset": "sanbyakuken", "options": {"target": 300}}),
+    ]
+    for summary, before, rules in history:
+        old["changes"].insert(
+            {
+                "session_id": sid,
+                "kind": "rules" if rules else "add",
+                "summary": summary,
+                "before": json.dumps(before),
+                "rules_before": json.dumps(rules) if rules else None,
+                "created": "",
+            }
+        )
+    old["rounds"].insert({**one, "session_id": sid, "data": json.dumps(one["data"])})
+    old.close()
+    db = store.open_db(path)
+    assert not store.migrations.pending(db)
+    assert {"before", "rules_before"}.isdisjoint(db["changes"].columns_dict)
+    assert store.undo(db, sid) == "change rules to target 200"
+    assert (store.get_session(db, sid).ruleset, store.get_session(db, sid).options) == ("sanbyakuken", {"target": 300})
+    assert store.undo(db, sid) == "change rules to sanbyakuken"
+    assert (store.get_session(db, sid).ruleset, store.get_session(db, sid).options) == ("roppyakken", {})
+    assert len(store.rounds_of(db, sid)) == 1
+    assert store.undo(db, sid) == "add round 1"
+    assert store.rounds_of(db, sid) == []
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+
+
+def test_twenty_threads_saving_at_once_all_save(tmp_path):
+    """Writers wait in line for the write lock instead of failing as busy (issue 10, item 10;
+    the timing is measured in scripts/bench_writers.py, not here)."""
+    path = tmp_path / "busy.sqlite3"
+    first = store.open_db(path, timeout=5)
+    sid = store.create_session(
+        first, name="T", ruleset="roppyakken", family="roppyakken", options={}, players=["A", "B"], dealer="A"
+    ).id
+    errors = []
+
+    def writer(n: int) -> None:
+        db = store.open_db(path, timeout=5, apply_migrations=False)
+        try:
+            for i in range(10):
+                store.add_round(db, sid, FULL_ROUND, f"w{n}-{i}")
+        except store.StoreError as e:
+            errors.append(e)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(store.rounds_of(first, sid)) == 200
+    assert [r.position for r in store.rounds_of(first, sid)] == list(range(1, 201))
+    first.close()

@@ -1,0 +1,97 @@
+"""Who sees which sessions: a browser lists only the sessions it created or opened; the host
+(whoever runs ``hanafuda-referee serve``) lists them all with the host key.
+
+- The browser's signed cookie remembers the scorekeeper links it created or opened
+  (``keeper``) and the viewer links it opened (``seen``), 50 of each, newest first
+  (``remember``: the only writer of those cookies).
+- ``visible_sessions`` is the one rule for what a browser may list: the home page,
+  ``GET /api/v1/sessions``, the player pages and the names offered on the new-session form.
+- The host key is a random secret kept in ``DATA_DIR/host_key``; ``serve`` prints it at
+  start.  ``GET /host?key=...`` or the form at ``/host`` marks this browser as the host's;
+  an API client sends ``Authorization: Bearer <host key>``.
+
+Must not write SQL (it reads through ``referee.store``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from pathlib import Path
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+
+from referee import store
+from referee.web import get_db
+
+bp = Blueprint("privacy", __name__)
+#: How many links of each kind a browser remembers (its cookie stays under 4 KB).
+REMEMBERED = 50
+
+
+def host_key(data_dir: str | Path) -> str:
+    """The host key of this install, made on first use (``DATA_DIR/host_key``, owner-only)."""
+    path = Path(data_dir) / "host_key"
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(18)
+        path.touch(mode=0o600)
+        path.write_text(key, encoding="utf-8")
+        return key
+
+
+def _key_ok(given: str | None) -> bool:
+    key = current_app.config["HOST_KEY"]
+    return bool(given) and hmac.compare_digest(given.encode(), key.encode())
+
+
+def is_host() -> bool:
+    """Whether this request comes from the host: a browser that entered the host key, or an
+    ``Authorization: Bearer <host key>`` header."""
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer " and _key_ok(auth[7:].strip()):
+        return True
+    return session.get("host") == _host_mark()
+
+
+def _host_mark() -> str:
+    """What the cookie of a host's browser holds: a digest of the key (not the key), so a new
+    key (delete ``DATA_DIR/host_key``) ends every host browser's mode."""
+    return hashlib.sha256(b"hanafuda-referee host " + current_app.config["HOST_KEY"].encode()).hexdigest()[:20]
+
+
+def remember(token: str, role: str) -> None:
+    """Remember in this browser's cookie that it opened a session (``role``: edit or view)."""
+    name = "keeper" if role == "edit" else "seen"
+    kept = session.get(name, [])
+    if kept[:1] != [token]:  # an unchanged cookie is not sent again
+        session[name] = [token, *(t for t in kept if t != token)][:REMEMBERED]
+
+
+def visible_sessions() -> tuple[list[store.Session], set[str]]:
+    """The sessions this request may list (all for the host, else those this browser created or
+    opened), most recent first, and the scorekeeper tokens this browser holds."""
+    kept = list(session.get("keeper", []))
+    if is_host():
+        return store.list_sessions(get_db()), set(kept)
+    tokens = kept + list(session.get("seen", []))
+    return store.sessions_by_tokens(get_db(), tokens), set(kept)
+
+
+@bp.route("/host", methods=["GET", "POST"])
+def host():
+    """The host's page: enter the host key (or follow the link ``serve`` printed) to list every session."""
+    given = request.form.get("key") if request.method == "POST" else request.args.get("key")
+    if request.form.get("action") == "leave":
+        session.pop("host", None)
+        flash("This browser no longer lists every session.")
+        return redirect(url_for("sessions.home"), code=303)
+    if given is None:
+        return render_template("host.html", wrong=False, host=is_host())
+    if not _key_ok(given.strip()):
+        return render_template("host.html", wrong=True, host=False), 403
+    session["host"] = _host_mark()
+    flash("Host mode: this browser lists every session on this server.")
+    return redirect(url_for("sessions.home"), code=303)
