@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""Evaluate the shipped detector on a held-out synthetic test set.
+"""Evaluate the detector on a held-out scene set (vision.testset; made here when missing).
 
-The test set uses another seed (9) than training (1, 2) and only the backgrounds never seen
-in training (marble, tiles).  Scenes are generated at phone-like size (long side 1280 px by
-default) and evaluated per layout: card-level P/R/F1 (identity: same-month plain chaff are
-interchangeable), exact-id card-level P/R/F1, mAP50 and mAP50-95 (identity classes,
-visible-region boxes), localiser box recall, per-card recall and look-alike confusions.
+The set uses seeds never used in training and only the backgrounds never seen in training,
+every layout (spread, rows, fan, heap, closeup, and distractor-only photos) and every art
+style.  Reported (identity: same-month plain chaff are one card; timomt's three Paulownia
+chaff are one card):
 
-Example: python scripts/eval_detector.py --per-layout 60 --json runs/eval.json
+- card-level P/R/F1 per layout, per art style and per (layout, style), counting every
+  detection, and counting only certain ones;
+- certain detections' precision and recall over all layouts;
+- on distractor-only photos: certain detections and suggestions (>= the floor) per photo;
+- where each card was lost: localiser miss, classifier misname, lost in the pile rules;
+- with --loso DIR: leave-one-style-out, each style's photos run with the models in
+  DIR/<style>/ (classifier.onnx, and localiser.onnx when present) that never saw it.
+
+Example: python scripts/eval_detector.py --json runs/eval/shipped.json
 """
 
 from __future__ import annotations
@@ -16,150 +23,193 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
+from referee.cards import CARD_IDS
 from vision.detector import Detector
-from vision.evaluate import Evaluator, box_iou
-from vision.geometry import obb_to_xyxy, quad_bounds
-from vision.render import DEFAULT_ART_DIR, STYLES, load_art, render_art
-from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
+from vision.evaluate import ERROR_KINDS, Evaluator, error_sources
+from vision.geometry import quad_bounds
+from vision.render import DEFAULT_ART_DIR, render_art
+from vision.scenes import LAYOUTS, NO_CARDS, quad_to_obb
+from vision.testset import read_testset, write_testset
+
+
+def run_set(det: Detector, photos, floor: float) -> dict:
+    """Run ``det`` over ``photos``; return the evaluators and counters (see the docstring)."""
+    ev, ev_sure = Evaluator(), Evaluator()
+    errors: dict[str, Counter] = defaultdict(Counter)
+    false_boxes: Counter = Counter()
+    none = {"photos": 0, "certain": 0, "shown": 0, "any": 0}
+    for ph in photos:
+        tr = det.trace(ph.image())
+        dets = tr.detections
+        if ph.layout == NO_CARDS:
+            none["photos"] += 1
+            none["any"] += len(dets)
+            none["certain"] += sum(not d.uncertain for d in dets)
+            none["shown"] += sum(d.confidence >= floor for d in dets)
+            continue
+        gtb = quad_bounds(ph.quads)
+        for e, keep in ((ev, dets), (ev_sure, [d for d in dets if not d.uncertain])):
+            e.add(
+                ph.layout,
+                list(ph.cards),
+                gtb,
+                [d.card for d in keep],
+                [d.confidence for d in keep],
+                np.array([d.box for d in keep]).reshape(-1, 4),
+                style=ph.style,
+            )
+        top1 = [CARD_IDS[int(i)] for i in tr.probs.argmax(1)] if len(tr.probs) else []
+        final = [CARD_IDS[c] if c >= 0 else None for c, _ in tr.assigned]
+        gto = np.array([quad_to_obb(q) for q in ph.quads]).reshape(-1, 5)
+        c, fb = error_sources(list(ph.cards), gto, tr.obbs, top1, final, ph.style)
+        errors[ph.layout] += c
+        false_boxes[ph.layout] += fb
+    return {"ev": ev, "sure": ev_sure, "errors": errors, "false_boxes": false_boxes, "none": none}
+
+
+def summarise(r: dict, layouts, styles) -> dict:
+    ev, sure = r["ev"], r["sure"]
+    out = {"layouts": {}, "styles": {}, "cells": {}, "errors": {}}
+    for lay in (*layouts, None):
+        out["layouts"][lay or "all"] = {"identity": ev.card_level(lay), "certain_only": sure.card_level(lay)}
+    for st in styles:
+        out["styles"][st] = {"identity": ev.card_level(style=st), "certain_only": sure.card_level(style=st)}
+        for lay in layouts:
+            out["cells"][f"{lay}/{st}"] = ev.card_level(lay, style=st)["f1"]
+    for lay in layouts:
+        c = r["errors"][lay]
+        n = sum(c.values())
+        out["errors"][lay] = {k: c[k] / max(n, 1) for k in ERROR_KINDS} | {
+            "cards": n,
+            "false_boxes": r["false_boxes"][lay],
+        }
+    out["distractor_only"] = r["none"]
+    return out
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR)
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
-    p.add_argument("--per-layout", type=int, default=40)
-    p.add_argument("--seed", type=int, default=9)
-    p.add_argument("--size", type=int, default=1280)
-    p.add_argument("--styles", nargs="+", default=list(STYLES))
-    p.add_argument("--backend", default="onnxruntime")
-    p.add_argument("--tta", action="store_true")
+    p.add_argument("--set", type=Path, default=Path("data/heldout/test"), help="held-out set folder")
+    p.add_argument("--split", default="test", help="seed split when the set must be made")
+    p.add_argument("--per-cell", type=int, default=8, help="photos per (layout, style) when making the set")
+    p.add_argument("--localiser", type=Path, default=None, help="localiser ONNX (default: shipped)")
+    p.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: shipped)")
+    p.add_argument(
+        "--calibration", default=None, help="calibration JSON (default: shipped; 'false': none, raw confidence)"
+    )
+    p.add_argument("--loso", type=Path, default=None, help="folder of per-style models: <style>/classifier.onnx")
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
-    p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold")
-    p.add_argument("--max-side", type=int, default=None, help="photo long side before crops")
+    p.add_argument("--uncertain-below", type=float, default=None)
+    p.add_argument("--floor", type=float, default=None, help="suggestion floor (default: SUGGEST_FLOOR)")
+    p.add_argument("--tta", action="store_true")
+    p.add_argument("--zoom-out", type=float, default=None, help="second localiser pass on close-ups (e.g. 2)")
+    p.add_argument("--imgsz", type=int, default=None, help="localiser input (with a matching --localiser)")
+    p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style)")
+    p.add_argument("--layouts", nargs="+", default=None, help="only these layouts (and distractor-only)")
     p.add_argument("--json", type=Path, default=None)
-    p.add_argument(
-        "--backgrounds", nargs="+", default=list(TEST_BACKGROUNDS), help="background kinds"
-    )
-    p.add_argument("--max-cards", type=int, default=None, help="1..N cards per photo")
-    p.add_argument(
-        "--texture-scale", type=float, default=None, help="make background texture N x finer"
-    )
-    p.add_argument("--layouts", nargs="+", default=list(LAYOUTS))
     a = p.parse_args(argv)
-    if not (a.png / "mantia").exists():
-        render_art(a.art, a.png)
-    art = load_art(a.png, tuple(a.styles))
+    if not (a.set / "labels.json").exists() and not (a.set / "labels").is_dir():
+        render_art(a.art, a.png, skip_done=True)
+        write_testset(a.set, a.png, a.split, a.per_cell)
+    photos = read_testset(a.set)
+    if a.limit:
+        seen: Counter = Counter()
+        keep = []
+        for ph in photos:
+            seen[ph.layout, ph.style] += 1
+            if seen[ph.layout, ph.style] <= a.limit:
+                keep.append(ph)
+        photos = keep
+    if a.layouts:
+        photos = [ph for ph in photos if ph.layout in (*a.layouts, NO_CARDS)]
+    styles = sorted({ph.style for ph in photos}, key=[ph.style for ph in photos].index)
+    layouts = [lay for lay in LAYOUTS if any(ph.layout == lay for ph in photos)]
+    from vision import detection
+
+    floor = a.floor if a.floor is not None else getattr(detection, "SUGGEST_FLOOR", 0.0)
     kw = {
         k: v
-        for k, v in (("conf", a.conf), ("iou", a.iou), ("max_side", a.max_side))
+        for k, v in (("conf", a.conf), ("uncertain_below", a.uncertain_below), ("zoom_out", a.zoom_out))
         if v is not None
     }
-    det = Detector(a.backend, tta=a.tta, **kw)
-    ev = Evaluator()
-    ev_certain = Evaluator()  # only detections not flagged uncertain
-    loc_hit = loc_n = 0
-    by_style: dict[str, Evaluator] = {s: Evaluator() for s in a.styles}
+    if a.calibration:
+        kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
+    det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)
     t0 = time.time()
-    for li, layout in enumerate(LAYOUTS):
-        if layout not in a.layouts:
-            continue
-        for i in range(a.per_layout):
-            seed = a.seed * 1_000_000 + li * 10_000 + i
-            n = None
-            if a.max_cards:
-                n = int(np.random.default_rng(seed).integers(1, a.max_cards + 1))
-            s = make_scene(
-                seed,
-                art,
-                size=a.size,
-                layout=layout,
-                backgrounds=tuple(a.backgrounds),
-                n_cards=n,
-                texture_scale=a.texture_scale,
-            )
-            dets = det.detect(s.image)
-            gtb = quad_bounds(s.quads)
-            pb = np.array([d.box for d in dets]).reshape(-1, 4)
-            args = (layout, s.cards, gtb, [d.card for d in dets], [d.confidence for d in dets], pb)
-            ev.add(*args)
-            sure = [d for d in dets if not d.uncertain]
-            ev_certain.add(
-                layout,
-                s.cards,
-                gtb,
-                [d.card for d in sure],
-                [d.confidence for d in sure],
-                np.array([d.box for d in sure]).reshape(-1, 4),
-            )
-            by_style[s.style].add(*args)
-            # localiser alone: any detection box with IoU >= 0.5 per ground-truth card
-            obbs, _ = det.localise(s.image)
-            if len(s.cards):
-                loc_n += len(s.cards)
-                if len(obbs):
-                    loc_hit += int((box_iou(gtb, obb_to_xyxy(obbs)).max(1) >= 0.5).sum())
-    secs = time.time() - t0
     res = {
-        "test_set": {
-            "seed": a.seed,
-            "per_layout": a.per_layout,
-            "size": a.size,
-            "backgrounds": a.backgrounds,
-            "max_cards": a.max_cards,
-            "texture_scale": a.texture_scale,
-            "layouts": a.layouts,
-            "styles": a.styles,
-            "backend": a.backend,
-            "tta": a.tta,
-            "conf": det.conf,
-            "iou": det.iou,
-        },
-        "seconds": round(secs, 1),
-        "localiser_box_recall_iou50": loc_hit / max(loc_n, 1),
-        "layouts": {},
-        "styles": {},
+        "set": str(a.set),
+        "photos": len(photos),
+        "models": {"localiser": str(a.localiser or "shipped"), "classifier": str(a.classifier or "shipped")},
+        "uncertain_below": det.uncertain_below,
+        "floor": floor,
+        **summarise(run_set(det, photos, floor), layouts, styles),
     }
-    for layout in (*a.layouts, None):
-        res["layouts"][layout or "all"] = {
-            "identity": ev.card_level(layout),
-            "exact_id": ev.card_level(layout, False),
-            "certain_only": ev_certain.card_level(layout),
-            **ev.map(layout),
-        }
-    for s, e in by_style.items():
-        res["styles"][s] = e.card_level()
-    res["per_card_recall"] = ev.per_card_recall()
-    res["confusions"] = ev.confusions()
-    print(
-        f"{'layout':8} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6} {'F1 exact':>8} "
-        f"{'F1 sure':>7} {'mAP50':>6} {'mAP50-95':>8}"
-    )
-    for k, v in res["layouts"].items():
-        c = v["identity"]
-        print(
-            f"{k:8} {c['photos']:6d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} "
-            f"{v['exact_id']['f1']:8.3f} {v['certain_only']['f1']:7.3f} "
-            f"{v['map50']:6.3f} {v['map50_95']:8.3f}"
-        )
-    print("localiser box recall (IoU 0.5):", round(res["localiser_box_recall_iou50"], 3))
-    print("by style F1:", {s: round(v["f1"], 3) for s, v in res["styles"].items()})
-    worst = sorted(res["per_card_recall"].items(), key=lambda kv: kv[1])[:8]
-    print("lowest per-card recall:", [(c, round(r, 2)) for c, r in worst])
-    for k, v in res["confusions"].items():
-        print(f"confusion {k}: {v['confused']}/{v['matched']} {v['top']}")
-    print(f"{secs:.0f}s")
+    res["seconds"] = round(time.time() - t0, 1)
+    print_report(res, layouts, styles)
+    if a.loso:
+        res["loso"] = {}
+        for st in styles:
+            d = a.loso / st
+            if not (d / "classifier.onnx").exists():
+                print(f"loso: no models for {st} in {d}; skipped")
+                continue
+            loc = d / "localiser.onnx" if (d / "localiser.onnx").exists() else a.localiser
+            cal = d / "calibration.json" if (d / "calibration.json").exists() else None
+            kw2 = dict(kw) | ({"calibration": cal} if cal else {})
+            det_s = Detector(localiser=loc, classifier=d / "classifier.onnx", tta=a.tta, **kw2)
+            r = run_set(det_s, [ph for ph in photos if ph.style == st], floor)
+            retrained = (d / "localiser.onnx").exists()
+            res["loso"][st] = {
+                "localiser": "retrained without it" if retrained else str(a.localiser or "shipped"),
+                **{lay: r["ev"].card_level(lay)["f1"] for lay in layouts},
+                "all": r["ev"].card_level()["f1"],
+            }
+        print("leave-one-style-out identity F1 (whole detector):")
+        print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
+        for st, v in res["loso"].items():
+            print(f"{st:16} " + " ".join(f"{v[lay]:8.3f}" for lay in (*layouts, "all")))
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps(res, indent=1))
     return 0
+
+
+def print_report(res: dict, layouts, styles) -> None:
+    print(f"{res['photos']} photos, {res['seconds']}s; uncertain below {res['uncertain_below']}, floor {res['floor']}")
+    print(f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} {'F1':>6}")
+    for k, v in res["layouts"].items():
+        c, s = v["identity"], v["certain_only"]
+        n = c["tp"] + c["fn"]
+        print(
+            f"{k:8} {n:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
+            f"{s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f}"
+        )
+    print("identity F1 per (layout, style):")
+    print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
+    for st in styles:
+        row = [res["cells"][f"{lay}/{st}"] for lay in layouts] + [res["styles"][st]["identity"]["f1"]]
+        print(f"{st:16} " + " ".join(f"{v:8.3f}" for v in row))
+    print("where the cards were lost (share of cards), and boxes matching no card:")
+    for lay, e in res["errors"].items():
+        print(
+            f"  {lay:8} found {e['found']:.3f}  localiser miss {e['localiser_miss']:.3f}  "
+            f"classifier misname {e['classifier_misname']:.3f}  pile rules {e['postprocess_lost']:.3f}  "
+            f"false boxes {e['false_boxes']}"
+        )
+    n = res["distractor_only"]
+    print(
+        f"distractor-only photos: {n['photos']}, certain detections {n['certain']}, "
+        f"shown (>= floor) {n['shown']}, any {n['any']}"
+    )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from vision.training import gen_detection_dataset
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR, help="SVG art folder")
+    p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR, help="art folder (SVG or raster sets)")
     p.add_argument(
         "--png",
         type=Path,
@@ -33,7 +33,9 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--size", type=int, default=640, help="long side of each scene, px")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--styles", nargs="+", default=["mantia", "hwatu", "sheldonschen"])
+    p.add_argument(
+        "--styles", nargs="+", default=None, help="art sets (default: every set under --art)"
+    )
     p.add_argument(
         "--test-backgrounds",
         action="store_true",
@@ -48,8 +50,7 @@ def main(argv=None) -> int:
         help="draw background textures LO-HI times finer (recommended: 1 4)",
     )
     a = p.parse_args(argv)
-    if not (a.png / "mantia").exists():
-        render_art(a.art, a.png)
+    render_art(a.art, a.png, skip_done=True)
     t = time.time()
     bgs = TEST_BACKGROUNDS if a.test_backgrounds else TRAIN_BACKGROUNDS
     y = gen_detection_dataset(
@@ -60,7 +61,7 @@ def main(argv=None) -> int:
         a.seed,
         a.size,
         a.workers,
-        tuple(a.styles),
+        tuple(a.styles) if a.styles else None,
         bgs,
         a.texture_scale,
     )

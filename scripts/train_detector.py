@@ -4,8 +4,9 @@
 Stages (run one or ``all``); every stage resumes from its checkpoints in --out:
   data        scenes for the localiser (--out/det) and classifier crops (--out/crops.npz)
   localiser   YOLO11n-OBB from scratch, single class
-  classifier  small CNN on upright crops
-  export      ONNX of both into --models
+  classifier  small CNN on upright crops (49 classes: 48 cards and "not a card");
+              --cls-mode top fine-tunes only its last block from --cls-init (CPU-sized)
+  export      ONNX of both into --models (only the classifier with --skip-localiser)
 
 Records seed, image size, epochs, time and hardware in --out/train_log.json.
 Runs on CPU (slow; interrupt and rerun to resume) or on a GPU (--device 0).
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, STYLES, render_art
+from vision.render import DEFAULT_ART_DIR, render_art
 from vision.training import (
     export_classifier_onnx,
     export_localiser_onnx,
@@ -32,6 +33,7 @@ from vision.training import (
     gen_detection_dataset,
     hardware,
     train_classifier,
+    train_classifier_top,
     train_localiser,
 )
 
@@ -46,7 +48,9 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("runs/train"))
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--styles", nargs="+", default=["mantia", "hwatu", "sheldonschen"])
+    p.add_argument(
+        "--styles", nargs="+", default=None, help="art sets (default: every set under --art)"
+    )
     p.add_argument("--det-train", type=int, default=2000)
     p.add_argument("--det-val", type=int, default=200)
     p.add_argument("--scene-size", type=int, default=640)
@@ -60,10 +64,17 @@ def main(argv=None) -> int:
     p.add_argument("--cls-seconds", type=float, default=None)
     p.add_argument(
         "--leave-out",
-        choices=STYLES,
         default=None,
         help="classifier stage: train without this art style, validate on it",
     )
+    p.add_argument(
+        "--cls-mode",
+        choices=["full", "top"],
+        default="full",
+        help="full: train every layer; top: only the last block and head, from --cls-init",
+    )
+    p.add_argument("--crops", type=Path, default=None, help="crops file (default: --out/crops.npz)")
+    p.add_argument("--skip-localiser", action="store_true", help="export: classifier only")
     p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--no-resume", action="store_true")
@@ -96,10 +107,9 @@ def main(argv=None) -> int:
         "args": {k: str(v) for k, v in vars(a).items()},
     }
     t_all = time.time()
-    styles = tuple(a.styles)
+    styles = tuple(a.styles) if a.styles else None
     if a.stage in ("data", "all"):
-        if not (a.png / styles[0]).exists():
-            render_art(a.art, a.png)
+        render_art(a.art, a.png, skip_done=True)
         t = time.time()
         if not (a.out / "det" / "data.yaml").exists():
             gen_detection_dataset(
@@ -113,33 +123,55 @@ def main(argv=None) -> int:
                 styles,
                 texture_scale=a.texture_scale,
             )
-        if not (a.out / "crops.npz").exists():
+        crops = a.crops or a.out / "crops.npz"
+        if not crops.exists():
             x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)
-            np.savez(a.out / "crops.npz", x=x, y=y, s=s)
+            np.savez(crops, x=x, y=y, s=s)
         entry["data_s"] = round(time.time() - t, 1)
         print(f"data ready in {entry['data_s']}s", flush=True)
     cuda = a.device != "cpu"
     if a.stage in ("classifier", "all"):
-        d = np.load(a.out / "crops.npz")
+        d = np.load(a.crops or a.out / "crops.npz")
         dev = f"cuda:{a.device}" if cuda else "cpu"
-        hold = d["s"] == STYLES.index(a.leave_out) if a.leave_out else None
+        hold = d["s"] == a.leave_out if a.leave_out else None
         tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
-        entry[tag] = train_classifier(
-            d["x"],
-            d["y"],
-            a.out,
-            a.cls_epochs,
-            a.cls_batch,
-            dev,
-            a.cls_seconds,
-            resume=not a.no_resume,
-            seed=a.seed,
-            holdout=hold,
-            tag=tag,
-            init=a.cls_init,
-        )
+        if a.cls_mode == "top":
+            if not a.cls_init:
+                p.error("--cls-mode top needs --cls-init")
+            entry[tag] = train_classifier_top(
+                d["x"],
+                d["y"],
+                a.out,
+                a.cls_init,
+                a.cls_epochs,
+                a.cls_batch,
+                hold,
+                seed=a.seed,
+                tag=tag,
+                device=dev,
+                feature_cache=a.out / "top_features.pt",
+            )
+        else:
+            entry[tag] = train_classifier(
+                d["x"],
+                d["y"],
+                a.out,
+                a.cls_epochs,
+                a.cls_batch,
+                dev,
+                a.cls_seconds,
+                resume=not a.no_resume,
+                seed=a.seed,
+                holdout=hold,
+                tag=tag,
+                init=a.cls_init,
+            )
+        if a.leave_out:  # ready for eval_detector.py --loso <out>/loso
+            dest = a.out / "loso" / a.leave_out
+            dest.mkdir(parents=True, exist_ok=True)
+            export_classifier_onnx(a.out / f"{tag}.pt", dest / "classifier.onnx")
         print(tag, entry[tag], flush=True)
-    if a.stage in ("localiser", "all"):
+    if a.stage in ("localiser", "all") and not a.skip_localiser:
         t = time.time()
         train_localiser(
             a.out / "det" / "data.yaml",
@@ -156,10 +188,11 @@ def main(argv=None) -> int:
         entry["localiser_s"] = round(time.time() - t, 1)
     if a.stage in ("export", "all"):
         a.models.mkdir(parents=True, exist_ok=True)
-        best = a.out / "localiser" / "weights" / "best.pt"
-        shutil.copy(best, a.models / "localiser.pt")
-        onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
-        print("exported", onnx, flush=True)
+        if not a.skip_localiser:
+            best = a.out / "localiser" / "weights" / "best.pt"
+            shutil.copy(best, a.models / "localiser.pt")
+            onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
+            print("exported", onnx, flush=True)
         export_classifier_onnx(a.out / "classifier.pt", a.models / "classifier.onnx")
         shutil.copy(a.out / "classifier.pt", a.models / "classifier.pt")
     entry["seconds"] = round(time.time() - t_all, 1)

@@ -26,7 +26,7 @@ def test_shipped_model_finds_a_card(tmp_path):
         backgrounds=("wood",),
         card_px=(0.3, 0.4),
     )
-    assert len(scene.cards) == 3
+    assert len(scene.cards) >= 2  # a card may fall under the 15% visible label floor
     dets = Detector("onnxruntime").detect(scene.image)
     found = {d.card for d in dets if not d.uncertain}
     assert found & set(scene.cards), (scene.cards, dets)

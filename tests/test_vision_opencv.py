@@ -172,3 +172,22 @@ def test_other_jpeg_kinds_agree_with_pillow(mode, kw):
     ref = np.asarray(Image.fromarray(ref).resize((ours.array.shape[1], ours.array.shape[0]), Image.Resampling.BOX))
     assert ours.size == (1800, 1200)
     assert np.abs(ours.array.astype(int) - ref.astype(int)).mean() < 2.0
+
+
+@pytest.mark.parametrize(
+    ("b", "expected"),
+    [
+        ([10, 10, 4, 8, 0.3], 1.0),
+        ([100, 10, 4, 8, 0.3], 0.0),
+        ([11, 10, 4, 8, 0.0], 24 / 40),  # axis-aligned: 3 x 8 overlap of two 4 x 8 boxes
+        ([10, 10, 2, 8, 0.0], 0.5),  # half the box, inside it
+    ],
+    ids=["same box", "disjoint", "shifted by a quarter", "inside"],
+)
+def test_polygon_iou_used_for_matching(b, expected):
+    from vision.geometry import obb_iou
+
+    a = np.array([[10.0, 10, 4, 8, 0.3 if expected in (1.0, 0.0) else 0.0]])
+    got = obb_iou(a, np.array([b], float))
+    assert got.shape == (1, 1)
+    assert got[0, 0] == pytest.approx(expected, abs=1e-4)

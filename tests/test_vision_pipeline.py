@@ -16,6 +16,8 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det = Detector.__new__(Detector)
     det.backend, det.conf, det.iou, det.uncertain_below = "onnxruntime", 0.35, 0.5, 0.5
     det.max_side, det.tta, det.imgsz, det.pre_blur = 1280, False, 512, 1.5
+    det.calibration = None  # raw confidence: localiser score x class probability
+    det.zoom_out = 1.0
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):
@@ -72,3 +74,20 @@ def test_weak_card_is_flagged_uncertain():
     (d,) = det.detect(np.zeros((100, 100, 3), np.uint8))
     assert d.uncertain
     assert d.confidence == pytest.approx(0.24, abs=1e-3)
+
+
+def test_zoom_out_pass_maps_boxes_back_and_replaces_a_fragment():
+    # close-up: the localiser sees the same spot of its input in both passes; in the
+    # zoomed-out pass (photo shrunk to half inside a grey canvas) that spot is twice as big
+    # in photo pixels, so the first pass's box is the fragment and is dropped
+    photo = jpeg(Image.new("RGB", (1024, 512), (40, 90, 20)))
+    det = fake_detector((256, 256, 40, 80, 0.0))
+    det.zoom_out = 2.0
+    (d,) = det.detect(photo)
+    # pass 1: r = 0.5, pad y = 128 -> centre (512, 256), 80 x 160 photo px
+    # pass 2: canvas 2048 x 1024, r = 0.25, pad y = 128 -> centre (1024 - 512, 512 - 256),
+    #         160 x 320 photo px
+    assert d.box == pytest.approx((432, 96, 592, 416), abs=3)
+    det.zoom_out = 1.0
+    (d,) = det.detect(photo)
+    assert d.box == pytest.approx((472, 176, 552, 336), abs=3)

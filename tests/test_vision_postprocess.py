@@ -153,3 +153,20 @@ def test_letterbox_blur_softens_fine_texture_only():
     assert soft.shape == sharp.shape
     assert soft[0, 0, 32, 8:56].std() < 0.25 * sharp[0, 0, 32, 8:56].std()
     assert soft.mean() == pytest.approx(sharp.mean(), abs=0.02)
+
+
+def test_merge_passes_drops_a_fragment_inside_the_whole_card():
+    # close-up: pass 1 boxed a fragment of the card, pass 2 (zoomed out) the whole card
+    from vision.postprocess import merge_passes
+
+    whole = np.array([[500.0, 400, 300, 490, 0.1]])
+    fragment = np.array([[520.0, 300, 200, 150, 0.1]])
+    neighbour = np.array([[900.0, 400, 300, 490, 0.0]])
+    obbs, scores = merge_passes(
+        np.concatenate([fragment, neighbour]), np.array([0.8, 0.9]), whole, np.array([0.7])
+    )
+    assert len(obbs) == 2
+    assert sorted(scores.tolist()) == [0.7, 0.9]  # the fragment went, the two cards stayed
+    # the same card found by both passes is kept once (rotated NMS)
+    obbs, scores = merge_passes(whole, np.array([0.6]), whole + np.array([2.0, 1, 0, 0, 0]), np.array([0.9]))
+    assert scores.tolist() == [0.9]

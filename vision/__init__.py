@@ -9,7 +9,7 @@ Pillow, numpy, OpenCV (``opencv-python-headless``) and onnxruntime, all in the b
 ...     print(d.card, d.confidence, d.box, d.uncertain)
 """
 
-from vision.detection import SUGGEST_FLOOR, Detection
+from vision.detection import CERTAIN_AT, SUGGEST_FLOOR, Detection
 from vision.errors import ImageError, ModelError, VisionError
 
 #: Inference runtimes, see :class:`vision.detector.Detector` (the first is the default).
@@ -17,6 +17,7 @@ BACKENDS = ("onnxruntime", "openvino", "ultralytics")
 
 __all__ = [
     "BACKENDS",
+    "CERTAIN_AT",
     "SUGGEST_FLOOR",
     "Detection",
     "Detector",

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision import BACKENDS
+from vision import BACKENDS, CERTAIN_AT
 from vision.errors import ImageError, ModelError
 
 
@@ -43,9 +43,9 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--uncertain-below",
         type=float,
-        default=0.5,
+        default=CERTAIN_AT,
         metavar="P",
-        help="flag detections under this confidence as uncertain (default 0.5)",
+        help=f"flag detections under this calibrated confidence as uncertain (default {CERTAIN_AT})",
     )
 
 

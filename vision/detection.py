@@ -9,12 +9,20 @@ from referee.cards import CARD_IDS
 
 _IDS = frozenset(CARD_IDS)
 
+#: Calibrated confidence (0-1) at or above which a detection is *certain* (tapped in by the
+#: photo flow without asking); below it a detection is ``uncertain``.  Chosen on the
+#: held-out calibration split, never the test split, as the lowest threshold at which
+#: certain detections were right at least 99% of the time (docs/VISION.md, "Calibration";
+#: ``scripts/calibrate_detector.py``).  The default of ``Detector(uncertain_below=...)``.
+CERTAIN_AT: float = 0.955
+
 #: Calibrated confidence (0-1) under which a detection is not shown to players at all:
 #: the photo flow taps in certain detections, offers uncertain ones at or above this floor
-#: as one-tap suggestions ("Pine chaff 松のカス? Yes / No"), and hides the rest.  Owned and
-#: tuned by the vision side (with ``Detector(uncertain_below=...)``); the web layer reads it
-#: from here and hard-codes no threshold of its own.
-SUGGEST_FLOOR: float = 0.15
+#: as one-tap suggestions ("Pine chaff 松のカス? Yes / No"), and hides the rest.  Chosen
+#: on the calibration split to keep 98% of the right detections (docs/VISION.md,
+#: "Calibration").  Owned and tuned by the vision side; the web layer reads it from here and
+#: hard-codes no threshold of its own.
+SUGGEST_FLOOR: float = 0.14
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,17 +15,27 @@ ONNX files shipped with the package), else the repository's ``models/`` (``.pt``
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image
 
+from referee.cards import CARD_IDS
 from vision import BACKENDS
-from vision.detection import Detection
+from vision.detection import CERTAIN_AT, Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image
-from vision.postprocess import assign_cards, decode_obb, letterbox, softmax, to_detections
+from vision.postprocess import (
+    assign_cards,
+    decode_obb,
+    letterbox,
+    merge_passes,
+    softmax,
+    to_detections,
+)
 
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -43,6 +53,22 @@ def find_model(name: str) -> Path:
         if (d / name).is_file():
             return d / name
     raise ModelError(f"model file {name!r} not found in {', '.join(map(str, dirs))}")
+
+
+def _load_calibration(path: Path | bool | None):
+    from vision.calibration import Calibration
+
+    if path is False:
+        return None
+    if path is None or path is True:
+        try:
+            path = find_model("calibration.json")
+        except ModelError:
+            return None
+    try:
+        return Calibration.load(path)
+    except ValueError as e:
+        raise ModelError(str(e)) from None
 
 
 class _OrtModel:
@@ -96,8 +122,13 @@ class Detector:
     ``pre_blur``: Gaussian blur radius (pixels of the 512 localiser input) applied before
     the localiser.  The localiser was trained on coarse procedural textures; fine wood
     grain or weave at phone resolution made it miss cards, and a 1.5 px blur recovers them
-    (docs/BENCHMARKS.md).  The ``ultralytics`` backend does not blur.
-    Raises ModelError for missing files or an unknown backend.
+    (docs/BENCHMARKS.md).  The ``ultralytics`` backend does not blur.  ``calibration``: a
+    JSON file of :class:`vision.calibration.Calibration` (default: ``calibration.json`` of
+    the shipped models when there is one; ``False``: none).  ``zoom_out``: above 1, a
+    close-up gets a second localiser pass on the photo shrunk by this factor (see
+    :meth:`localise`).  Without one the confidence is
+    the raw product of the localiser score and the class probability.
+    Raises ModelError for missing files, an unreadable calibration or an unknown backend.
     """
 
     def __init__(
@@ -108,19 +139,22 @@ class Detector:
         classifier: Path | None = None,
         conf: float = 0.35,
         iou: float = 0.5,
-        uncertain_below: float = 0.5,
+        uncertain_below: float = CERTAIN_AT,
         max_side: int = 1280,
         tta: bool = False,
         threads: int | None = None,
         imgsz: int = 512,
         pre_blur: float = 1.5,
+        calibration: Path | bool | None = None,
+        zoom_out: float = 1.0,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
         self.backend = backend
         self.conf, self.iou, self.uncertain_below = conf, iou, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
-        self.pre_blur = pre_blur
+        self.pre_blur, self.zoom_out = pre_blur, zoom_out
+        self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
             return
@@ -144,14 +178,13 @@ class Detector:
             raise ModelError(
                 "the ultralytics backend needs the train extra (torch, ultralytics)"
             ) from None
-        from vision.training import build_classifier
+        from vision.training import load_classifier
 
         self._yolo = YOLO(str(localiser or find_model("localiser.pt")), task="obb")
-        net = build_classifier()
         state = torch.load(
             classifier or find_model("classifier.pt"), map_location="cpu", weights_only=False
         )
-        net.load_state_dict(state["model"])
+        net = load_classifier(state)
         net.eval()
         self._net, self._torch = net, torch
 
@@ -159,15 +192,42 @@ class Detector:
 
     def localise(self, im: Image.Image | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Card regions in ``im`` (PIL RGB or ``(H, W, 3)`` uint8 array): ``(obbs (K, 5),
-        scores (K,))`` in pixels of ``im``."""
+        scores (K,))`` in pixels of ``im``.
+
+        When the first pass suggests a close-up (see :meth:`_needs_zoom_out`), the photo is
+        looked at a second time shrunk to ``1 / zoom_out`` inside the localiser input,
+        where a card that fills the frame has the size the localiser was trained on, and
+        the two passes' boxes are merged.
+        """
         if self.backend == "ultralytics":  # ultralytics reads arrays as BGR: give it PIL
             return self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im)
+        a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+        obbs, scores = self._localise_once(a, 1.0)
+        if self.zoom_out > 1 and self._needs_zoom_out(a, obbs):
+            o2, s2 = self._localise_once(a, self.zoom_out)
+            obbs, scores = merge_passes(obbs, scores, o2, s2, self.iou)
+        return obbs, scores
+
+    def _localise_once(self, a: np.ndarray, zoom: float) -> tuple[np.ndarray, np.ndarray]:
+        h, w = a.shape[:2]
+        ox = oy = 0
+        if zoom > 1:  # the photo in the middle of a grey canvas zoom times its size
+            bw, bh = round(w * zoom), round(h * zoom)
+            ox, oy = (bw - w) // 2, (bh - h) // 2
+            a = cv2.copyMakeBorder(a, oy, bh - h - oy, ox, bw - w - ox, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+        im = a
         x, r, (px, py) = letterbox(im, self.imgsz, self.pre_blur)
         obbs, scores = decode_obb(self._loc(x), self.conf, self.iou)
-        obbs[:, 0] = (obbs[:, 0] - px) / r
-        obbs[:, 1] = (obbs[:, 1] - py) / r
+        obbs[:, 0] = (obbs[:, 0] - px) / r - ox
+        obbs[:, 1] = (obbs[:, 1] - py) / r - oy
         obbs[:, 2:4] /= r
         return obbs, scores
+
+    def _needs_zoom_out(self, a: np.ndarray, obbs: np.ndarray) -> bool:
+        """A close-up: at most three boxes, or a box longer than 45% of the short side."""
+        if len(obbs) <= 3:
+            return True
+        return bool(obbs[:, 2:4].max() > 0.45 * min(a.shape[:2]))
 
     def _predict(self, source) -> tuple[np.ndarray, np.ndarray]:
         """ultralytics/torch localiser on a PIL image or a file path (its own decode)."""
@@ -180,7 +240,11 @@ class Detector:
 
     def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> np.ndarray:
         """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL
-        RGB or ``(H, W, 3)`` uint8 array)."""
+        RGB or ``(H, W, 3)`` uint8 array).
+
+        With a classifier that has a 49th "not a card" class, each row sums to 1 minus
+        that class's probability.
+        """
         if len(obbs) == 0:
             return np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
@@ -194,7 +258,8 @@ class Detector:
                 logits = self._net(self._torch.from_numpy(x)).numpy()
         else:
             logits = self._cls(x)
-        p = softmax(np.asarray(logits, dtype=np.float64))
+        # a 49th output is "not a card": its probability is left out of the 48 card classes
+        p = softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
         if self.tta:
             k = len(obbs)
             p = (p[:k] + p[k:]) / 2
@@ -207,6 +272,10 @@ class Detector:
         Returns detections sorted by confidence, boxes in pixels of the EXIF-oriented
         original.  Raises :class:`vision.errors.ImageError` for unusable input.
         """
+        return self.trace(image).detections
+
+    def trace(self, image) -> Trace:
+        """:meth:`detect`, keeping every stage's output (see :class:`Trace`)."""
         loaded = load_image(image, self.max_side)
         if self.backend == "ultralytics" and isinstance(image, (str, Path)):
             # the plain ultralytics path: YOLO.predict decodes the file itself (full size)
@@ -215,10 +284,29 @@ class Detector:
         else:
             obbs, scores = self.localise(loaded.array)
         probs = self.classify(loaded.array, obbs)
-        assigned = assign_cards(probs, scores)
+        assigned = assign_cards(probs, scores, self.calibration)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
-        return to_detections(obbs_px, assigned, loaded.size, self.uncertain_below)
+        dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below)
+        return Trace(obbs_px, scores, probs, assigned, dets)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Everything one :meth:`Detector.trace` call saw, for evaluation and calibration.
+
+    ``obbs`` ``(K, 5)``: localiser boxes in pixels of the oriented original; ``scores``
+    ``(K,)``: localiser scores; ``probs`` ``(K, 48)``: class probabilities (summing to
+    1 - the "not a card" probability when the classifier has that class); ``assigned``:
+    per box ``(class index or -1, confidence)`` after the pile rules; ``detections``: what
+    :meth:`Detector.detect` returns.
+    """
+
+    obbs: np.ndarray
+    scores: np.ndarray
+    probs: np.ndarray
+    assigned: list[tuple[int, float]]
+    detections: list[Detection]
 
 
 _DEFAULT: dict[str, Detector] = {}

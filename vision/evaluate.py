@@ -13,12 +13,25 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from referee.cards import CARD_IDS
+from vision.geometry import obb_iou
 from vision.postprocess import GROUPS
+from vision.render import MERGED_IDS
 
 IDENTITY: dict[str, str] = {}
 for _g in GROUPS:
     for _i in _g:
         IDENTITY[CARD_IDS[_i]] = CARD_IDS[_g[0]].rsplit("-", 1)[0] if len(_g) > 1 else CARD_IDS[_i]
+
+
+
+def identity_key(card: str, style: str | None = None) -> str:
+    """The identity key of ``card``: same-month plain chaff share one; a style's
+    :data:`vision.render.MERGED_IDS` share one too (timomt's three Paulownia chaff)."""
+    merged = MERGED_IDS.get(style or "", ())
+    if card in merged:
+        return "|".join(merged)
+    return IDENTITY[card]
+
 
 #: Look-alike sets whose confusions are reported.
 LOOKALIKES: dict[str, list[tuple[str, ...]]] = {
@@ -42,6 +55,43 @@ for _m_ribbon, _m_chaff in (
     ("maple-blue-ribbon", "maple-chaff"),
 ):
     LOOKALIKES["same-month ribbon vs chaff"].append((_m_ribbon, _m_chaff + "-1", _m_chaff + "-2"))
+
+
+def label_detections(det, photos) -> dict:
+    """Run ``det`` (a :class:`vision.detector.Detector`) over held-out ``photos``
+    (:class:`vision.testset.Photo`) and label each detection right or wrong by identity.
+
+    A detection is right when the photo holds that card (:func:`identity_key`) and no more
+    confident detection already claimed it.  Returns numpy arrays of length N (detections):
+    ``score`` (localiser score), ``prob`` (pooled class probability), ``right`` (bool),
+    ``layout`` (str), ``photo`` (index into ``photos``), and ``cards_total`` (int, cards in
+    all photos).  Used to fit and check the confidence calibration.
+    """
+    rows: dict[str, list] = {"score": [], "prob": [], "right": [], "layout": [], "photo": []}
+    cards_total = 0
+    for k, ph in enumerate(photos):
+        tr = det.trace(ph.image())
+        want = Counter(identity_key(c, ph.style) for c in ph.cards)
+        cards_total += len(ph.cards)
+        order = sorted(range(len(tr.assigned)), key=lambda i: -tr.assigned[i][1])
+        for i in order:
+            cls, conf = tr.assigned[i]
+            if cls < 0:
+                continue
+            key = identity_key(CARD_IDS[cls], ph.style)
+            ok = want[key] > 0
+            if ok:
+                want[key] -= 1
+            score = float(tr.scores[i])
+            rows["score"].append(score)
+            rows["prob"].append(conf / max(score, 1e-9))  # raw confidence = score x pooled prob
+            rows["right"].append(ok)
+            rows["layout"].append(ph.layout)
+            rows["photo"].append(k)
+    out: dict = {k: np.array(v) for k, v in rows.items()}
+    out["right"] = out["right"].astype(bool)
+    out["cards_total"] = cards_total
+    return out
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -88,12 +138,15 @@ class Evaluator:
         pred_cards: list[str],
         pred_conf: list[float],
         pred_boxes: np.ndarray,
+        style: str | None = None,
     ) -> None:
         """One photo: ground-truth ids and ``(N, 4)`` boxes; predicted ids, confidences
-        (0-1) and ``(M, 4)`` boxes, all in pixels."""
+        (0-1) and ``(M, 4)`` boxes, all in pixels; ``style``: the art style (for
+        :func:`identity_key`)."""
         self.photos.append(
             {
                 "layout": layout,
+                "style": style,
                 "gt": list(gt_cards),
                 "gtb": np.asarray(gt_boxes, float).reshape(-1, 4),
                 "pred": list(pred_cards),
@@ -102,14 +155,24 @@ class Evaluator:
             }
         )
 
-    def card_level(self, layout: str | None = None, identity: bool = True) -> dict:
+    def card_level(
+        self, layout: str | None = None, identity: bool = True, style: str | None = None
+    ) -> dict:
         """Precision, recall and F1 over photos: a predicted card is right when the photo
-        holds it (with ``identity``, same-month plain chaff count as the same card)."""
-        key = IDENTITY.get if identity else (lambda c: c)
+        holds it (with ``identity``, same-month plain chaff count as the same card).
+        ``layout`` / ``style``: only the photos of that layout / art style."""
         tp = fp = fn = 0
+        n = 0
         for p in self.photos:
             if layout and p["layout"] != layout:
                 continue
+            if style and p["style"] != style:
+                continue
+            n += 1
+
+            def key(c, st=p["style"]):
+                return identity_key(c, st) if identity else c
+
             g = Counter(key(c) for c in p["gt"])
             q = Counter(key(c) for c in p["pred"])
             inter = sum((g & q).values())
@@ -125,7 +188,7 @@ class Evaluator:
             "tp": tp,
             "fp": fp,
             "fn": fn,
-            "photos": sum(1 for p in self.photos if not layout or p["layout"] == layout),
+            "photos": n,
         }
 
     def map(self, layout: str | None = None) -> dict:
@@ -204,3 +267,63 @@ class Evaluator:
                 "top": dict(pairs.most_common(5)),
             }
         return out
+
+
+def match_obbs(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> np.ndarray:
+    """Greedy one-to-one matching of ground-truth to predicted oriented boxes ``(N, 5)`` x
+    ``(M, 5)`` by polygon IoU (:func:`vision.geometry.obb_iou`) of at least ``thr``.
+
+    Returns ``(N,)``: the matched prediction index per ground-truth box, or -1.
+    """
+    out = np.full(len(gt), -1, np.int64)
+    if not len(gt) or not len(pred):
+        return out
+    iou = obb_iou(np.asarray(gt, float), np.asarray(pred, float))
+    used: set[int] = set()
+    for flat in np.argsort(-iou, axis=None, kind="stable"):
+        i, j = divmod(int(flat), iou.shape[1])
+        if iou[i, j] < thr:
+            break
+        if out[i] >= 0 or j in used:
+            continue
+        out[i] = j
+        used.add(j)
+    return out
+
+
+#: Where a ground-truth card was lost, in pipeline order (see :func:`error_sources`).
+ERROR_KINDS: tuple[str, ...] = ("found", "localiser_miss", "classifier_misname", "postprocess_lost")
+
+
+def error_sources(
+    gt_cards: list[str],
+    gt_obbs: np.ndarray,
+    obbs: np.ndarray,
+    top1: list[str],
+    final: list[str | None],
+    style: str | None = None,
+    thr: float = 0.5,
+) -> tuple[Counter, int]:
+    """Attribute each ground-truth card of one photo to a stage of the pipeline.
+
+    ``gt_obbs`` ``(N, 5)``: visible-region boxes; ``obbs`` ``(M, 5)``: the localiser's
+    boxes; ``top1``: the classifier's first choice per box; ``final``: the card each box was
+    given after the pile rules (None: dropped).  A card is ``found`` when its box was
+    found and finally named right (:func:`identity_key`), else ``localiser_miss`` (no box with
+    probabilistic IoU >= ``thr``), ``classifier_misname`` (a box, first choice wrong) or
+    ``postprocess_lost`` (first choice right, lost or renamed by the pile rules).
+    Returns ``(counts by kind, false boxes)``: boxes matching no card.
+    """
+    m = match_obbs(np.asarray(gt_obbs, float).reshape(-1, 5), np.asarray(obbs, float).reshape(-1, 5), thr)
+    c: Counter = Counter()
+    for card, j in zip(gt_cards, m, strict=True):
+        want = identity_key(card, style)
+        if j < 0:
+            c["localiser_miss"] += 1
+        elif final[j] is not None and identity_key(final[j], style) == want:
+            c["found"] += 1
+        elif identity_key(top1[j], style) != want:
+            c["classifier_misname"] += 1
+        else:
+            c["postprocess_lost"] += 1
+    return c, int(len(obbs) - (m >= 0).sum())

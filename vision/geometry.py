@@ -67,6 +67,29 @@ def nms_obb(obbs: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarra
     return np.asarray(keep, dtype=np.int64).reshape(-1)
 
 
+def obb_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise polygon IoU of oriented boxes ``a`` ``(N, 5)`` and ``b`` ``(M, 5)`` ->
+    ``(N, M)`` in 0-1 (OpenCV's ``rotatedRectangleIntersection``, the overlap measure
+    :func:`nms_obb` uses).  Raises ValueError on malformed boxes."""
+    a, b = _check_obbs(a), _check_obbs(b)
+
+    def rects(o):
+        return [((x, y), (w, h), float(np.degrees(t))) for x, y, w, h, t in o.tolist()]
+
+    ra, rb = rects(a), rects(b)
+    area_a, area_b = a[:, 2] * a[:, 3], b[:, 2] * b[:, 3]
+    out = np.zeros((len(ra), len(rb)))
+    for i, p in enumerate(ra):
+        for j, q in enumerate(rb):
+            kind, pts = cv2.rotatedRectangleIntersection(p, q)
+            if kind == cv2.INTERSECT_NONE or pts is None:
+                continue
+            inter = cv2.contourArea(cv2.convexHull(pts))
+            union = area_a[i] + area_b[j] - inter
+            out[i, j] = inter / union if union > 0 else 0.0
+    return out
+
+
 def upright_quad(obb: tuple[float, float, float, float, float]) -> np.ndarray:
     """Corners ``(4, 2)`` of one OBB ordered for a portrait crop: long side vertical.
 

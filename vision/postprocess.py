@@ -4,6 +4,8 @@ Pile rules (:func:`assign_cards`): every card id appears at most once per photo;
 chaff of one month (e.g. ``pine-chaff-1`` / ``pine-chaff-2``) are interchangeable, so their
 probabilities are pooled and the detections get distinct ids of that month; a detection
 whose confidence is below the threshold is marked ``uncertain``, never dropped.
+Confidences are calibrated probabilities when the models ship a calibration
+(:mod:`vision.calibration`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from PIL import Image
 
 from referee.cards import CARD_IDS, CARDS
-from vision.detection import Detection
+from vision.detection import CERTAIN_AT, Detection
 from vision.geometry import nms_obb, obb_to_xyxy
 
 _PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
@@ -84,6 +86,41 @@ def decode_obb(
     return obbs[idx], scores[idx]
 
 
+def merge_passes(
+    obbs_a: np.ndarray, scores_a: np.ndarray, obbs_b: np.ndarray, scores_b: np.ndarray, iou: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
+    """Merge two localiser passes over one photo (same pixel frame).
+
+    First a box lying mostly (>= 60% of its area) inside a box at least 1.5 times larger
+    is dropped, so a fragment of a big card found by one pass does not survive beside (or
+    instead of) the whole card; then rotated NMS runs over the rest.
+    Returns ``(obbs (K, 5), scores (K,))``, best score first.
+    """
+    obbs = np.concatenate([np.asarray(obbs_a, float).reshape(-1, 5), np.asarray(obbs_b, float).reshape(-1, 5)])
+    scores = np.concatenate([np.asarray(scores_a, float), np.asarray(scores_b, float)])
+    area = obbs[:, 2] * obbs[:, 3]
+    drop = np.zeros(len(obbs), bool)
+    for i in np.argsort(area, kind="stable"):
+        for j in range(len(obbs)):
+            if not drop[j] and area[j] > 1.5 * area[i] and _inside_share(obbs[i], obbs[j]) >= 0.6:
+                drop[i] = True
+                break
+    obbs, scores = obbs[~drop], scores[~drop]
+    keep = nms_obb(obbs, scores, iou)
+    return obbs[keep], scores[keep]
+
+
+def _inside_share(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of box ``a``'s area inside box ``b`` (both ``(5,)``), from a 7 x 7 point grid."""
+    u, v = np.meshgrid(np.linspace(-3 / 7, 3 / 7, 7), np.linspace(-3 / 7, 3 / 7, 7))
+    c, s = np.cos(a[4]), np.sin(a[4])
+    x = a[0] + u * a[2] * c - v * a[3] * s
+    y = a[1] + u * a[2] * s + v * a[3] * c
+    cb, sb = np.cos(b[4]), np.sin(b[4])
+    du, dv = (x - b[0]) * cb + (y - b[1]) * sb, -(x - b[0]) * sb + (y - b[1]) * cb
+    return float(((np.abs(du) <= b[2] / 2) & (np.abs(dv) <= b[3] / 2)).mean())
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax of ``(K, C)`` logits."""
     z = logits - logits.max(axis=1, keepdims=True)
@@ -91,12 +128,17 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def assign_cards(probs: np.ndarray, det_scores: np.ndarray) -> list[tuple[int, float]]:
+def assign_cards(
+    probs: np.ndarray, det_scores: np.ndarray, calibration=None
+) -> list[tuple[int, float]]:
     """Give each detection a distinct card under the pile rules.
 
-    ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` localiser scores.
-    Returns, per detection, ``(class index, confidence)`` with confidence = localiser score
-    x pooled class probability.  Greedy over (detection, group) pairs by confidence; a group
+    ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` localiser scores;
+    ``calibration``: a callable ``(score, pooled prob) -> confidence`` on arrays
+    (:class:`vision.calibration.Calibration`), or None for the raw product.
+    Returns, per detection, ``(class index, confidence)`` with confidence =
+    ``calibration(localiser score, pooled class probability)``, or their product without
+    one.  Greedy over (detection, group) pairs by confidence; a group
     of ``n`` interchangeable chaff takes at most ``n`` detections.  If there are more
     detections than cards (impossible in a real photo), the extra ones get index -1.
     Raises ValueError on mismatched shapes.
@@ -108,7 +150,11 @@ def assign_cards(probs: np.ndarray, det_scores: np.ndarray) -> list[tuple[int, f
     if det_scores.shape != (probs.shape[0],):
         raise ValueError(f"det_scores: expected shape ({probs.shape[0]},), got {det_scores.shape}")
     k = probs.shape[0]
-    gp = np.stack([probs[:, g].sum(1) for g in GROUPS], 1) * det_scores[:, None]  # (K, G)
+    pooled = np.stack([probs[:, g].sum(1) for g in GROUPS], 1)  # (K, G)
+    if calibration is None:
+        gp = pooled * det_scores[:, None]
+    else:
+        gp = np.asarray(calibration(np.broadcast_to(det_scores[:, None], pooled.shape), pooled), np.float64)
     free = [list(g) for g in GROUPS]
     result: list[tuple[int, float]] = [(-1, 0.0)] * k
     done = np.zeros(k, bool)
@@ -127,7 +173,7 @@ def to_detections(
     obbs_px: np.ndarray,
     assigned: list[tuple[int, float]],
     size: tuple[int, int],
-    uncertain_below: float = 0.5,
+    uncertain_below: float = CERTAIN_AT,
 ) -> list[Detection]:
     """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
 

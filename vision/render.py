@@ -1,4 +1,4 @@
-"""Card art: read the art folders' MAPPING.tsv, render SVGs to PNG, style printed card faces.
+"""Card art: read the art folders' MAPPING.tsv, render SVG and raster art to PNG, style faces.
 
 The art lives outside the project (``../shared/cards/art`` by default) and is never
 committed; renders go to an ignored folder such as ``data/art_png``.
@@ -16,15 +16,45 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
 
-#: The three art sets under ``shared/cards/art``.
-STYLES: tuple[str, ...] = ("mantia", "hwatu", "sheldonschen")
+#: The six art sets in ``shared/cards/art``, in a fixed order.  Any other folder
+#: under the art directory with a ``MAPPING.tsv`` is picked up too (:func:`discover_styles`).
+STYLES: tuple[str, ...] = (
+    "mantia",
+    "hwatu",
+    "sheldonschen",
+    "pysol-200-years",
+    "pysol-kintengu",
+    "timomt",
+)
+#: Card ids a style cannot tell apart, so the classifier is not taught to (sets of ids that
+#: training treats as one label and evaluation as one identity).  timomt has no yellow-band
+#: Paulownia chaff: its ``paulownia-chaff-yellow`` file is mapped by position only
+#: (shared/cards/art/timomt/SOURCE.md, MAPPING.tsv).
+MERGED_IDS: dict[str, tuple[str, ...]] = {
+    "timomt": ("paulownia-chaff-yellow", "paulownia-chaff-1", "paulownia-chaff-2"),
+}
 #: Physical hanafuda cards are about 32 x 53 mm.
 CARD_ASPECT = 0.61
 DEFAULT_ART_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "cards" / "art"
+#: File types the art loader reads: vector (cairosvg) and raster (Pillow).
+RASTER_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
+
+
+def discover_styles(art_dir: Path = DEFAULT_ART_DIR) -> tuple[str, ...]:
+    """Names of the art sets under ``art_dir``: every sub-folder holding a ``MAPPING.tsv``.
+
+    Known sets come first in :data:`STYLES` order, any others after them by name.
+    Returns an empty tuple when ``art_dir`` does not exist.
+    """
+    d = Path(art_dir)
+    if not d.is_dir():
+        return ()
+    found = {p.parent.name for p in d.glob("*/MAPPING.tsv")}
+    return tuple(s for s in STYLES if s in found) + tuple(sorted(found - set(STYLES)))
 
 
 def read_mapping(style_dir: Path) -> dict[str, str]:
-    """Return ``{card_id: svg file name}`` from ``style_dir/MAPPING.tsv``.
+    """Return ``{card_id: file name}`` from ``style_dir/MAPPING.tsv``.
 
     Raises ValueError if the mapping does not cover exactly the 48 card ids.
     """
@@ -47,25 +77,87 @@ def render_svg(path: Path, height: int) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGBA")
 
 
+def load_raster(path: Path, height: int) -> Image.Image:
+    """Read a GIF/PNG/JPEG card image and scale it to ``height`` pixels tall (RGBA).
+
+    Small scans (the PySol GIFs are 64 x 102 px) are enlarged with bicubic resampling, then
+    softened by a Gaussian blur of 0.2 source pixels and given a light unsharp mask, so the
+    palette steps of the GIF do not print as a pixel grid on a large card (the blur radius
+    and the unsharp strength were chosen by eye on a contact sheet of the 64 px sets).
+    Large images are reduced with LANCZOS.  Raises ValueError for an unreadable file.
+    """
+    try:
+        with Image.open(path) as src:
+            im = src.convert("RGBA")
+    except (OSError, SyntaxError) as e:
+        raise ValueError(f"{path}: not a readable image ({e})") from None
+    scale = height / im.height
+    w = max(1, round(im.width * scale))
+    if scale <= 1:
+        return im.resize((w, int(height)), Image.Resampling.LANCZOS)
+    out = im.resize((w, int(height)), Image.Resampling.BICUBIC)
+    if scale >= 1.5:
+        out = out.filter(ImageFilter.GaussianBlur(0.2 * scale))
+        out = out.filter(ImageFilter.UnsharpMask(radius=0.5 * scale, percent=50, threshold=2))
+    return out
+
+
+def load_face_art(path: Path, height: int) -> Image.Image:
+    """One card's art, ``height`` px tall, RGBA: SVG through cairosvg, rasters through Pillow.
+
+    Raises ValueError for a file type the loader does not read.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix == ".svg":
+        return render_svg(path, height)
+    if suffix in RASTER_SUFFIXES:
+        return load_raster(path, height)
+    raise ValueError(f"{path}: expected an SVG or one of {RASTER_SUFFIXES}")
+
+
 def render_art(
-    art_dir: Path, out_dir: Path, height: int = 256, styles: tuple[str, ...] = STYLES
+    art_dir: Path,
+    out_dir: Path,
+    height: int = 256,
+    styles: tuple[str, ...] | None = None,
+    *,
+    skip_done: bool = False,
 ) -> int:
-    """Render every style's 48 SVGs to ``out_dir/<style>/<id>.png``; return the count."""
+    """Render every style's 48 card images to ``out_dir/<style>/<id>.png``; return the count.
+
+    ``styles``: default every set under ``art_dir`` (:func:`discover_styles`).  A finished
+    style gets a ``.done`` marker; with ``skip_done`` such styles are not rendered again.
+    """
     n = 0
-    for style in styles:
-        mapping = read_mapping(Path(art_dir) / style)
+    for style in styles or discover_styles(art_dir):
         dest = Path(out_dir) / style
+        if skip_done and (dest / ".done").exists():
+            continue
+        mapping = read_mapping(Path(art_dir) / style)
         dest.mkdir(parents=True, exist_ok=True)
         for cid, fname in mapping.items():
-            render_svg(Path(art_dir) / style / fname, height).save(dest / f"{cid}.png")
+            load_face_art(Path(art_dir) / style / fname, height).save(dest / f"{cid}.png")
             n += 1
+        (dest / ".done").write_text(f"{height}\n", encoding="utf-8")
     return n
 
 
-def load_art(png_dir: Path, styles: tuple[str, ...] = STYLES) -> dict[str, dict[str, Image.Image]]:
-    """Load ``{style: {card_id: RGBA image}}`` from a folder made by :func:`render_art`."""
+def rendered_styles(png_dir: Path) -> tuple[str, ...]:
+    """Styles fully rendered under ``png_dir`` (a ``.done`` marker), known ones first."""
+    d = Path(png_dir)
+    found = {p.parent.name for p in d.glob("*/.done")} if d.is_dir() else set()
+    return tuple(s for s in STYLES if s in found) + tuple(sorted(found - set(STYLES)))
+
+
+def load_art(
+    png_dir: Path, styles: tuple[str, ...] | None = None
+) -> dict[str, dict[str, Image.Image]]:
+    """Load ``{style: {card_id: RGBA image}}`` from a folder made by :func:`render_art`.
+
+    ``styles``: default every style rendered there (:func:`rendered_styles`).
+    """
     art: dict[str, dict[str, Image.Image]] = {}
-    for style in styles:
+    for style in styles or rendered_styles(png_dir):
         d = Path(png_dir) / style
         art[style] = {cid: Image.open(d / f"{cid}.png").convert("RGBA") for cid in CARD_IDS}
     return art

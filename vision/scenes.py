@@ -1,9 +1,25 @@
 """Synthetic table photos of hanafuda piles, with oriented visible-region labels.
 
-One scene = one photo: a procedural background, distractors, 1-24 printed cards of one
-art style laid out as a spread, rows, fans or a loose stack, a phone tilt (perspective),
-lighting, blur, noise and JPEG.  Everything is drawn from ``numpy.random.default_rng(seed)``
-so a seed gives the same scene every time.
+One scene = one photo: a procedural background, things that are not cards (card boxes,
+hanafuda card backs, playing cards, coins, phones, hands, hair ties; :mod:`vision.props`),
+printed cards of one art style laid out the way players lay out a captured pile, a phone
+tilt (perspective), and the camera (:mod:`vision.camera`).  Everything is drawn from
+``numpy.random.default_rng(seed)``, so a seed gives the same scene every time.
+
+Layouts (:data:`LAYOUTS`):
+
+- ``spread``: cards apart on the table;
+- ``rows``: mostly overlapping rows or columns in which each card shows 25-60% of itself
+  (its top or left part), sometimes a plain grid;
+- ``fan``: fans held in a hand (a palm and thumb over the pivot, fingers over corners) or
+  laid on the table, each card showing a strip;
+- ``heap``: a loose heap, any rotation, sometimes with face-down cards in it;
+- ``closeup``: one to three cards filling 40-100% of the frame, often cut by its edge;
+- ``none`` (:data:`NO_CARDS`): only distractors, no card face at all.
+
+Every card is printed (border, colour shifts; :func:`vision.render.style_face`) and has a
+physical edge (its thickness shows as a dark rim on one side) and, now and then, a glossy
+glare.  Any layout can run off the photo's edge.
 
 Each label is the *visible region* of a card as a quadrilateral (4 corners, pixels of the
 output image, card-aligned), so overlapping fans do not produce near-identical boxes that
@@ -12,7 +28,6 @@ NMS would merge.  Cards less than ``min_visible`` (default 15%) visible are drop
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass, field
 
@@ -20,14 +35,28 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
+from vision.camera import photometric
 from vision.geometry import obb_corners
+from vision.props import SKIN, hand, random_prop
 from vision.render import CARD_ASPECT, style_face
 
-LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "stack")
-TRAIN_BACKGROUNDS: tuple[str, ...] = ("plain", "wood", "felt", "cloth", "paper")
+LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "heap", "closeup")
+#: The layout name of a scene with no card face (distractors only).
+NO_CARDS = "none"
+#: How often each layout is drawn when none is asked for (the last: :data:`NO_CARDS`).
+LAYOUT_WEIGHTS: tuple[float, ...] = (0.18, 0.24, 0.22, 0.16, 0.14, 0.06)
+TRAIN_BACKGROUNDS: tuple[str, ...] = ("plain", "wood", "felt", "cloth", "paper", "floral")
 #: Background kinds never used in training, for the held-out test set.
 TEST_BACKGROUNDS: tuple[str, ...] = ("marble", "tiles")
 ASPECTS: tuple[tuple[int, int], ...] = ((4, 3), (3, 4), (16, 9), (9, 16), (1, 1))
+#: Cards per photo for each layout when ``n_cards`` is not given (low, high inclusive).
+CARD_COUNTS: dict[str, tuple[int, int]] = {
+    "spread": (1, 12),
+    "rows": (3, 24),
+    "fan": (3, 12),
+    "heap": (3, 20),
+    "closeup": (1, 3),
+}
 
 
 @dataclass
@@ -36,7 +65,10 @@ class Scene:
 
     ``image``: RGB, ``(H, W)``; ``cards``: card ids; ``quads``: float array ``(N, 4, 2)``
     pixel corners (card top-left, top-right, bottom-right, bottom-left of the visible part);
-    ``visible``: visible fraction of each card (0-1); ``layout`` and ``style`` names.
+    ``visible``: visible fraction of each card (0-1); ``layout`` and ``style`` names;
+    ``distractors``: quads ``(M, 4, 2)`` around the props that show in the photo (card
+    backs, playing cards, boxes, coins, phones, hands, rings), with their kinds in
+    ``extra["distractor_kinds"]``.
     """
 
     image: Image.Image
@@ -46,6 +78,7 @@ class Scene:
     layout: str
     style: str
     extra: dict = field(default_factory=dict)
+    distractors: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2)))
 
 
 # --------------------------------------------------------------------------- backgrounds
@@ -92,6 +125,23 @@ def background(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarra
         img += (rng.random((h, w, 1)) - 0.5) * 0.05
         if rng.random() < 0.3:  # ruled lines
             img[(yy.astype(int) % int(rng.integers(18, 40))) == 0] *= 0.8
+    elif kind == "floral":  # a printed floral cloth: scattered flowers on a plain ground
+        img = np.ones((h, w, 3), np.float32) * base * rng.uniform(0.5, 1.0)
+        canvas = Image.fromarray((np.clip(img, 0, 1) * 255).astype(np.uint8))
+        d = ImageDraw.Draw(canvas)
+        cell = rng.uniform(0.04, 0.12) * max(w, h)
+        cols = [tuple(int(v) for v in rng.integers(0, 256, 3)) for _ in range(3)]
+        for gy in np.arange(0, h + cell, cell):
+            for gx in np.arange(0, w + cell, cell):
+                x, y = gx + rng.normal(0, cell * 0.2), gy + rng.normal(0, cell * 0.2)
+                r = cell * rng.uniform(0.15, 0.3)
+                c = cols[int(rng.integers(3))]
+                for k in range(5):
+                    t = 2 * math.pi * k / 5
+                    px, py = x + r * math.cos(t), y + r * math.sin(t)
+                    d.ellipse((px - r * 0.6, py - r * 0.6, px + r * 0.6, py + r * 0.6), fill=c)
+                d.ellipse((x - r * 0.4, y - r * 0.4, x + r * 0.4, y + r * 0.4), fill=cols[0][::-1])
+        img = np.asarray(canvas, np.float32) / 255.0
     elif kind == "marble":
         col = rng.uniform(0.6, 0.95) * np.ones(3) * rng.uniform(0.9, 1.0, 3)
         n = _smooth_noise(rng, w, h, 8) * 12
@@ -114,8 +164,89 @@ def background(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarra
 # --------------------------------------------------------------------------- layouts
 
 
-def layout_positions(layout: str, n: int, rng: np.random.Generator) -> list[tuple]:
-    """Card poses ``(cx, cy, angle_deg)`` in card-height units, bottom of the list on top."""
+@dataclass
+class Layout:
+    """Card poses ``(cx, cy, angle_deg)`` in card-height units (later poses lie on top) and
+    where hands hold them: ``holds`` are ``(x, y, angle_deg)`` of a palm, in the same units."""
+
+    poses: list[tuple[float, float, float]]
+    holds: list[tuple[float, float, float]] = field(default_factory=list)
+
+
+def _rot_pose(p, deg):
+    a = math.radians(deg)
+    x, y, ang = p
+    return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a), ang + deg)
+
+
+def _square_turn(rng: np.random.Generator) -> float:
+    """A whole-layout rotation: mostly near a right angle (phones are held square to a row)."""
+    if rng.random() < 0.7:
+        return float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 8))
+    return float(rng.uniform(0, 360))
+
+
+def _rows(n: int, rng: np.random.Generator) -> Layout:
+    cw = CARD_ASPECT
+    poses: list[tuple[float, float, float]] = []
+    if rng.random() < 0.2:  # a plain grid, cards apart
+        per_row = int(rng.integers(3, 9))
+        gx, gy = cw * rng.uniform(1.03, 1.35), rng.uniform(1.05, 1.35)
+        jit = rng.uniform(0, 6)
+        for i in range(n):
+            r, c = divmod(i, per_row)
+            poses.append((c * gx + rng.normal(0, 0.02), r * gy + rng.normal(0, 0.02), rng.normal(0, jit)))
+    else:  # overlapping: each card shows its top (columns) or left part (rows)
+        column = rng.random() < 0.5
+        per = int(rng.integers(3, 13))
+        f = rng.uniform(0.25, 0.6)
+        gap = rng.uniform(1.05, 1.4)
+        for i in range(n):
+            line, k = divmod(i, per)
+            step = float(np.clip(f + rng.normal(0, 0.03), 0.22, 0.65))
+            a = rng.normal(0, 2) + (180 if rng.random() < 0.08 else 0)
+            if column:
+                poses.append((line * cw * gap + rng.normal(0, 0.02), k * step, a))
+            else:
+                poses.append((k * step * cw, line * gap + rng.normal(0, 0.02), a))
+    rot = _square_turn(rng)
+    return Layout([_rot_pose(p, rot) for p in poses])
+
+
+def _fans(n: int, rng: np.random.Generator) -> Layout:
+    cw = CARD_ASPECT
+    poses: list[tuple[float, float, float]] = []
+    holds: list[tuple[float, float, float]] = []
+    i = fan_no = 0
+    while i < n:
+        k = n - i if rng.random() < 0.7 else min(n - i, int(rng.integers(3, 9)))
+        kind = rng.choice(["hand", "down", "side", "arc"], p=[0.45, 0.2, 0.15, 0.2])
+        f = rng.uniform(0.22, 0.4)
+        ox, oy = fan_no * rng.uniform(2.5, 3.5), rng.uniform(-0.3, 0.3)
+        step = rng.uniform(6, 14)
+        for j in range(k):
+            if kind == "down":
+                poses.append((ox + rng.normal(0, 0.01), oy + j * f, rng.normal(0, 2)))
+            elif kind == "side":
+                poses.append((ox + j * f * cw * 1.6, oy + rng.normal(0, 0.01), rng.normal(0, 2)))
+            else:  # an arc around a pivot near the cards' bottom ends
+                a = (j - (k - 1) / 2) * step + rng.normal(0, 1)
+                ar = math.radians(a)
+                rad = 0.8 if kind == "arc" else 0.72
+                poses.append((ox + rad * math.sin(ar), oy - rad * math.cos(ar) + 0.8, a))
+        if kind == "hand":
+            holds.append((ox, oy + 1.05, rng.normal(0, 10)))
+        i += k
+        fan_no += 1
+    rot = _square_turn(rng) if rng.random() < 0.6 else float(rng.uniform(0, 360))
+    return Layout([_rot_pose(p, rot) for p in poses], [_rot_pose(h, rot) for h in holds])
+
+
+def layout_positions(layout: str, n: int, rng: np.random.Generator) -> Layout:
+    """Where ``n`` cards lie for ``layout`` (see the module docstring), in card-height units.
+
+    Raises ValueError for an unknown layout.
+    """
     cw = CARD_ASPECT
     poses: list[tuple[float, float, float]] = []
     if layout == "spread":
@@ -126,53 +257,21 @@ def layout_positions(layout: str, n: int, rng: np.random.Generator) -> list[tupl
                 if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > 0.8 for q in poses):
                     break
             poses.append((p[0], p[1], rng.uniform(0, 360)))
-    elif layout == "rows":
-        per_row = int(rng.integers(3, 9))
-        gx, gy = cw * rng.uniform(1.03, 1.35), rng.uniform(1.05, 1.35)
-        jit = rng.uniform(0, 6)
-        for i in range(n):
-            r, c = divmod(i, per_row)
-            poses.append(
-                (c * gx + rng.normal(0, 0.02), r * gy + rng.normal(0, 0.02), rng.normal(0, jit))
-            )
-        rot = rng.uniform(0, 360)
-        poses = [_rot_pose(p, rot) for p in poses]
-    elif layout == "fan":
-        i = 0
-        fan_no = 0
-        while i < n:
-            k = min(n - i, int(rng.integers(2, 11)))
-            kind = rng.choice(["down", "side", "arc"])
-            f = rng.uniform(0.25, 0.36)
-            ox, oy = fan_no * rng.uniform(2.5, 3.5), rng.uniform(-0.3, 0.3)
-            for j in range(k):
-                if kind == "down":
-                    poses.append((ox + rng.normal(0, 0.01), oy + j * f, rng.normal(0, 2)))
-                elif kind == "side":
-                    poses.append(
-                        (ox + j * f * cw * 1.6, oy + rng.normal(0, 0.01), rng.normal(0, 2))
-                    )
-                else:  # arc around a pivot near the bottom
-                    a = (j - k / 2) * rng.uniform(8, 14)
-                    ar = math.radians(a)
-                    poses.append((ox + 0.8 * math.sin(ar), oy - 0.8 * math.cos(ar) + 0.8, a))
-            i += k
-            fan_no += 1
-        rot = rng.uniform(0, 360)
-        poses = [_rot_pose(p, rot) for p in poses]
-    elif layout == "stack":
-        spread = rng.uniform(0.15, 0.5)
-        for _ in range(n):
-            poses.append((rng.normal(0, spread), rng.normal(0, spread), rng.uniform(0, 360)))
-    else:
-        raise ValueError(f"unknown layout {layout!r}; expected one of {LAYOUTS}")
-    return poses
-
-
-def _rot_pose(p, deg):
-    a = math.radians(deg)
-    x, y, ang = p
-    return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a), ang + deg)
+        return Layout(poses)
+    if layout == "rows":
+        return _rows(n, rng)
+    if layout == "fan":
+        return _fans(n, rng)
+    if layout == "heap":
+        spread = rng.uniform(0.15, 0.6)
+        return Layout([(rng.normal(0, spread), rng.normal(0, spread), rng.uniform(0, 360)) for _ in range(n)])
+    if layout == "closeup":
+        base = _square_turn(rng) if rng.random() < 0.8 else float(rng.uniform(0, 360))
+        dx = cw * rng.uniform(0.45, 1.1)  # neighbours touch, overlap or stand apart
+        for j in range(n):
+            poses.append(_rot_pose((j * dx, rng.normal(0, 0.08), rng.normal(0, 4)), base))
+        return Layout(poses)
+    raise ValueError(f"unknown layout {layout!r}; expected one of {(*LAYOUTS, NO_CARDS)}")
 
 
 def _card_corners(cx, cy, ang, w, h):
@@ -202,173 +301,69 @@ def apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- scene
 
-
-def _distractors(canvas: Image.Image, rng, art_pool, n: int) -> None:
-    d = ImageDraw.Draw(canvas)
-    w, h = canvas.size
-    for _ in range(n):
-        col = tuple(int(v) for v in rng.integers(0, 256, 3))
-        x, y = rng.uniform(0, w), rng.uniform(0, h)
-        s = rng.uniform(0.03, 0.25) * min(w, h)
-        k = rng.integers(0, 4)
-        if k == 0:
-            d.ellipse((x, y, x + s, y + s * rng.uniform(0.5, 1.5)), fill=col)
-        elif k == 1:
-            d.rectangle((x, y, x + s, y + s * rng.uniform(0.2, 2)), fill=col)
-        elif k == 2:
-            d.line(
-                (x, y, x + rng.normal(0, s * 2), y + rng.normal(0, s * 2)),
-                fill=col,
-                width=int(rng.integers(2, 12)),
-            )
-        else:  # a card box printed with card art
-            art = art_pool[int(rng.integers(len(art_pool)))]
-            bw, bh = int(s * rng.uniform(1.0, 1.8)), int(s * rng.uniform(1.3, 2.2))
-            box = Image.new("RGB", (max(bw, 8), max(bh, 8)), col)
-            aw = int(bw * rng.uniform(0.4, 0.9))
-            ah = int(aw / CARD_ASPECT)
-            if aw > 4 and 4 < ah < bh:
-                a = art.resize((aw, ah))
-                box.paste(a, (int((bw - aw) / 2), int(rng.uniform(0, bh - ah))), a)
-            bd = ImageDraw.Draw(box)
-            for _t in range(int(rng.integers(0, 4))):
-                ty = rng.uniform(0, bh)
-                bd.rectangle(
-                    (bw * 0.1, ty, bw * rng.uniform(0.3, 0.9), ty + bh * 0.04),
-                    fill=tuple(int(v) for v in rng.integers(0, 256, 3)),
-                )
-            box = box.rotate(rng.uniform(0, 360), expand=True, fillcolor=None)
-            m = Image.new("L", box.size, 0)
-            ImageDraw.Draw(m).rectangle((1, 1, box.size[0] - 2, box.size[1] - 2), fill=255)
-            canvas.paste(box, (int(x), int(y)))
+#: Idmap values from this one up mark props (cards are 1..N; 0 is background).
+_PROP_ID0 = 128
 
 
-def make_scene(
-    seed: int,
-    art: dict,
-    *,
-    size: int = 640,
-    layout: str | None = None,
-    n_cards: int | None = None,
-    styles: tuple[str, ...] | None = None,
-    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
-    min_visible: float = 0.15,
-    card_px: tuple[float, float] | None = None,
-    jpeg: bool = True,
-    texture_scale: float | None = None,
-) -> Scene:
-    """Render one scene.
+def _glare(face: Image.Image, rng: np.random.Generator) -> Image.Image:
+    """A glossy face catching a lamp: a soft bright band across the card."""
+    w, h = face.size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    t = rng.uniform(0, math.pi)
+    v = xx * math.cos(t) + yy * math.sin(t)
+    v0 = rng.uniform(float(v.min()), float(v.max()))
+    g = np.exp(-(((v - v0) / (rng.uniform(0.05, 0.25) * h)) ** 2)) * rng.uniform(0.25, 0.75)
+    a = np.asarray(face, np.float32)
+    a[..., :3] += (255 - a[..., :3]) * g[..., None]
+    return Image.fromarray(a.astype(np.uint8), "RGBA")
 
-    ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.render.load_art`);
-    ``texture_scale``: draw the background this many times larger and shrink it, so its
-    grain, weave and tiles come out that many times finer (default: drawn at output scale,
-    as the shipped model was trained).
-    ``size`` is the long side of the output in pixels; ``card_px`` optionally fixes the
-    range of card heights as fractions of the short side.
-    Raises ValueError for an unknown layout or background.
+
+def _paste(canvas, idmap, sprite, cx, cy, angle, id_value):
+    """Paste ``sprite`` centred at ``(cx, cy)`` turned by ``angle`` degrees; mark its opaque
+    pixels with ``id_value`` in ``idmap``.  Returns its corners (4, 2) in canvas pixels."""
+    rot = sprite.rotate(-angle, expand=True, resample=Image.Resampling.BILINEAR)
+    px, py = round(cx - rot.size[0] / 2), round(cy - rot.size[1] / 2)
+    canvas.paste(rot, (px, py), rot)
+    m = rot.getchannel("A").point(lambda v: 255 if v > 127 else 0)
+    idmap.paste(Image.new("L", rot.size, id_value), (px, py), m)
+    return _card_corners(cx, cy, angle, sprite.size[0], sprite.size[1])
+
+
+def _finger(canvas, idmap, corner, centre, ch, rng):
+    """A fingertip over a card corner, coming from outside the card."""
+    d = corner - centre
+    d = d / max(np.linalg.norm(d), 1e-6)
+    d = d + rng.normal(0, 0.3, 2)
+    d = d / max(np.linalg.norm(d), 1e-6)
+    tip = corner - d * ch * rng.uniform(0.02, 0.12)
+    base = tip + d * ch * rng.uniform(0.5, 0.9)
+    wd = max(2, round(ch * rng.uniform(0.22, 0.32)))
+    tone = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in SKIN[int(rng.integers(len(SKIN)))])
+    for im, fill in ((canvas, tone), (idmap, 0)):
+        dr = ImageDraw.Draw(im)
+        dr.line((*tip, *base), fill=fill, width=wd)
+        dr.ellipse((tip[0] - wd / 2, tip[1] - wd / 2, tip[0] + wd / 2, tip[1] + wd / 2), fill=fill)
+
+
+def _visible_quads(ida, ids_corners, hm, inv, w_, h_, min_visible):
+    """Visible region of each item as a quad aligned with the item, from the warped idmap.
+
+    ``ids_corners``: ``[(id, corners (4, 2) in canvas pixels)]``.  Returns, for each item
+    shown at least ``min_visible``, ``(index, quad (4, 2) in output pixels, fraction)``.
     """
-    rng = np.random.default_rng(seed)
-    layout = layout or str(rng.choice(LAYOUTS, p=[0.3, 0.25, 0.3, 0.15]))
-    style = str(rng.choice(styles or tuple(art)))
-    n = n_cards or int(min(24, max(1, rng.choice([rng.integers(1, 7), rng.integers(1, 25)]))))
-    ax, ay = ASPECTS[int(rng.integers(len(ASPECTS)))]
-    w_ = size if ax >= ay else round(size * ax / ay)
-    h_ = size if ay >= ax else round(size * ay / ax)
-    # compose on a flat canvas 25% larger, then tilt (perspective) and crop back
-    cw_, ch_ = round(w_ * 1.25), round(h_ * 1.25)
-    tex = texture_scale or 1.0
-    bg = background(str(rng.choice(backgrounds)), round(cw_ * tex), round(ch_ * tex), rng)
-    canvas = Image.fromarray((bg * 255).astype(np.uint8))
-    if tex != 1.0:
-        canvas = canvas.resize((cw_, ch_), Image.Resampling.BOX)
-    pool = [art[style][c] for c in CARD_IDS]
-    _distractors(canvas, rng, pool, int(rng.integers(0, 5)))
-
-    ids = [CARD_IDS[i] for i in rng.permutation(48)[:n]]
-    poses = layout_positions(layout, n, rng)
-    allc = np.concatenate([_card_corners(x, y, a, CARD_ASPECT, 1.0) for x, y, a in poses])
-    span = allc.max(0) - allc.min(0)
-    lo, hi = card_px or (0.12, 0.5)
-    fit = min(w_ / max(span[0], 1e-6), h_ / max(span[1], 1e-6)) * rng.uniform(0.6, 0.95)
-    ch = float(np.clip(fit, min(w_, h_) * lo * 0.5, min(w_, h_) * hi))
-    if card_px:
-        ch = float(np.clip(ch, min(w_, h_) * lo, min(w_, h_) * hi))
-    ch = max(ch, 12.0)
-    centre = (allc.max(0) + allc.min(0)) / 2 * ch
-    off = np.array([cw_ / 2, ch_ / 2]) - centre + rng.normal(0, 0.05, 2) * [w_, h_]
-
-    idmap = Image.new("L", (cw_, ch_), 0)
-    shadow = Image.new("L", (cw_, ch_), 0)
-    sd = ImageDraw.Draw(shadow)
-    sh_off = rng.normal(0, 0.03, 2) * ch
-    corners = []
-    faces = []
-    for cid, (x, y, a) in zip(ids, poses, strict=True):
-        face = style_face(art[style][cid], rng, round(ch))
-        cx, cy = x * ch + off[0], y * ch + off[1]
-        cc = _card_corners(cx, cy, a, face.size[0], face.size[1])
-        corners.append(cc)
-        faces.append((face, cx, cy, a))
-        sd.polygon([tuple(p + sh_off) for p in cc], fill=int(rng.uniform(60, 160)))
-    shadow = shadow.filter(ImageFilter.GaussianBlur(max(1.0, ch * 0.03)))
-    canvas = Image.composite(Image.new("RGB", canvas.size, (0, 0, 0)), canvas, shadow)
-    for i, (face, cx, cy, a) in enumerate(faces):
-        rot = face.rotate(-a, expand=True, resample=Image.Resampling.BILINEAR)
-        px, py = round(cx - rot.size[0] / 2), round(cy - rot.size[1] / 2)
-        canvas.paste(rot, (px, py), rot)
-        m = rot.getchannel("A").point(lambda v: 255 if v > 127 else 0)
-        idmap.paste(Image.new("L", rot.size, i + 1), (px, py), m)
-
-    # occluders on top (hands, coins, a phone): small, rare
-    if rng.random() < 0.15:
-        d = ImageDraw.Draw(canvas)
-        di = ImageDraw.Draw(idmap)
-        x, y = rng.uniform(0, cw_), rng.uniform(0, ch_)
-        s = ch * rng.uniform(0.2, 0.6)
-        col = tuple(int(v) for v in rng.integers(0, 256, 3))
-        d.ellipse((x, y, x + s, y + s), fill=col)
-        di.ellipse((x, y, x + s, y + s), fill=0)
-
-    # phone tilt: map the output window to a random quadrilateral of the canvas
-    tilt = rng.uniform(0, 50) if rng.random() < 0.8 else 0.0
-    k = math.sin(math.radians(tilt)) * 0.35
-    win = np.array([[0, 0], [w_, 0], [w_, h_], [0, h_]], float)
-    src = win + np.array([(cw_ - w_) / 2, (ch_ - h_) / 2])
-    side = int(rng.integers(4))  # the far edge of the table
-    a_, b_ = side, (side + 1) % 4
-    far = src.copy()
-    # far edge is wider in the canvas (more table fits at the top of a tilted photo)
-    for j in (a_, b_):
-        other = (j + 2) % 4
-        far[j] = src[j] + (src[j] - src[other]) * k * 0.5
-    far += rng.normal(0, 0.02, (4, 2)) * [w_, h_]
-    hm = homography(win, far)  # output -> canvas
-    inv = np.linalg.inv(hm)
-    coeffs = (hm / hm[2, 2]).flatten()[:8]
-    img = canvas.transform(
-        (w_, h_), Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.BILINEAR
-    )
-    idw = idmap.transform(
-        (w_, h_), Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.NEAREST
-    )
-    ida = np.asarray(idw)
-
-    # visible-region labels (in card frame, mapped to the output)
-    cards, quads, vis = [], [], []
-    counts = np.bincount(ida.ravel(), minlength=n + 1)
+    counts = np.bincount(ida.ravel(), minlength=256)
     ys, xs = np.nonzero(ida)
     owner = ida[ys, xs]
     pts_out = np.stack([xs, ys], 1).astype(float) + 0.5
-    for i, cid in enumerate(ids):
-        cc = corners[i]
-        full_out = apply_h(inv, cc)
-        full_area = abs(_poly_area(full_out))
-        if counts[i + 1] == 0 or full_area < 1:
+    out = []
+    for k, (idv, cc) in enumerate(ids_corners):
+        full_area = abs(_poly_area(apply_h(inv, cc)))
+        if counts[idv] == 0 or full_area < 1:
             continue
-        frac = counts[i + 1] / full_area
+        frac = counts[idv] / full_area
         if frac < min_visible:
             continue
-        p = apply_h(hm, pts_out[owner == i + 1])  # back into the flat canvas
+        p = apply_h(hm, pts_out[owner == idv])  # back into the flat canvas
         u_axis = (cc[1] - cc[0]) / np.linalg.norm(cc[1] - cc[0])
         v_axis = (cc[3] - cc[0]) / np.linalg.norm(cc[3] - cc[0])
         rel = p - cc[0]
@@ -388,11 +383,195 @@ def make_scene(
         q[:, 1] = np.clip(q[:, 1], 0, h_)
         if abs(_poly_area(q)) < 16:
             continue
-        cards.append(cid)
-        quads.append(q)
-        vis.append(float(min(1.0, frac)))
+        out.append((k, q, float(min(1.0, frac))))
+    return out
 
+
+def make_scene(
+    seed: int,
+    art: dict,
+    *,
+    size: int = 640,
+    layout: str | None = None,
+    n_cards: int | None = None,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    min_visible: float = 0.15,
+    card_px: tuple[float, float] | None = None,
+    jpeg: bool = True,
+    texture_scale: float | None = None,
+    exclude: dict[str, tuple[str, ...]] | None = None,
+    keep_idmap: bool = False,
+) -> Scene:
+    """Render one scene.
+
+    ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.render.load_art`);
+    ``layout``: one of :data:`LAYOUTS` or :data:`NO_CARDS` (default: drawn by
+    :data:`LAYOUT_WEIGHTS`); ``n_cards``: default by layout (:data:`CARD_COUNTS`);
+    ``size``: long side of the output in pixels; ``card_px``: optional range of card heights
+    as fractions of the short side; ``texture_scale``: draw the background this many times
+    larger and shrink it, so its grain comes out that many times finer; ``exclude``: card
+    ids never drawn for a style (``{style: ids}``).
+    Raises ValueError for an unknown layout or background.
+    """
+    rng = np.random.default_rng(seed)
+    if layout is None:
+        layout = str(rng.choice((*LAYOUTS, NO_CARDS), p=LAYOUT_WEIGHTS))
+    if layout not in (*LAYOUTS, NO_CARDS):
+        raise ValueError(f"unknown layout {layout!r}; expected one of {(*LAYOUTS, NO_CARDS)}")
+    style = str(rng.choice(styles or tuple(art)))
+    ax, ay = ASPECTS[int(rng.integers(len(ASPECTS)))]
+    w_ = size if ax >= ay else round(size * ax / ay)
+    h_ = size if ay >= ax else round(size * ay / ax)
+    short = min(w_, h_)
+    # compose on a flat canvas 25% larger, then tilt (perspective) and crop back
+    cw_, ch_ = round(w_ * 1.25), round(h_ * 1.25)
+    tex = texture_scale or 1.0
+    bg = background(str(rng.choice(backgrounds)), round(cw_ * tex), round(ch_ * tex), rng)
+    canvas = Image.fromarray((bg * 255).astype(np.uint8))
+    if tex != 1.0:
+        canvas = canvas.resize((cw_, ch_), Image.Resampling.BOX)
+    idmap = Image.new("L", (cw_, ch_), 0)
+    pool = [art[style][c] for c in CARD_IDS]
+
+    if layout == NO_CARDS:
+        n, ids, poses, holds = 0, [], [], []
+        ch = short * rng.uniform(0.15, 0.45)
+        off = np.array([cw_ / 2, ch_ / 2])
+    else:
+        lo_n, hi_n = CARD_COUNTS[layout]
+        n = int(n_cards or rng.integers(lo_n, hi_n + 1))
+        banned = set((exclude or {}).get(style, ()))
+        allowed = [c for c in CARD_IDS if c not in banned]
+        ids = [allowed[i] for i in rng.permutation(len(allowed))[:n]]
+        n = len(ids)
+        n_backs = int(rng.integers(1, 4)) if layout == "heap" and rng.random() < 0.3 else 0
+        lay = layout_positions(layout, n + n_backs, rng)
+        poses, holds = lay.poses, lay.holds
+        allc = np.concatenate([_card_corners(x, y, a, CARD_ASPECT, 1.0) for x, y, a in poses])
+        span = allc.max(0) - allc.min(0)
+        if layout == "closeup":
+            ch = short * rng.uniform(0.55, 1.5)
+        else:
+            fit = min(w_ / max(span[0], 1e-6), h_ / max(span[1], 1e-6)) * rng.uniform(0.6, 0.95)
+            ch = float(np.clip(fit, short * 0.06, short * 0.5))
+        if card_px:
+            ch = float(np.clip(ch, short * card_px[0], short * card_px[1]))
+        ch = max(ch, 12.0)
+        centre = (allc.max(0) + allc.min(0)) / 2 * ch
+        off = np.array([cw_ / 2, ch_ / 2]) - centre + rng.normal(0, 0.05, 2) * [w_, h_]
+        if layout == "closeup":
+            off += rng.normal(0, 0.12, 2) * [w_, h_]
+        elif rng.random() < 0.2:  # the pile runs off the photo's edge
+            axis = int(rng.integers(2))
+            off[axis] += rng.choice([-1, 1]) * rng.uniform(0.15, 0.35) * (w_, h_)[axis]
+        # which poses are face-down cards (heaps only)
+        backs = set(rng.choice(len(poses), n_backs, replace=False).tolist()) if n_backs else set()
+        ids_iter = iter(ids)
+        ids = [None if k in backs else next(ids_iter) for k in range(len(poses))]
+
+    # props on the table, under the cards
+    prop_items: list[tuple[int, np.ndarray, str]] = []  # (idmap value, corners, kind)
+
+    def add_prop(kind, x, y, angle, on_top=False):
+        if len(prop_items) >= 255 - _PROP_ID0:
+            return
+        sprite = random_prop(rng, kind, ch, pool[int(rng.integers(len(pool)))])
+        idv = _PROP_ID0 + len(prop_items)
+        prop_items.append((idv, _paste(canvas, idmap, sprite, x, y, angle, idv), kind))
+
+    n_props = int(rng.integers(3, 10)) if layout == NO_CARDS else int(rng.integers(0, 4))
+    table_kinds = ("card-back", "playing-card", "card-box", "coin", "phone", "ring", "hand")
+    for _ in range(n_props):
+        kind = str(rng.choice(table_kinds, p=[0.2, 0.2, 0.15, 0.12, 0.1, 0.13, 0.1]))
+        add_prop(kind, rng.uniform(0, cw_), rng.uniform(0, ch_), rng.uniform(0, 360))
+
+    # shadows of the cards, then each card: its edge (thickness), its face
+    shadow = Image.new("L", (cw_, ch_), 0)
+    sd = ImageDraw.Draw(shadow)
+    sh_off = rng.normal(0, 0.03, 2) * ch
+    placed = []
+    for x, y, a in poses:
+        cx, cy = x * ch + off[0], y * ch + off[1]
+        cc = _card_corners(cx, cy, a, round(ch * CARD_ASPECT), round(ch))
+        sd.polygon([tuple(p + sh_off) for p in cc], fill=int(rng.uniform(60, 160)))
+        placed.append((cx, cy, a))
+    if placed:
+        shadow = shadow.filter(ImageFilter.GaussianBlur(max(1.0, ch * 0.03)))
+        canvas = Image.composite(Image.new("RGB", canvas.size, (0, 0, 0)), canvas, shadow)
+    edge_dir = rng.uniform(0, 2 * math.pi)
+    edge = np.array([math.cos(edge_dir), math.sin(edge_dir)]) * ch * rng.uniform(0.006, 0.02)
+    edge_col = tuple(int(v) for v in rng.integers(15, 70, 3))
+    cd, di = ImageDraw.Draw(canvas), ImageDraw.Draw(idmap)
+    card_items: list[tuple[int, np.ndarray]] = []
+    card_ids: list[str] = []
+    glossy = rng.random() < 0.35
+    for cid, (cx, cy, a) in zip(ids, placed, strict=True):
+        if cid is None:  # a face-down card in the heap
+            add_prop("card-back", cx, cy, a)
+            continue
+        face = style_face(art[style][cid], rng, round(ch))
+        if glossy and rng.random() < 0.5:
+            face = _glare(face, rng)
+        cc = _card_corners(cx, cy, a, face.size[0], face.size[1])
+        for s in (0.5, 1.0):
+            rim = [tuple(p + edge * s) for p in cc]
+            cd.polygon(rim, fill=edge_col)
+            di.polygon(rim, fill=0)
+        idv = len(card_items) + 1
+        card_items.append((idv, _paste(canvas, idmap, face, cx, cy, a, idv)))
+        card_ids.append(cid)
+
+    # hands holding fans, fingers over corners, things lying on top
+    for hx, hy, ha in holds:
+        # the holding hand: palm and thumb in front of the pivot, its fingers behind the cards
+        sprite = hand(rng, ch * rng.uniform(0.6, 0.85), fingers=0)
+        back = np.array([-math.sin(math.radians(ha)), math.cos(math.radians(ha))]) * sprite.size[1] * 0.18
+        hx_, hy_ = hx * ch + off[0] - back[0], hy * ch + off[1] - back[1]
+        idv = _PROP_ID0 + len(prop_items)
+        prop_items.append((idv, _paste(canvas, idmap, sprite, hx_, hy_, ha, idv), "hand"))
+    if card_items and layout in ("fan", "heap", "rows", "closeup") and rng.random() < 0.4:
+        for _ in range(int(rng.integers(1, 3))):
+            _, cc = card_items[int(rng.integers(len(card_items)))]
+            _finger(canvas, idmap, cc[int(rng.integers(4))], cc.mean(0), ch, rng)
+    if card_items and rng.random() < 0.15:
+        _, cc = card_items[int(rng.integers(len(card_items)))]
+        c = cc.mean(0) + rng.normal(0, 0.5, 2) * ch
+        add_prop(str(rng.choice(["hand", "coin", "phone"], p=[0.5, 0.35, 0.15])), c[0], c[1], rng.uniform(0, 360))
+
+    # phone tilt: map the output window to a random quadrilateral of the canvas
+    tilt = rng.uniform(0, 50) if rng.random() < 0.8 else 0.0
+    kt = math.sin(math.radians(tilt)) * 0.35
+    win = np.array([[0, 0], [w_, 0], [w_, h_], [0, h_]], float)
+    src = win + np.array([(cw_ - w_) / 2, (ch_ - h_) / 2])
+    side = int(rng.integers(4))  # the far edge of the table
+    far = src.copy()
+    # far edge is wider in the canvas (more table fits at the top of a tilted photo)
+    for j in (side, (side + 1) % 4):
+        far[j] = src[j] + (src[j] - src[(j + 2) % 4]) * kt * 0.5
+    far += rng.normal(0, 0.02, (4, 2)) * [w_, h_]
+    hm = homography(win, far)  # output -> canvas
+    inv = np.linalg.inv(hm)
+    coeffs = tuple((hm / hm[2, 2]).flatten()[:8])
+    img = canvas.transform((w_, h_), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BILINEAR)
+    ida = np.asarray(idmap.transform((w_, h_), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.NEAREST))
+
+    cards, quads, vis, label_ids = [], [], [], []
+    for k, q, frac in _visible_quads(ida, card_items, hm, inv, w_, h_, min_visible):
+        cards.append(card_ids[k])
+        quads.append(q)
+        vis.append(frac)
+        label_ids.append(card_items[k][0])
+    props = _visible_quads(ida, [(i, c) for i, c, _ in prop_items], hm, inv, w_, h_, 0.2)
     img = photometric(img, rng, jpeg=jpeg)
+    extra = {
+        "tilt": tilt,
+        "card_px": ch,
+        "distractor_kinds": [prop_items[k][2] for k, _, _ in props],
+        "label_ids": label_ids,
+    }
+    if keep_idmap:
+        extra["idmap"] = ida.copy()
     return Scene(
         img,
         cards,
@@ -400,50 +579,14 @@ def make_scene(
         vis,
         layout,
         style,
-        {"tilt": tilt, "card_px": ch},
+        extra,
+        np.array([q for _, q, _ in props], float).reshape(-1, 4, 2),
     )
 
 
 def _poly_area(p: np.ndarray) -> float:
     x, y = p[:, 0], p[:, 1]
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
-
-
-def photometric(img: Image.Image, rng: np.random.Generator, jpeg: bool = True) -> Image.Image:
-    """Lighting gradient, glare, colour temperature, blur, sensor noise and JPEG (40-95)."""
-    w, h = img.size
-    a = np.asarray(img, np.float32) / 255.0
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ang = rng.uniform(0, 2 * math.pi)
-    g = (xx * math.cos(ang) + yy * math.sin(ang)) / max(w, h)
-    a = a * (1 + rng.uniform(-0.35, 0.2) * (g - g.mean()) * 2)[..., None]
-    a = a * rng.uniform(0.6, 1.25)
-    a = a * np.array([1 + rng.normal(0, 0.08), 1.0, 1 + rng.normal(0, 0.08)])
-    if rng.random() < 0.25:  # glare
-        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.05, 0.3) * max(w, h)
-        a += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.2, 0.7))[
-            ..., None
-        ]
-    a = np.clip(a, 0, 1)
-    out = Image.fromarray((a * 255).astype(np.uint8))
-    r = rng.random()
-    if r < 0.25:
-        out = out.filter(ImageFilter.GaussianBlur(rng.uniform(0.5, 2.0)))
-    elif r < 0.35:  # motion blur
-        k = int(rng.integers(3, 8))
-        kern = np.zeros((k, k))
-        kern[k // 2] = 1
-        img_k = ImageFilter.Kernel((k, k), list(kern.flatten()), scale=k) if k in (3, 5) else None
-        out = out.filter(img_k) if img_k else out.filter(ImageFilter.BoxBlur(1))
-    if rng.random() < 0.6:
-        a = np.asarray(out, np.float32) + rng.normal(0, rng.uniform(1, 8), (h, w, 1))
-        out = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
-    if jpeg:
-        buf = io.BytesIO()
-        out.save(buf, "JPEG", quality=int(rng.integers(40, 96)))
-        buf.seek(0)
-        out = Image.open(buf).convert("RGB")
-    return out
 
 
 # --------------------------------------------------------------------------- labels

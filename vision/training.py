@@ -16,6 +16,7 @@ import json
 import math
 import os
 import time
+import warnings
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from referee.cards import CARD_IDS
 from vision.geometry import CROP_SIZE, crop_obb
-from vision.render import STYLES, load_art
+from vision.render import MERGED_IDS, load_art, rendered_styles
 from vision.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
 
 _ART: dict | None = None
@@ -31,7 +32,7 @@ _ART: dict | None = None
 
 def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
     global _ART
-    _ART = load_art(Path(png_dir), styles)
+    _ART = load_art(Path(png_dir), styles or rendered_styles(png_dir))
 
 
 # --------------------------------------------------------------------------- localiser data
@@ -60,7 +61,7 @@ def gen_detection_dataset(
     seed: int,
     size: int = 640,
     workers: int = 2,
-    styles: tuple[str, ...] = STYLES,
+    styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
     texture_scale: tuple[float, float] | None = None,
 ) -> Path:
@@ -105,34 +106,65 @@ def gen_detection_dataset(
 # --------------------------------------------------------------------------- classifier data
 
 
+#: Class index of "not a card" (the 49th classifier output).
+REJECT = len(CARD_IDS)
+#: Label codes from this one up stand for a set of classes (:data:`MERGED_GROUPS`).
+MERGED_CODE = 100
+#: Sets of classes one label may stand for: a style's ids that cannot be told apart
+#: (:data:`vision.render.MERGED_IDS`).  Training counts any of them as right.
+MERGED_GROUPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(CARD_IDS.index(c) for c in ids) for ids in MERGED_IDS.values()
+)
+_MERGED_OF = {(st, c): MERGED_CODE + k for k, (st, ids) in enumerate(MERGED_IDS.items()) for c in ids}
+
+
+def _jittered(obb, rng, scale=0.04):
+    """An oriented box moved and grown like an imperfect localiser's."""
+    cx, cy, w, h, t = obb
+    j = rng.normal(0, scale, 4)
+    return (cx + j[0] * w, cy + j[1] * h, w * (1 + abs(j[2])), h * (1 + abs(j[3])), t + rng.normal(0, 0.04))
+
+
+def _on_cards(idmap: np.ndarray, obb) -> float:
+    """Share of a 9 x 9 grid of points in ``obb`` that falls on a card (idmap 1..127)."""
+    cx, cy, w, h, t = obb
+    u, v = np.meshgrid(np.linspace(-0.45, 0.45, 9), np.linspace(-0.45, 0.45, 9))
+    c, s = np.cos(t), np.sin(t)
+    x = cx + u * w * c - v * h * s
+    y = cy + u * w * s + v * h * c
+    hh, ww = idmap.shape
+    inside = (x >= 0) & (x < ww) & (y >= 0) & (y < hh)
+    vals = idmap[np.clip(y, 0, hh - 1).astype(int), np.clip(x, 0, ww - 1).astype(int)]
+    return float(((vals > 0) & (vals < 128) & inside).mean())
+
+
 def _crop_job(args):
-    seed, size, per_card, backgrounds = args
+    seed, size, per_card, backgrounds, reject = args
     rng = np.random.default_rng(seed + 7)
-    scene = make_scene(
-        seed,
-        _ART,
-        size=size,
-        backgrounds=backgrounds,
-        card_px=(0.18, 0.6),
-        n_cards=int(rng.integers(1, 13)),
-    )
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=reject)
     xs, ys = [], []
-    style = STYLES.index(scene.style)
+
+    def cut(obb, label):
+        crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
+        xs.append(np.asarray(crop, np.uint8))
+        ys.append(label)
+
     for cid, q in zip(scene.cards, scene.quads, strict=True):
-        cx, cy, w, h, t = quad_to_obb(q)
-        for _ in range(per_card):  # jitter like an imperfect localiser
-            j = rng.normal(0, 0.04, 4)
-            obb = (
-                cx + j[0] * w,
-                cy + j[1] * h,
-                w * (1 + abs(j[2])),
-                h * (1 + abs(j[3])),
-                t + rng.normal(0, 0.04),
-            )
-            crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
-            xs.append(np.asarray(crop, np.uint8))
-            ys.append(CARD_IDS.index(cid) + 100 * style)
-    return xs, ys
+        label = _MERGED_OF.get((scene.style, cid), CARD_IDS.index(cid))
+        for _ in range(per_card):
+            cut(_jittered(quad_to_obb(q), rng), label)
+    if reject:  # "not a card": the props that show, and a patch of bare table
+        idmap = scene.extra["idmap"]
+        for q in scene.distractors:
+            obb = _jittered(quad_to_obb(q), rng, 0.08)
+            if _on_cards(idmap, obb) < 0.15:
+                cut(obb, REJECT)
+        hh, ww = idmap.shape
+        side = rng.uniform(0.08, 0.4) * min(hh, ww)
+        obb = (rng.uniform(0, ww), rng.uniform(0, hh), side * 0.61, side, rng.uniform(0, np.pi))
+        if _on_cards(idmap, obb) < 0.15:
+            cut(obb, REJECT)
+    return xs, ys, [scene.style] * len(ys)
 
 
 def gen_crops(
@@ -140,32 +172,68 @@ def gen_crops(
     n_scenes: int,
     seed: int,
     workers: int = 2,
-    size: int = 512,
+    size: int = 640,
     per_card: int = 2,
-    styles: tuple[str, ...] = STYLES,
+    styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    reject: bool = True,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Classifier crops cut from synthetic scenes at their (jittered) label boxes.
+    """Classifier crops cut from synthetic scenes (every layout) at their jittered label
+    boxes: whole cards, strips of overlapped cards, cut-off corners.  With ``reject``, also
+    crops of the props and of bare table, labelled :data:`REJECT` ("not a card").
 
-    Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices and
-    ``s``: int64 ``(N,)`` art-style indices into :data:`vision.render.STYLES`.
+    Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices (0-47,
+    :data:`REJECT`, or a :data:`MERGED_CODE` code) and ``s``: str ``(N,)`` art-style names.
+    ``styles``: default every style rendered in ``png_dir``; ``first``: index of the first
+    scene (scene ``i`` uses seed ``seed * 1_000_000 + 500_000 + i``), to make a big set in
+    chunks.
     """
     base = seed * 1_000_000 + 500_000
-    jobs = [(base + i, size, per_card, backgrounds) for i in range(n_scenes)]
+    jobs = [(base + i, size, per_card, backgrounds, reject) for i in range(first, first + n_scenes)]
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         parts = pool.map(_crop_job, jobs, chunksize=8)
     xs = [x for p in parts for x in p[0]]
     ys = np.array([y for p in parts for y in p[1]], np.int64)
-    return np.stack(xs), ys % 100, ys // 100
+    ss = np.array([s for p in parts for s in p[2]])
+    return np.stack(xs), ys, ss
+
+
+def target_mask(y, n_classes: int = REJECT + 1):
+    """Boolean ``(B, n_classes)`` torch mask of the classes each label allows (one class, or
+    a :data:`MERGED_GROUPS` set for codes from :data:`MERGED_CODE`)."""
+    import torch
+
+    m = torch.zeros(len(y), n_classes, dtype=torch.bool, device=y.device)
+    plain = y < MERGED_CODE
+    m[plain.nonzero(as_tuple=True)[0], y[plain]] = True
+    for k, group in enumerate(MERGED_GROUPS):
+        rows = (y == MERGED_CODE + k).nonzero(as_tuple=True)[0]
+        for c in group:
+            m[rows, c] = True
+    return m
+
+
+def set_loss(logits, y, smoothing: float = 0.05):
+    """Cross-entropy where a label may allow several classes (-log of their summed
+    probability), with label smoothing ``smoothing``."""
+    import torch
+
+    logp = torch.log_softmax(logits.float(), 1)
+    m = target_mask(y, logits.shape[1])
+    nll = -torch.logsumexp(logp.masked_fill(~m, float("-inf")), 1)
+    return ((1 - smoothing) * nll - smoothing * logp.mean(1)).mean()
 
 
 # --------------------------------------------------------------------------- classifier model
 
 
-def build_classifier(n_classes: int = 48, width: int = 32):
-    """A small ResNet-like CNN (about 0.7 M parameters at width 32).
+def build_classifier(n_classes: int = REJECT + 1, width: int = 32):
+    """A small ResNet-like CNN (about 1.2 M parameters at width 32).
 
-    Input: float ``(B, 3, 112, 72)`` RGB in 0-1; output: logits ``(B, n_classes)``.
+    Input: float ``(B, 3, 112, 72)`` RGB in 0-1; output: logits ``(B, n_classes)``: the 48
+    cards in ``CARDS.tsv`` order, then "not a card" (:data:`REJECT`).  The first shipped
+    classifier had 48 outputs and no reject class (:func:`load_classifier` reads both).
     """
     import torch
     from torch import nn
@@ -203,6 +271,31 @@ def build_classifier(n_classes: int = 48, width: int = 32):
             return self.body((x - self.mean) * 2.0)
 
     return Net()
+
+
+def load_classifier(state: dict, n_classes: int | None = None):
+    """A classifier built and loaded from a checkpoint's ``state["model"]``.
+
+    ``n_classes``: build with this many outputs; a 48-output checkpoint then gets a fresh
+    "not a card" row (fine-tuning an old classifier into the new head).
+    """
+    import torch
+
+    sd = state["model"]
+    have = sd["body.10.weight"].shape[0]
+    model = build_classifier(n_classes or have)
+    if n_classes and n_classes != have:
+        new = model.state_dict()
+        for k, v in sd.items():
+            if k.startswith("body.10."):
+                new[k][:have] = v
+            else:
+                new[k] = v
+        with torch.no_grad():
+            new["body.10.bias"][have:] = -2.0  # start the new class unlikely
+        sd = new
+    model.load_state_dict(sd)
+    return model
 
 
 def _augment(x, gen):
@@ -272,7 +365,6 @@ def train_classifier(
     Returns a summary dict (epochs run, val accuracy, seconds).
     """
     import torch
-    from torch import nn
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -289,10 +381,11 @@ def train_classifier(
     yt = torch.from_numpy(y)
     if dev.type == "cuda":
         xt, yt = xt.to(dev), yt.to(dev)
-    model = build_classifier().to(dev)
     if init:
-        model.load_state_dict(torch.load(init, map_location=dev, weights_only=False)["model"])
+        model = load_classifier(torch.load(init, map_location="cpu", weights_only=False), REJECT + 1).to(dev)
         log(f"{tag}: starting from {init}")
+    else:
+        model = build_classifier().to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(ti) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -309,7 +402,6 @@ def train_classifier(
         log(f"resumed classifier from {ck} at epoch {start_epoch}")
     gen = torch.Generator(device=dev)
     gen.manual_seed(seed + start_epoch)
-    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     t0 = time.time()
     acc = float("nan")
     ep = start_epoch - 1
@@ -323,7 +415,7 @@ def train_classifier(
             yb = yt[idx].to(dev)
             xb = _augment(xb, gen)
             with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda"):
-                loss = lossf(model(xb), yb)
+                loss = set_loss(model(xb), yb)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -351,8 +443,114 @@ def train_classifier(
     return {"epochs": ep + 1, "val_acc": acc, "seconds": time.time() - t0, "n": n}
 
 
+#: Layers of ``build_classifier().body`` before the last block: conv, BN, SiLU, blocks 1-3.
+FROZEN_LAYERS = 6
+
+
+def train_classifier_top(
+    x: np.ndarray,
+    y: np.ndarray,
+    out_dir: Path,
+    init: Path,
+    epochs: int = 4,
+    batch: int = 256,
+    holdout: np.ndarray | None = None,
+    val_frac: float = 0.05,
+    seed: int = 0,
+    lr: float = 2e-3,
+    tag: str = "classifier",
+    log=print,
+    device: str = "cpu",
+    feature_cache: Path | None = None,
+) -> dict:
+    """Fine-tune only the last block and the head of a classifier (CPU-sized training).
+
+    The first :data:`FROZEN_LAYERS` layers of ``init`` stay as they are; their output for
+    every crop is computed once (float16) and the last block plus a 49-way head (48 cards
+    and "not a card") are trained on it for ``epochs`` with :func:`set_loss`.  About a
+    quarter of a full training step per crop and epoch, which makes the new data usable on
+    a 2-core machine.  ``holdout``: samples kept out (validation: leave-one-style-out).
+    ``feature_cache``: a file for the frozen layers' output, written on the first call and
+    read by the next ones on the same crops (the leave-one-style-out runs).
+    Raises ValueError when a cache does not match the crops.
+    Writes ``out_dir/<tag>.pt`` (a full checkpoint, as :func:`train_classifier`) and returns
+    a summary (epochs, validation accuracy, seconds, counts).
+    """
+    import torch
+
+    t0 = time.time()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed)
+    dev = torch.device(device)
+    model = load_classifier(torch.load(init, map_location="cpu", weights_only=False), REJECT + 1).to(dev)
+    head = model.body[:FROZEN_LAYERS].eval()
+    cache = Path(feature_cache) if feature_cache else None
+    if cache and cache.exists():
+        f = torch.load(cache, map_location=dev)
+        log(f"{tag}: features of {len(f)} crops read from {cache}")
+    else:
+        feats = []
+        with torch.no_grad():
+            for k in range(0, len(x), 512):
+                xb = torch.from_numpy(x[k : k + 512]).to(dev).permute(0, 3, 1, 2).float() / 255.0
+                feats.append(head((xb - model.mean) * 2.0).half())
+        f = torch.cat(feats)
+        if cache:
+            torch.save(f, cache)
+        log(f"{tag}: features of {len(f)} crops in {time.time() - t0:.0f}s")
+    if len(f) != len(y):
+        raise ValueError(f"feature cache holds {len(f)} crops, the data {len(y)}")
+    yt = torch.from_numpy(y).to(dev)
+    n = len(y)
+    perm = np.random.default_rng(seed).permutation(n)
+    if holdout is not None:
+        vi, ti = perm[holdout[perm]], perm[~holdout[perm]]
+    else:
+        nval = max(1, int(n * val_frac))
+        vi, ti = perm[:nval], perm[nval:]
+    top = model.body[FROZEN_LAYERS:]
+    for prm in head.parameters():
+        prm.requires_grad_(False)
+    opt = torch.optim.AdamW(top.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * math.ceil(len(ti) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+
+    def accuracy(idx) -> float:
+        top.eval()
+        right = 0
+        with torch.no_grad():
+            for k in range(0, len(idx), 1024):
+                ii = torch.from_numpy(np.asarray(idx[k : k + 1024])).to(dev)
+                pred = top(f[ii].float()).argmax(1)
+                right += int(target_mask(yt[ii])[torch.arange(len(ii), device=dev), pred].sum())
+        return right / max(1, len(idx))
+
+    acc = float("nan")
+    for ep in range(epochs):
+        top.train()
+        order = torch.from_numpy(np.random.default_rng(seed + ep).permutation(ti)).to(dev)
+        tot = 0.0
+        for k in range(0, len(order), batch):
+            ii = order[k : k + batch]
+            fb = f[ii].float()
+            fb = fb * (torch.rand_like(fb[:, :1]) > 0.1)  # drop whole positions, like occlusion
+            loss = set_loss(top(fb), yt[ii])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss.detach()) * len(ii)
+        acc = accuracy(vi)
+        log(f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(len(ti), 1):.4f} val_acc {acc:.4f} {time.time() - t0:.0f}s")
+    model.eval()
+    torch.save({"model": model.state_dict(), "epoch": epochs - 1}, out / f"{tag}.pt")
+    return {"epochs": epochs, "val_acc": acc, "seconds": time.time() - t0, "n": n, "n_val": len(vi)}
+
+
 def evaluate_classifier(model, xt, yt, idx, dev) -> float:
-    """Top-1 accuracy of ``model`` on ``xt[idx]`` (uint8 NCHW) against ``yt[idx]``."""
+    """Top-1 accuracy of ``model`` on ``xt[idx]`` (uint8 NCHW) against ``yt[idx]`` (a
+    merged label counts any of its classes)."""
     import torch
 
     model.eval()
@@ -361,30 +559,32 @@ def evaluate_classifier(model, xt, yt, idx, dev) -> float:
         for k in range(0, len(idx), 1024):
             ii = torch.from_numpy(np.asarray(idx[k : k + 1024])).to(xt.device)
             xb = xt[ii].to(dev).float() / 255.0
-            correct += int((model(xb).argmax(1) == yt[ii].to(dev)).sum())
+            pred = model(xb).argmax(1)
+            correct += int(target_mask(yt[ii].to(dev))[torch.arange(len(pred), device=dev), pred].sum())
     return correct / max(1, len(idx))
 
 
 def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
     """Export a classifier checkpoint to ONNX: input ``crops`` float (B, 3, 112, 72) 0-1,
-    output ``logits`` (B, 48)."""
+    output ``logits`` (B, 49): 48 cards, then "not a card" (48 for an old checkpoint)."""
     import torch
 
-    model = build_classifier()
-    state = torch.load(ckpt, map_location="cpu", weights_only=False)
-    model.load_state_dict(state["model"])
+    model = load_classifier(torch.load(ckpt, map_location="cpu", weights_only=False))
     model.eval()
     dummy = torch.zeros(1, 3, CROP_SIZE[1], CROP_SIZE[0])
-    torch.onnx.export(
-        model,
-        (dummy,),
-        str(onnx_path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    with warnings.catch_warnings():
+        # the TorchScript exporter on purpose: the torch.export one needs onnxscript
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (dummy,),
+            str(onnx_path),
+            input_names=["crops"],
+            output_names=["logits"],
+            dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
     return Path(onnx_path)
 
 

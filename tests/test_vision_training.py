@@ -1,0 +1,77 @@
+"""Training helpers on toy data (needs the train extra: torch; skipped without it)."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is in the train extra only")
+
+from referee.cards import CARD_IDS  # noqa: E402
+from vision.training import (  # noqa: E402
+    MERGED_CODE,
+    MERGED_GROUPS,
+    REJECT,
+    build_classifier,
+    export_classifier_onnx,
+    load_classifier,
+    set_loss,
+    target_mask,
+    train_classifier_top,
+)
+
+
+def test_reject_is_the_49th_class():
+    assert REJECT == len(CARD_IDS) == 48
+    assert build_classifier()(torch.zeros(2, 3, 112, 72)).shape == (2, 49)
+
+
+def test_merged_label_allows_each_of_its_cards():
+    # timomt: the three Paulownia chaff are one label (shared/cards/art/timomt/SOURCE.md)
+    y = torch.tensor([3, REJECT, MERGED_CODE])
+    m = target_mask(y)
+    assert m[0].nonzero().flatten().tolist() == [3]
+    assert m[1].nonzero().flatten().tolist() == [REJECT]
+    assert sorted(m[2].nonzero().flatten().tolist()) == sorted(MERGED_GROUPS[0])
+    assert {CARD_IDS[i] for i in MERGED_GROUPS[0]} == {
+        "paulownia-chaff-yellow",
+        "paulownia-chaff-1",
+        "paulownia-chaff-2",
+    }
+    # a logit split over the merged set costs as little as one certain class
+    split = torch.full((1, 49), -20.0)
+    split[0, list(MERGED_GROUPS[0])] = 10.0
+    one = torch.full((1, 49), -20.0)
+    one[0, MERGED_GROUPS[0][0]] = 10.0
+    y1 = torch.tensor([MERGED_CODE])
+    assert set_loss(split, y1, 0.0) < 1e-3
+    assert set_loss(one, y1, 0.0) < 1e-3
+    assert set_loss(split, torch.tensor([MERGED_GROUPS[0][0]]), 0.0) > 1.0
+
+
+def test_old_48_class_checkpoint_grows_a_reject_row():
+    old = build_classifier(48)
+    m = load_classifier({"model": old.state_dict()}, 49)
+    x = torch.rand(3, 3, 112, 72)
+    old.eval()
+    m.eval()
+    with torch.no_grad():
+        np.testing.assert_allclose(m(x)[:, :48].numpy(), old(x).numpy(), atol=1e-5)
+
+
+@pytest.mark.slow
+def test_top_fine_tune_learns_and_exports(tmp_path):
+    # two visually distinct "cards" and a reject class: the head learns them from features
+    rng = np.random.default_rng(0)
+    x = np.zeros((96, 112, 72, 3), np.uint8)
+    y = np.array([0, 1, REJECT] * 32)
+    for i, c in enumerate(y):
+        x[i] = [(255, 0, 0), (0, 0, 255), (0, 255, 0)][[0, 1, REJECT].index(c)]
+    x = np.clip(x + rng.integers(0, 30, x.shape), 0, 255).astype(np.uint8)
+    init = tmp_path / "init.pt"
+    torch.save({"model": build_classifier(48).state_dict()}, init)
+    r = train_classifier_top(x, y, tmp_path, init, epochs=20, batch=16, val_frac=0.25, lr=1e-2, log=lambda *a: None)
+    assert r["val_acc"] >= 0.9
+    onnx = export_classifier_onnx(tmp_path / "classifier.pt", tmp_path / "c.onnx")
+    import onnxruntime as ort
+
+    out = ort.InferenceSession(str(onnx)).run(None, {"crops": np.zeros((2, 3, 112, 72), np.float32)})[0]
+    assert out.shape == (2, 49)

@@ -1,0 +1,140 @@
+"""Confidence calibration: turning the detector's raw scores into "probability it is right".
+
+A detection's raw evidence is the localiser score ``s`` (is there a card?) and the pooled
+class probability ``p`` of the card it was given (which card?).  Their product was the old
+confidence; it was not a probability (issue 9: certain detections far from 99% right on
+overlapping piles).  :class:`Calibration` is a Platt scaling in two features,
+
+    confidence = sigmoid(a * logit(s) + b * logit(p) + c),
+
+fitted by logistic regression on a held-out calibration split (never the test split):
+each detection is labelled right when the photo holds that card (identity) and the box is
+on it.  The fitted ``(a, b, c)`` ship next to the weights (``vision/models/calibration.json``)
+because they belong to them.  The numbers, the reliability table and the chosen thresholds
+are in docs/VISION.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+_EPS = 1e-6
+
+
+def _logit(x: np.ndarray) -> np.ndarray:
+    x = np.clip(np.asarray(x, np.float64), _EPS, 1 - _EPS)
+    return np.log(x / (1 - x))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + c)``; see the module doc.
+
+    ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
+    ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
+    split (``scripts/calibrate_detector.py``); the shipped ones must equal
+    :data:`vision.detection.CERTAIN_AT` and :data:`vision.detection.SUGGEST_FLOOR` (a test
+    pins them).  None when not chosen.
+    """
+
+    a: float
+    b: float
+    c: float
+    fitted_on: str = ""
+    certain_at: float | None = None
+    suggest_floor: float | None = None
+
+    def __call__(self, score, prob) -> np.ndarray:
+        """Calibrated confidence (0-1) for localiser scores and class probabilities
+        (broadcasting arrays of any shape)."""
+        z = self.a * _logit(score) + self.b * _logit(prob) + self.c
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def save(self, path: Path) -> None:
+        """Write as JSON."""
+        Path(path).write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file."""
+        try:
+            d = json.loads(Path(path).read_text(encoding="utf-8"))
+            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor") if d.get(k) is not None}
+            return cls(float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")), **opt)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{path}: not a calibration file ({e})") from None
+
+
+def fit_platt(score, prob, right, l2: float = 1e-3, iters: int = 50) -> Calibration:
+    """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
+
+    ``score``, ``prob``: ``(N,)`` raw localiser scores and class probabilities; ``right``:
+    ``(N,)`` booleans.  Raises ValueError when ``right`` is all one value (nothing to fit).
+    """
+    y = np.asarray(right, np.float64)
+    if len(y) == 0 or y.min() == y.max():
+        raise ValueError("fit_platt: need both right and wrong detections")
+    x = np.stack([_logit(score), _logit(prob), np.ones(len(y))], 1)
+    w = np.array([1.0, 1.0, 0.0])
+    for _ in range(iters):
+        q = 1.0 / (1.0 + np.exp(-(x @ w)))
+        g = x.T @ (q - y) + l2 * np.r_[w[:2], 0]
+        h = (x * (q * (1 - q))[:, None]).T @ x + l2 * np.diag([1.0, 1.0, 0.0])
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return Calibration(float(w[0]), float(w[1]), float(w[2]))
+
+
+def reliability(conf, right, bins: int = 10) -> list[dict]:
+    """Reliability table: for each confidence bin of width ``1 / bins``, the detections in
+    it, their mean confidence and the share that were right."""
+    conf = np.asarray(conf, np.float64)
+    right = np.asarray(right, bool)
+    edges = np.linspace(0, 1, bins + 1)
+    rows = []
+    for lo, hi in itertools.pairwise(edges):
+        sel = (conf >= lo) & ((conf < hi) if hi < 1 else (conf <= hi))
+        n = int(sel.sum())
+        rows.append(
+            {
+                "bin": f"{lo:.1f}-{hi:.1f}",
+                "n": n,
+                "mean_confidence": float(conf[sel].mean()) if n else float("nan"),
+                "right": float(right[sel].mean()) if n else float("nan"),
+            }
+        )
+    return rows
+
+
+def expected_calibration_error(conf, right, bins: int = 10) -> float:
+    """ECE: the detection-weighted mean gap between confidence and the share right per bin."""
+    rows = reliability(conf, right, bins)
+    n = sum(r["n"] for r in rows)
+    return float(sum(r["n"] * abs(r["mean_confidence"] - r["right"]) for r in rows if r["n"]) / max(n, 1))
+
+
+def threshold_for_precision(conf, right, target: float = 0.99, min_count: int = 50) -> float:
+    """The lowest confidence threshold at which detections at or above it are right at
+    least ``target`` of the time, counting only thresholds that keep ``min_count`` or more
+    detections (a precision over a handful proves nothing).  Returns 1.0 if none does."""
+    conf = np.asarray(conf, np.float64)
+    right = np.asarray(right, bool)
+    order = np.argsort(-conf, kind="stable")
+    c, r = conf[order], right[order]
+    prec = np.cumsum(r) / np.arange(1, len(r) + 1)
+    best = 1.0
+    for k in range(len(c) - 1, min_count - 2, -1):
+        # a threshold must keep all detections with the same confidence together
+        if k + 1 < len(c) and c[k + 1] == c[k]:
+            continue
+        if prec[k] >= target:
+            best = float(c[k])
+            break
+    return best
