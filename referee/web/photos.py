@@ -131,7 +131,8 @@ def _attach_or_prune(resp):
     ep = request.endpoint or ""
     if resp.status_code != 303 or request.method != "POST":
         return resp
-    if ep in ("sessions.new_round", "sessions.edit_round"):
+    if ep in ("sessions.new_round", "sessions.edit_round") and request.form.get("action") == "save":
+        # (Score and the other steps also answer 303, to the kept form: they attach nothing.)
         ids = request.form.getlist("photo")
         token = (request.view_args or {}).get("token")
         try:

@@ -77,7 +77,7 @@ def test_the_round_entry_form(client, kk):
 
 
 def test_score_then_save_a_round(client, kk, h):
-    scored = client.post(f"/s/{kk}/round/new", data=round_form(h, action="score"))
+    scored = client.post(f"/s/{kk}/round/new", data=round_form(h, action="score"), follow_redirects=True)
     body = scored.get_data(as_text=True)
     assert scored.status_code == 200
     assert "×2: 7 points or more" in body

@@ -280,7 +280,7 @@ def test_new_session_with_a_dealer_that_is_no_named_player(client, dealer):
 
 
 def test_an_empty_round_warns_before_saving_but_may_be_saved(client, keeper, h):
-    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, action="score"))
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, action="score"), follow_redirects=True)
     assert "No cards entered yet" in r.get_data(as_text=True)
     r = client.post(f"/s/{keeper}/round/preview", data=h.round_form({}), headers={"HX-Request": "true"})
     assert "No cards entered yet" in r.get_data(as_text=True)
@@ -359,7 +359,7 @@ def test_form_errors_use_the_forms_words_not_json():
 def test_the_round_page_says_where_save_is(client, keeper, h):
     body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
     assert "the result shows here, with Save beside Score" in body
-    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"))
+    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"), follow_redirects=True)
     assert "Save round 1" in scored.get_data(as_text=True)
     assert "the Save button appears" not in scored.get_data(as_text=True)
 
