@@ -53,12 +53,14 @@ def text(page: str) -> str:
 @pytest.mark.parametrize(
     ("rounds", "board_says", "entry_says"),
     [
-        ([(5, 0)], "round 1 of 2", "Round 2"),
-        ([(5, 0), (0, 5)], "round 2 of 2", "Round 3 · extra round 1"),
-        ([(5, 0), (0, 5), (0, 0)], "extra round 1 after 2 rounds", "Round 4 · extra round 2"),
-        ([(5, 0), (0, 5), (0, 0), (0, 0)], "extra round 2 after 2 rounds", "Round 5 · extra round 3"),
+        ([], "2 rounds to play", "Round 1"),
+        ([(5, 0)], "round 2 of 2 next", "Round 2"),
+        ([(5, 0), (0, 5)], "extra round 1 next, after 2 rounds", "Round 3 · extra round 1"),
+        ([(5, 0), (0, 5), (0, 0)], "extra round 2 next, after 2 rounds", "Round 4 · extra round 2"),
+        ([(5, 0), (0, 5), (0, 0), (0, 0)], "extra round 3 next, after 2 rounds", "Round 5 · extra round 3"),
     ],
-    ids=["round-1-of-2", "level-after-the-last-round", "extra-round-1", "extra-round-2"],
+    ids=["before-any-round", "round-2-of-2-next", "level-after-the-last-round", "extra-round-1-played",
+         "extra-round-2-played"],
 )
 def test_extra_rounds_are_counted_as_extra_rounds(client, h, rounds, board_says, entry_says):
     token = create(client, rounds="2", tie="extra-round")
