@@ -54,3 +54,54 @@ def test_the_koikoi_round_count_names_the_next_round_or_the_rounds_played(client
     board = words(client.get(f"/s/{token}"))
     assert says in board
     assert not re.search(r"\bround 0 of\b", board)
+
+
+# ---- 3. a total too big is said to be too big, naming the limit ----------------------------------------
+# README "Entered totals": a round enters at most referee.totals.MAX_AMOUNT (99999) points or mon either way.
+
+TOO_BIG = [
+    pytest.param("1" + "0" * 30, "10000000… (31 digits), too big", id="10**30 (the walk-through)"),
+    pytest.param("100000", "100000, too big", id="one over the limit"),
+    pytest.param("-111111111111", "-111111111111, too big", id="a long negative"),
+]
+
+
+@pytest.mark.parametrize(("typed", "said"), TOO_BIG)
+def test_the_totals_pad_says_a_total_is_too_big_and_names_the_limit(client, keeper, h, typed, said):
+    form = {"entry": "totals", "action": "save", "nonce": h.signed("big"), "total-0": typed, "total-1": "0",
+            "total-2": "0"}
+    r = client.post(f"/s/{keeper}/round/new", data=form)
+    assert r.status_code == 422
+    page = words(r).replace("&#39;", "'")
+    assert f"Aki's total is {said}: a round's points are at most 99999 either way" in page
+    assert "expected a whole number" not in page
+    assert f'value="{typed}"' in r.get_data(as_text=True)  # what was typed is kept
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        pytest.param('{"totals": {"Aki": 1%s, "Ben": 0, "Chiyo": 0}}' % ("0" * 30), "10000000… (31 digits), too big",
+                     id="10**30"),
+        pytest.param('{"totals": {"Aki": 1e30, "Ben": 0, "Chiyo": 0}}', "1e+30, too big", id="1e30"),
+        pytest.param('{"totals": {"Aki": "1%s", "Ben": 0, "Chiyo": 0}}' % ("0" * 30), "10000000… (31 digits), too big",
+                     id="10**30 as text"),
+    ],
+)
+def test_the_api_says_a_total_is_too_big_and_names_the_limit(client, keeper, body, said):
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", data=body, content_type="application/json")
+    assert r.status_code == 422
+    assert r.get_json()["error"] == "bad-totals"
+    assert r.get_json()["message"] == f"Aki's total is {said}: a round's points are at most 99999 either way"
+
+
+def test_the_api_says_12_5_is_not_whole_and_a_4301_digit_number_too_big(client, keeper):
+    half = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"totals": {"Aki": 12.5, "Ben": 0, "Chiyo": 0}})
+    assert (half.status_code, half.get_json()["message"]) == (
+        422, "Aki's total is 12.5; expected a whole number of points")
+    huge = '{"totals": {"Aki": %s, "Ben": 0, "Chiyo": 0}}' % ("1" * 4301)
+    r = client.post(f"/api/v1/sessions/{keeper}/rounds", data=huge, content_type="application/json")
+    assert r.status_code == 400
+    assert "too big to read (over 4300 digits)" in r.get_json()["message"]
+    assert "set_int_max_str_digits" not in r.get_json()["message"]
+    assert client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"] == []

@@ -197,8 +197,8 @@ def test_totals_ask_who_reached_the_target_first_under_first_to_target_wins(clie
         {"total-0": "400", "total-1": "450", "total-2": "100"}, nonce="t-1", signed=h.signed))
     assert r.status_code == 303
     round_2 = {"total-0": "310", "total-1": "310", "total-2": "50"}
-    scored = text(client.post(f"/s/{token}/round/new", data=totals_form(round_2, action="score", signed=h.signed),
-                              follow_redirects=True))
+    form = totals_form(round_2, action="score", nonce="t-2", signed=h.signed)  # round 1's token would be round 1
+    scored = text(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True))
     assert "Aki and Ben both reach the target in this round: who got there first?" in scored
     assert 'name="first_to_target" value="Aki"' in scored
     refused = client.post(f"/s/{token}/round/new", data=totals_form(round_2, nonce="t-2", signed=h.signed))
