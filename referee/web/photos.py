@@ -587,7 +587,9 @@ def round_draft(token: str, draft_id: str):
         number, dealer = rnd.position, (view.dealer if view else board.dealer)
         context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
-    result, error = sessions._preview(sess, data, dealer, context)
+    entry = entry_form(sess.family)
+    missing = entry.unanswered(form, data) if entry.unanswered else None  # Koi-Koi: how the round ended
+    result, error = (None, missing) if missing else sessions._preview(sess, data, dealer, context)
     return sessions._entry(
         sess,
         data,

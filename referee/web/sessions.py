@@ -610,11 +610,11 @@ def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -
         return parse_totals_form(form, sess.players, _mon_per_kan(sess)), None
     if not text:
         try:
-            parse = entry_form(sess.family).parse
+            entry = entry_form(sess.family)
         except RefereeError:
-            parse = None
-        if parse is not None:
-            return parse(form, sess.players), unknown_seats(form, sess.players)
+            entry = None
+        if entry is not None:
+            return entry.parse(form, sess.players), unknown_seats(form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -631,6 +631,19 @@ def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -
     if mismatch:
         return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
     return stored_round(sess.family, data), None
+
+
+def unanswered(sess: store.Session, data: dict[str, Any]) -> str | None:
+    """What the family's entry form still has to be told before the round scores (Koi-Koi: how
+    it ended, ``forms.calls_unanswered``); None for the JSON box and the totals pad."""
+    form = posted()
+    if form.get("round_json", "").strip() or form.get("entry") == "totals":
+        return None
+    try:
+        entry = entry_form(sess.family)
+    except RefereeError:
+        return None
+    return entry.unanswered(form, data) if entry.unanswered else None
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
@@ -732,7 +745,7 @@ def _submit(
     data, error = _round_data(sess, context)
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
-    error = error or dealer_mismatch(form.get("dealer"), dealer, sess.players)
+    error = error or dealer_mismatch(form.get("dealer"), dealer, sess.players) or unanswered(sess, data)
     # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
     if (action == "save" and error is None and not closed and holds_nothing(data)
@@ -856,6 +869,7 @@ def preview(token: str):
         error = error or dealer_mismatch(dealer, board.dealer, sess.players)
         dealer = board.dealer
     result, code = None, None
+    error = error or unanswered(sess, data)
     if error is None:
         result, error, code = _preview_coded(sess, data, dealer, context)
     count = cards_entered(data)
