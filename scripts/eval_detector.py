@@ -11,6 +11,8 @@ chaff are one card):
 - certain detections' precision and recall over all layouts;
 - on distractor-only photos: certain detections and suggestions (>= the floor) per photo;
 - where each card was lost: localiser miss, classifier misname, lost in the pile rules;
+- with --compare: the shipped settings run on the same photos, interleaved photo by
+  photo, both reported, with the median process CPU time per photo and the median ratio;
 - with --loso DIR: leave-one-style-out, each style's photos run with the models in
   DIR/<style>/ (classifier.onnx, and localiser.onnx when present) that never saw it.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter, defaultdict
@@ -39,39 +42,66 @@ from vision.scenes import LAYOUTS, NO_CARDS, quad_to_obb
 from vision.testset import read_testset, write_testset
 
 
+def new_tally() -> dict:
+    """Empty counters for :func:`tally_photo` (see the module docstring)."""
+    return {
+        "ev": Evaluator(),
+        "sure": Evaluator(),
+        "errors": defaultdict(Counter),
+        "false_boxes": Counter(),
+        "none": {"photos": 0, "certain": 0, "shown": 0, "any": 0},
+        "cpu_s": [],
+    }
+
+
+def tally_photo(t: dict, ph, tr, floor: float) -> None:
+    """Add one photo's :class:`vision.detector.Trace` ``tr`` to the tally ``t``."""
+    dets = tr.detections
+    if ph.layout == NO_CARDS:
+        none = t["none"]
+        none["photos"] += 1
+        none["any"] += len(dets)
+        none["certain"] += sum(not d.uncertain for d in dets)
+        none["shown"] += sum(d.confidence >= floor for d in dets)
+        return
+    gtb = quad_bounds(ph.quads)
+    for e, keep in ((t["ev"], dets), (t["sure"], [d for d in dets if not d.uncertain])):
+        e.add(
+            ph.layout,
+            list(ph.cards),
+            gtb,
+            [d.card for d in keep],
+            [d.confidence for d in keep],
+            np.array([d.box for d in keep]).reshape(-1, 4),
+            style=ph.style,
+        )
+    top1 = [CARD_IDS[int(i)] for i in tr.probs.argmax(1)] if len(tr.probs) else []
+    final = [CARD_IDS[c] if c >= 0 else None for c, _ in tr.assigned]
+    gto = np.array([quad_to_obb(q) for q in ph.quads]).reshape(-1, 5)
+    c, fb = error_sources(list(ph.cards), gto, tr.obbs, top1, final, ph.style)
+    t["errors"][ph.layout] += c
+    t["false_boxes"][ph.layout] += fb
+
+
 def run_set(det: Detector, photos, floor: float) -> dict:
-    """Run ``det`` over ``photos``; return the evaluators and counters (see the docstring)."""
-    ev, ev_sure = Evaluator(), Evaluator()
-    errors: dict[str, Counter] = defaultdict(Counter)
-    false_boxes: Counter = Counter()
-    none = {"photos": 0, "certain": 0, "shown": 0, "any": 0}
-    for ph in photos:
-        tr = det.trace(ph.image())
-        dets = tr.detections
-        if ph.layout == NO_CARDS:
-            none["photos"] += 1
-            none["any"] += len(dets)
-            none["certain"] += sum(not d.uncertain for d in dets)
-            none["shown"] += sum(d.confidence >= floor for d in dets)
-            continue
-        gtb = quad_bounds(ph.quads)
-        for e, keep in ((ev, dets), (ev_sure, [d for d in dets if not d.uncertain])):
-            e.add(
-                ph.layout,
-                list(ph.cards),
-                gtb,
-                [d.card for d in keep],
-                [d.confidence for d in keep],
-                np.array([d.box for d in keep]).reshape(-1, 4),
-                style=ph.style,
-            )
-        top1 = [CARD_IDS[int(i)] for i in tr.probs.argmax(1)] if len(tr.probs) else []
-        final = [CARD_IDS[c] if c >= 0 else None for c, _ in tr.assigned]
-        gto = np.array([quad_to_obb(q) for q in ph.quads]).reshape(-1, 5)
-        c, fb = error_sources(list(ph.cards), gto, tr.obbs, top1, final, ph.style)
-        errors[ph.layout] += c
-        false_boxes[ph.layout] += fb
-    return {"ev": ev, "sure": ev_sure, "errors": errors, "false_boxes": false_boxes, "none": none}
+    """Run ``det`` over ``photos``; return the tally (see :func:`new_tally`)."""
+    return run_interleaved([det], photos, floor)[0]
+
+
+def run_interleaved(dets: list[Detector], photos, floor: float) -> list[dict]:
+    """Run every detector of ``dets`` on each photo in turn (the order rotating from photo to
+    photo, so machine noise hits all alike); one tally per detector, with the process CPU
+    seconds of each ``trace`` call (decoding the stored JPEG is outside the timing)."""
+    tallies = [new_tally() for _ in dets]
+    for n, ph in enumerate(photos):
+        im = ph.image()
+        for k in range(len(dets)):
+            i = (n + k) % len(dets)
+            t0 = time.process_time()
+            tr = dets[i].trace(im)
+            tallies[i]["cpu_s"].append(time.process_time() - t0)
+            tally_photo(tallies[i], ph, tr, floor)
+    return tallies
 
 
 def summarise(r: dict, layouts, styles) -> dict:
@@ -91,6 +121,8 @@ def summarise(r: dict, layouts, styles) -> dict:
             "false_boxes": r["false_boxes"][lay],
         }
     out["distractor_only"] = r["none"]
+    if r["cpu_s"]:
+        out["cpu_ms_median"] = round(1000 * float(np.median(r["cpu_s"])), 1)
     return out
 
 
@@ -112,6 +144,13 @@ def main(argv=None) -> int:
     p.add_argument("--floor", type=float, default=None, help="suggestion floor (default: SUGGEST_FLOOR)")
     p.add_argument("--tta", action="store_true")
     p.add_argument("--zoom-out", type=float, default=None, help="second localiser pass on close-ups (e.g. 2)")
+    p.add_argument("--tiles", type=int, default=None, help="also localise N x N overlapping windows (e.g. 2)")
+    p.add_argument("--tile-overlap", type=float, default=None, help="share of a window its neighbour covers")
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="also run the shipped settings, interleaved photo by photo, and report both with CPU time",
+    )
     p.add_argument("--imgsz", type=int, default=None, help="localiser input (with a matching --localiser)")
     p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style)")
     p.add_argument("--layouts", nargs="+", default=None, help="only these layouts (and distractor-only)")
@@ -138,23 +177,45 @@ def main(argv=None) -> int:
     floor = a.floor if a.floor is not None else getattr(detection, "SUGGEST_FLOOR", 0.0)
     kw = {
         k: v
-        for k, v in (("conf", a.conf), ("uncertain_below", a.uncertain_below), ("zoom_out", a.zoom_out))
+        for k, v in (
+            ("conf", a.conf),
+            ("uncertain_below", a.uncertain_below),
+            ("zoom_out", a.zoom_out),
+            ("tiles", a.tiles),
+            ("tile_overlap", a.tile_overlap),
+        )
         if v is not None
     }
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)
+    dets = [det]
+    if a.compare:
+        dets.append(Detector())
     t0 = time.time()
+    tallies = run_interleaved(dets, photos, floor)
     res = {
         "set": str(a.set),
         "photos": len(photos),
         "models": {"localiser": str(a.localiser or "shipped"), "classifier": str(a.classifier or "shipped")},
+        "settings": {k: v for k, v in kw.items() if k != "calibration"},
         "uncertain_below": det.uncertain_below,
         "floor": floor,
-        **summarise(run_set(det, photos, floor), layouts, styles),
+        **summarise(tallies[0], layouts, styles),
     }
     res["seconds"] = round(time.time() - t0, 1)
     print_report(res, layouts, styles)
+    if a.compare:
+        base = {"settings": "shipped", **summarise(tallies[1], layouts, styles)}
+        print("--- shipped settings, same run:")
+        print_report(res | base, layouts, styles)
+        ratio = float(np.median(np.array(tallies[0]["cpu_s"]) / np.array(tallies[1]["cpu_s"])))
+        res["shipped"] = base
+        res["cpu_ratio_median"] = round(ratio, 2)
+        print(
+            f"CPU per photo, median: these settings {res['cpu_ms_median']} ms, shipped {base['cpu_ms_median']} ms; "
+            f"median per-photo ratio {ratio:.2f}; load average {os.getloadavg()}"
+        )
     if a.loso:
         res["loso"] = {}
         for st in styles:

@@ -18,6 +18,7 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det.max_side, det.tta, det.imgsz, det.pre_blur = 1280, False, 512, 1.5
     det.calibration = None  # raw confidence: localiser score x class probability
     det.zoom_out = 1.0
+    det.tiles, det.tile_overlap = 1, 1 / 3
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):

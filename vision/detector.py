@@ -36,6 +36,7 @@ from vision.postprocess import (
     softmax,
     to_detections,
 )
+from vision.tiling import cut_by_window, tile_windows, window_to_photo
 
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -128,7 +129,12 @@ class Detector:
     close-up gets a second localiser pass on the photo shrunk by this factor (see
     :meth:`localise`).  Without one the confidence is
     the raw product of the localiser score and the class probability.
-    Raises ModelError for missing files, an unreadable calibration or an unknown backend.
+    ``tiles``: above 1, the localiser also looks at ``tiles`` x ``tiles`` overlapping
+    windows of the photo (neighbours sharing ``tile_overlap`` of a window's side), each
+    enlarged to its input (:mod:`vision.tiling`; off by default, measured in
+    docs/VISION.md).  The shipped calibration was fitted on single-pass scores.
+    Raises ModelError for missing files, an unreadable calibration or an unknown backend;
+    ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
 
     def __init__(
@@ -147,13 +153,17 @@ class Detector:
         pre_blur: float = 1.5,
         calibration: Path | bool | None = None,
         zoom_out: float = 1.0,
+        tiles: int = 1,
+        tile_overlap: float = 1 / 3,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+        tile_windows(1, 1, tiles, tile_overlap)  # ValueError for a bad tiling
         self.backend = backend
         self.conf, self.iou, self.uncertain_below = conf, iou, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
+        self.tiles, self.tile_overlap = tiles, tile_overlap
         self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
@@ -197,12 +207,15 @@ class Detector:
         When the first pass suggests a close-up (see :meth:`_needs_zoom_out`), the photo is
         looked at a second time shrunk to ``1 / zoom_out`` inside the localiser input,
         where a card that fills the frame has the size the localiser was trained on, and
-        the two passes' boxes are merged.
+        the two passes' boxes are merged.  With ``tiles`` above 1 the windows' boxes are
+        merged into the first pass's before that (see :meth:`_localise_tiles`).
         """
         if self.backend == "ultralytics":  # ultralytics reads arrays as BGR: give it PIL
             return self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im)
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         obbs, scores = self._localise_once(a, 1.0)
+        if self.tiles > 1:
+            obbs, scores = self._localise_tiles(a, obbs, scores)
         if self.zoom_out > 1 and self._needs_zoom_out(a, obbs):
             o2, s2 = self._localise_once(a, self.zoom_out)
             obbs, scores = merge_passes(obbs, scores, o2, s2, self.iou)
@@ -222,6 +235,25 @@ class Detector:
         obbs[:, 1] = (obbs[:, 1] - py) / r - oy
         obbs[:, 2:4] /= r
         return obbs, scores
+
+    def _localise_tiles(
+        self, a: np.ndarray, obbs: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Add the boxes found in each tile window to the whole-photo pass ``(obbs,
+        scores)`` (photo pixels): boxes within 3 localiser pixels of a window edge inside
+        the photo are cut by the window and dropped; the rest are merged by
+        :func:`merge_passes` (fragments inside a larger box dropped, then rotated NMS)."""
+        h, w = a.shape[:2]
+        found_o, found_s = [], []
+        for win in tile_windows(w, h, self.tiles, self.tile_overlap):
+            x0, y0, x1, y1 = win
+            o, s = self._localise_once(np.ascontiguousarray(a[y0:y1, x0:x1]), 1.0)
+            o = window_to_photo(o, win)
+            r = self.imgsz / max(x1 - x0, y1 - y0)  # localiser pixels per photo pixel
+            keep = ~cut_by_window(o, win, (w, h), margin=3 / r)
+            found_o.append(o[keep])
+            found_s.append(s[keep])
+        return merge_passes(obbs, scores, np.concatenate(found_o), np.concatenate(found_s), self.iou)
 
     def _needs_zoom_out(self, a: np.ndarray, obbs: np.ndarray) -> bool:
         """A close-up: at most three boxes, or a box longer than 45% of the short side."""
