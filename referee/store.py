@@ -1011,7 +1011,9 @@ def round_of_form_token(db: Database, session_id: int, token: str) -> int | None
 # ---- photo review drafts (issue 9) -------------------------------------------
 # A snap, a correction or a Yes/No on a suggestion is posted with the whole unsaved round
 # form; the form as it stands afterwards is kept here so the answer can be a 303 to a GET
-# (reloading it uploads nothing twice).  Drafts are pruned with unsaved photos.
+# (reloading it uploads nothing twice).  The round form's Score step keeps its form here the
+# same way (``sessions._to_step``: Back and Reload never re-post it).  Drafts are pruned with
+# unsaved photos.
 
 
 @migrations()

@@ -13,6 +13,8 @@ Pure core: standard library and ``referee`` only.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -41,7 +43,9 @@ def read_totals(
     ``totals`` maps every player to an integer (or, with ``parse``, to what
     ``parse`` reads, e.g. ``"-1 kan 7 mon"``); ``unit`` names the unit in messages.
     Raises ``RefereeError``: ``bad-totals`` (not an object, a player missing, a
-    value that is not a whole number, beyond ±``MAX_AMOUNT``) or ``unknown-player``.
+    value that is not a whole number, or one beyond ±``MAX_AMOUNT``, said as too big and
+    naming the limit: whole-number text of any length and numbers such as 1e30 too) or
+    ``unknown-player``.
     """
     if not isinstance(totals, Mapping):
         raise RefereeError("bad-totals", f"\"totals\" must map each player to their {unit}, got {totals!r}")
@@ -56,16 +60,35 @@ def read_totals(
     out = {}
     for p in players:
         value = totals[p]
+        if isinstance(value, str) and _LONG_WHOLE.fullmatch(value.strip()):
+            raise _too_big(p, value.strip(), unit)  # whole, but longer than any amount (a form keeps it as text)
         if isinstance(value, str) and parse is not None:
             value = parse(value)
+        if isinstance(value, float) and not math.isnan(value) and abs(value) > MAX_AMOUNT:
+            raise _too_big(p, value, unit)  # 1e30 in JSON: too big before it is not whole
         if isinstance(value, bool) or not isinstance(value, int):
             raise RefereeError("bad-totals", f"{p}'s total is {value!r}; expected a whole number of {unit}")
         if abs(value) > MAX_AMOUNT:
-            raise RefereeError(
-                "bad-totals", f"{p}'s total is {value}; a round's {unit} are at most {MAX_AMOUNT} either way"
-            )
+            raise _too_big(p, value, unit)
         out[p] = value
     return out
+
+
+#: Whole-number text with more digits than ``MAX_AMOUNT`` (leading zeros aside): too big, not "not whole".
+_LONG_WHOLE = re.compile(rf"[+-]?0*[1-9]\d{{{len(str(MAX_AMOUNT))},}}")
+
+
+def _too_big(player: str, value: object, unit: str) -> RefereeError:
+    """``bad-totals`` for an amount beyond ±``MAX_AMOUNT``, naming the limit (a long number shortened)."""
+    try:
+        text = str(value)
+    except ValueError:  # an int over Python's digit limit for str()
+        text = "a number of over 4300 digits"
+    digits = len(text.lstrip("+-"))
+    shown = text if len(text) <= 15 or not text.lstrip("+-").isdigit() else f"{text[:8]}… ({digits} digits)"
+    return RefereeError(
+        "bad-totals", f"{player}'s total is {shown}, too big: a round's {unit} are at most {MAX_AMOUNT} either way"
+    )
 
 
 def refuse_cards(data: Mapping[str, Any], also: Sequence[str] = ()) -> None:

@@ -114,15 +114,25 @@ class Board:
         return out
 
     def round_count(self) -> str:
-        """Where a game of planned rounds stands, as players say it: "round 3 of 12"; past the
-        planned rounds (a level game played off, KOIKOI-RULES.md option ``tie = extra-round``)
-        "extra round 1 after 12 rounds"; "" for a game without planned rounds."""
-        if not self.rounds_planned:
+        """Where a game of planned rounds stands, as players say it, never "round 0": "12 rounds to
+        play" before any; "round 4 of 12 next" while it goes on (the round "Enter round 4" adds);
+        past the planned rounds (a level game played off, KOIKOI-RULES.md option ``tie =
+        extra-round``) "extra round 1 next, after 12 rounds"; once over "all 12 rounds played" (or
+        "5 of 12 rounds played", "12 rounds and 1 extra round played"); "" without planned rounds."""
+        planned, played = self.rounds_planned, self.rounds_played
+        if not planned:
             return ""
-        extra = extra_round(self.rounds_played, self.rounds_planned)
+        if self.over:
+            extra = extra_round(played, planned)
+            if extra:
+                return f"{planned} rounds and {extra} extra round{'s' if extra > 1 else ''} played"
+            return f"all {planned} rounds played" if played == planned else f"{played} of {planned} rounds played"
+        if not played:
+            return f"{planned} rounds to play"
+        extra = extra_round(played + 1, planned)
         if extra:
-            return f"extra round {extra} after {self.rounds_planned} rounds"
-        return f"round {self.rounds_played} of {self.rounds_planned}"
+            return f"extra round {extra} next, after {planned} rounds"
+        return f"round {played + 1} of {planned} next"
 
     def to_go(self, player: str) -> int | None:
         """Points the player still needs to reach the target (0 once there); None without a target."""

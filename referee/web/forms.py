@@ -413,7 +413,8 @@ def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     """A round from the calls form (Koi-Koi; KOIKOI-RULES.md "JSON", without the session's keys).
 
     Fields: ``pile-<i>`` and ``hand-<i>`` (i = seat; once per tapped card), ``stopped_by`` (a
-    player's name, or empty: the hands ran out), ``call-<k>`` (k = 0.., who called koi-koi k-th;
+    player's name, or empty: the hands ran out; no field: not answered yet, and the round has no
+    ``stopped_by`` key, see ``calls_unanswered``), ``call-<k>`` (k = 0.., who called koi-koi k-th;
     empty rows are skipped).  Names that are not players are kept so the core names them.
     """
     data = parse_round_form(form, players)
@@ -421,8 +422,27 @@ def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     calls = [{"player": who} for k in rows if (who := form.get(f"call-{k}"))]  # the call: koi-koi
     if calls:
         data["calls"] = calls
-    data["stopped_by"] = form.get("stopped_by") or None
+    if "stopped_by" in form:
+        data["stopped_by"] = form.get("stopped_by") or None
     return data
+
+
+#: What the calls form says while nobody has said how the round ended (docs/KOIKOI.md "The web form").
+STOP_UNANSWERED = ("Say how the round ended: who stopped (勝負), or “Nobody: the hands ran out”. "
+                   "Nothing is scored until you choose.")
+
+
+def calls_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
+    """``STOP_UNANSWERED`` when the calls form does not say how the round ended (KOIKOI-RULES.md
+    "The round": a stop, or the hands running out), else None.  The form pre-selects neither, so
+    a yaku tapped in is never scored as "nobody stopped" by mistake.  Not asked of a round won at
+    the deal (dealt hands, no pile: KOIKOI-RULES.md "Lucky hands")."""
+    if "stopped_by" in form:
+        return None
+    piles = any(data.get("piles", {}).values())
+    if not piles and any((data.get("hands") or {}).values()):
+        return None
+    return STOP_UNANSWERED
 
 
 _WHOLE = re.compile(r"[+-]?\d{1,7}")
@@ -474,13 +494,15 @@ class EntryForm:
 
     template: str
     parse: Callable[[FormData, Sequence[str]], dict[str, Any]]
+    #: ``unanswered(form, data)``: what the form still has to be told before it scores, or None.
+    unanswered: Callable[[FormData, Mapping[str, Any]], str | None] | None = None
 
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("round.html", parse_round_form),
     "money": EntryForm("round_money.html", parse_money_round_form),
-    "calls": EntryForm("round_calls.html", parse_calls_round_form),
+    "calls": EntryForm("round_calls.html", parse_calls_round_form, calls_unanswered),
 }
 
 

@@ -131,7 +131,8 @@ def _attach_or_prune(resp):
     ep = request.endpoint or ""
     if resp.status_code != 303 or request.method != "POST":
         return resp
-    if ep in ("sessions.new_round", "sessions.edit_round"):
+    if ep in ("sessions.new_round", "sessions.edit_round") and request.form.get("action") == "save":
+        # (Score and the other steps also answer 303, to the kept form: they attach nothing.)
         ids = request.form.getlist("photo")
         token = (request.view_args or {}).get("token")
         try:
@@ -586,7 +587,9 @@ def round_draft(token: str, draft_id: str):
         number, dealer = rnd.position, (view.dealer if view else board.dealer)
         context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
-    result, error = sessions._preview(sess, data, dealer, context)
+    entry = entry_form(sess.family)
+    missing = entry.unanswered(form, data) if entry.unanswered else None  # Koi-Koi: how the round ended
+    result, error = (None, missing) if missing else sessions._preview(sess, data, dealer, context)
     return sessions._entry(
         sess,
         data,

@@ -87,7 +87,7 @@ class RoundIn(_Request):
         None, description="must map players to their dealt hands (for lucky hands), or be left out"
     )
     field: Cards | None = Field(None, description="must be the field cards of the deal, or be left out")
-    totals: dict[str, int | str] | None = Field(
+    totals: dict[str, int | float | str] | None = Field(  # float: the core says 12.5 is not whole, 1e30 too big
         None,
         description='must map each player to the amount entered instead of cards (README "Entered totals"): '
         'points, or Hachi-hachi mon or money text such as "-1 kan 7 mon", summing to zero; or be left out',
@@ -532,6 +532,9 @@ def body_object() -> dict[str, Any]:
     except RecursionError:
         abort(error_response(400, "the JSON body is nested too deeply", "bad-request"))
     except ValueError as e:  # not JSON, or a number over Python's integer digit limit
+        if "digits" in str(e) and "integer" in str(e):
+            abort(error_response(400, "the body holds a number too big to read (over 4300 digits); no amount, "
+                                 "option or id is anywhere near that long", "bad-request"))
         abort(error_response(400, f"the body is not valid JSON: {str(e)[:200]}", "bad-request"))
     if not isinstance(data, dict):
         abort(error_response(400, "expected a JSON object body (Content-Type: application/json)", "bad-request"))

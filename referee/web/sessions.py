@@ -4,7 +4,10 @@ Each session has two unguessable links: ``/s/<view token>`` (read-only, for the
 table) and ``/s/<edit token>`` (the scorekeeper's).  Edit routes opened with a
 viewer token answer 403.  Views parse the form, call the rules core, save
 through ``referee.store`` and render; a POST that changes something redirects
-with 303; an ``HX-Request`` gets the screen's fragment.
+with 303; an ``HX-Request`` gets the screen's fragment.  The round form's other steps
+(Score, the hand pickers, the tile style, "every card left") keep the form as a draft
+and redirect (303) to the same page with ``?step=<id>``, so Back and Reload never
+re-post a form (``_to_step``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from flask import (
 )
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from referee import api, families, store
 from referee.cards import CARD_IDS, month_label
@@ -557,7 +561,7 @@ def _entry(
         "extra_round": extra_round(number, board_of(sess).rounds_planned),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),
-        "typed": request.form if request.method == "POST" else {},
+        "typed": posted(),
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
@@ -600,16 +604,17 @@ def _mon_per_kan(sess: store.Session) -> int:
 def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
     """The round input from the submitted form: the family's entry form or its JSON box (which
     may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches)."""
-    text = request.form.get("round_json", "").strip()
-    if request.form.get("entry") == "totals" and not text:
-        return parse_totals_form(request.form, sess.players, _mon_per_kan(sess)), None
+    form = posted()
+    text = form.get("round_json", "").strip()
+    if form.get("entry") == "totals" and not text:
+        return parse_totals_form(form, sess.players, _mon_per_kan(sess)), None
     if not text:
         try:
-            parse = entry_form(sess.family).parse
+            entry = entry_form(sess.family)
         except RefereeError:
-            parse = None
-        if parse is not None:
-            return parse(request.form, sess.players), unknown_seats(request.form, sess.players)
+            entry = None
+        if entry is not None:
+            return entry.parse(form, sess.players), unknown_seats(form, sess.players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -626,6 +631,19 @@ def _round_data(sess: store.Session, context: Mapping[str, Any] | None = None) -
     if mismatch:
         return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
     return stored_round(sess.family, data), None
+
+
+def unanswered(sess: store.Session, data: dict[str, Any]) -> str | None:
+    """What the family's entry form still has to be told before the round scores (Koi-Koi: how
+    it ended, ``forms.calls_unanswered``); None for the JSON box and the totals pad."""
+    form = posted()
+    if form.get("round_json", "").strip() or form.get("entry") == "totals":
+        return None
+    try:
+        entry = entry_form(sess.family)
+    except RefereeError:
+        return None
+    return entry.unanswered(form, data) if entry.unanswered else None
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
@@ -660,6 +678,47 @@ def round_diff(players: Sequence[str], mine: dict[str, Any], theirs: dict[str, A
     return out
 
 
+def posted() -> Mapping[str, Any]:
+    """The round form being handled: the request's, or the one a kept step holds (``?step=``)."""
+    kept = g.get("round_form")
+    return kept if kept is not None else request.form
+
+
+def _to_step(sess: store.Session, form: Any):
+    """Keep a posted round form (Score, or a step that only redraws the form) and redirect
+    (303) to the same page with ``?step=<id>``, which shows it scored: POST, then GET, so
+    Back and Reload never re-post the form.  The form is kept as a draft
+    (``store.add_photo_draft``, the photo steps' store) with its one-time token, so Save on
+    that page still saves once."""
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]  # corrections: applied
+    draft = store.add_photo_draft(get_db(), sess.id, kept, {})
+    resp = redirect(url_for(request.endpoint, **(request.view_args or {}), step=draft.id) + "#result", code=303)
+    mode = str(form.get("action") or "").removeprefix("picker-")
+    if mode in PICKER_MODES:
+        resp.set_cookie(PICKER_COOKIE, mode, max_age=365 * 24 * 3600, samesite="Lax")
+    return resp
+
+
+def kept_step(sess: store.Session) -> bool:
+    """Load the round form a step kept (``?step=<id>``) for ``posted()``; ``False``: no step asked.
+    404 when the step is unknown, another session's or pruned (kept a day, like unsaved photos)."""
+    step = request.args.get("step")
+    if not step:
+        return False
+    try:
+        draft = store.get_photo_draft(get_db(), sess.id, step)
+    except store.NotFoundError:
+        abort(404, "This scored round is no longer kept (unsaved rounds are kept for a day). Open the round again.")
+    form = MultiDict(draft.form)
+    g.round_form = form
+    g.photo_state = {
+        "photos": store.photos_by_ids(get_db(), sess.id, form.getlist("photo")),
+        "errors": draft.errors,
+        "form": form,
+    }
+    return True
+
+
 def _submit(
     sess: store.Session,
     *,
@@ -677,17 +736,22 @@ def _submit(
     An error, a conflict or a locked database gives the form back with every tap kept.
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
     """
+    form = posted()
+    action = form.get("action") or "score"
+    if action != "save" and request.method == "POST":
+        return _to_step(sess, form)
+    if request.method == "GET":  # a kept step shown again: it never saves
+        action = "score" if action == "save" else action
     data, error = _round_data(sess, context)
-    action = request.form.get("action") or "score"
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
-    error = error or dealer_mismatch(request.form.get("dealer"), dealer, sess.players)
+    error = error or dealer_mismatch(form.get("dealer"), dealer, sess.players) or unanswered(sess, data)
     # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
     if (action == "save" and error is None and not closed and holds_nothing(data)
             and "stopped_by" not in families.get(sess.family).round_keys):
         error = ("Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
-                 if request.form.get("entry") == "totals" else
+                 if form.get("entry") == "totals" else
                  "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
                  "“Enter totals only” for a round scored on paper.")
     result = None
@@ -701,14 +765,14 @@ def _submit(
                  "target in this round. Say who got there first (below), then save.")
     if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
-        tab = request.form.get("tab", "0")
+        tab = form.get("tab", "0")
         if action.startswith("rest-") and action[5:].isdigit():
             tab = action[5:]
         mode = action.removeprefix("picker-") if action.startswith("picker-") else None
         if mode:
             g.picker_mode = mode
         page, status = _entry(
-            sess, data, dealer=dealer, number=number, rnd=rnd, nonce=request.form.get("nonce"), version=version,
+            sess, data, dealer=dealer, number=number, rnd=rnd, nonce=form.get("nonce"), version=version,
             tab=tab, context=context, show_hands=action == "hands",
         )
         resp = make_response(page, status)
@@ -724,14 +788,14 @@ def _submit(
         rnd=rnd,
         result=result,
         scored=True,
-        nonce=request.form.get("nonce"),
+        nonce=form.get("nonce"),
         version=version,
-        tab=request.form.get("tab", "0"),
+        tab=form.get("tab", "0"),
         context=context,
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
-    if need_nonce and not nonce_ok(request.form.get("nonce")):
+    if need_nonce and not nonce_ok(form.get("nonce")):
         return again(
             error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
             "server). Your cards are kept below; press Save again.",
@@ -763,21 +827,29 @@ def new_round(token: str):
     sess, _ = load(token, edit=True)
     board = board_of(sess)
     number = len(board.rounds) + 1
-    if request.method == "GET":
+    if request.method == "GET" and not kept_step(sess):
         start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
         return _entry(sess, start, dealer=board.dealer, number=number, context=board.context)
 
     def save(data: dict[str, Any]) -> str:
-        row, created = store.add_round(get_db(), sess.id, data, request.form.get("nonce") or None)
+        row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = None
-    if board.over:
+    dealer, context = board.dealer, board.context
+    # Back after Save: a form whose one-time token saved a round is that round (shown, or saved
+    # again: "already saved"), not the next one with another oya.
+    saved = store.round_of_form_token(get_db(), sess.id, posted().get("nonce") or "")
+    view = next((v for v in board.rounds if v.id == saved), None)
+    if view is not None:
+        number, dealer, context = view.number, view.dealer, view.context
+        if request.method == "GET":
+            flash(f"Round {view.number} is saved: this is its form as it was scored. Save adds nothing twice; "
+                  f"to change the round, edit round {view.number} from the scoreboard.")
+    elif board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         closed = f"The game is over: {ended}. Start a new session for the next game."
-    return _submit(
-        sess, number=number, dealer=board.dealer, context=board.context, save=save, closed=closed, need_nonce=True
-    )
+    return _submit(sess, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True)
 
 
 @bp.post("/s/<token>/round/preview")
@@ -797,6 +869,7 @@ def preview(token: str):
         error = error or dealer_mismatch(dealer, board.dealer, sess.players)
         dealer = board.dealer
     result, code = None, None
+    error = error or unanswered(sess, data)
     if error is None:
         result, error, code = _preview_coded(sess, data, dealer, context)
     count = cards_entered(data)
@@ -851,9 +924,10 @@ def edit_round(token: str, round_id: int):
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     context = view.context if view else board.context
-    if request.method == "GET":
+    if request.method == "GET" and not kept_step(sess):
         return _entry(sess, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version, context=context)
-    version = int(request.form["version"]) if request.form.get("version", "").isdigit() else -1
+    form = posted()
+    version = int(form["version"]) if form.get("version", "").isdigit() else -1
 
     def save(data: dict[str, Any]) -> str:
         store.update_round(get_db(), sess.id, round_id, data, version)

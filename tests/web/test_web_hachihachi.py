@@ -68,7 +68,7 @@ def test_scoreboard_in_kan_and_mon(client, hh):
 
 
 def test_enter_a_round_through_the_form(client, hh, example):
-    scored = client.post(f"/s/{hh}/round/new", data=as_form(example, "score"))
+    scored = client.post(f"/s/{hh}/round/new", data=as_form(example, "score"), follow_redirects=True)
     assert scored.status_code == 200
     body = scored.get_data(as_text=True)
     assert "Save round 1" in body

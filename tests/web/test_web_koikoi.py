@@ -77,7 +77,7 @@ def test_the_round_entry_form(client, kk):
 
 
 def test_score_then_save_a_round(client, kk, h):
-    scored = client.post(f"/s/{kk}/round/new", data=round_form(h, action="score"))
+    scored = client.post(f"/s/{kk}/round/new", data=round_form(h, action="score"), follow_redirects=True)
     body = scored.get_data(as_text=True)
     assert scored.status_code == 200
     assert "×2: 7 points or more" in body
@@ -94,7 +94,7 @@ def test_score_then_save_a_round(client, kk, h):
         "calls": [{"player": "Ben"}], "stopped_by": "Aki"}
     board = client.get(f"/s/{kk}").get_data(as_text=True)
     assert "Pine (松, month 1)" in board  # the scoreboard by month
-    assert "round 1 of 12" in board
+    assert "round 2 of 12 next" in board
     assert "Plum (梅, month 2)" in client.get(f"/s/{kk}/round/new").get_data(as_text=True)
 
 

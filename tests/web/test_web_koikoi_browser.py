@@ -46,7 +46,7 @@ def test_a_koikoi_round_on_phones(live, browser):
     phone = {"viewport": {"width": 360, "height": 740}}
     keeper = browser.new_page(**phone)
     new_koikoi_session(keeper, live)
-    assert "round 0 of 12" in keeper.locator("#board").inner_text()
+    assert "12 rounds to play" in keeper.locator("#board").inner_text()
     keeper.get_by_text("Share with the table").click()
     viewer = browser.new_page(**phone)
     viewer.goto(keeper.locator(".share a").first.get_attribute("href"))
@@ -69,7 +69,7 @@ def test_a_koikoi_round_on_phones(live, browser):
 
     viewer.wait_for_selector("#round-1", timeout=6000)
     assert [t.split()[0] for t in viewer.locator(".ptotal").all_inner_texts()] == ["28", "0"]
-    assert "round 1 of 12" in viewer.locator("#board").inner_text()
+    assert "round 2 of 12 next" in viewer.locator("#board").inner_text()
     keeper.get_by_text("Enter round 2").click()
     assert "Plum (梅, month 2)" in keeper.locator(".round-month").inner_text()
 

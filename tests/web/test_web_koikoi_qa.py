@@ -53,12 +53,14 @@ def text(page: str) -> str:
 @pytest.mark.parametrize(
     ("rounds", "board_says", "entry_says"),
     [
-        ([(5, 0)], "round 1 of 2", "Round 2"),
-        ([(5, 0), (0, 5)], "round 2 of 2", "Round 3 · extra round 1"),
-        ([(5, 0), (0, 5), (0, 0)], "extra round 1 after 2 rounds", "Round 4 · extra round 2"),
-        ([(5, 0), (0, 5), (0, 0), (0, 0)], "extra round 2 after 2 rounds", "Round 5 · extra round 3"),
+        ([], "2 rounds to play", "Round 1"),
+        ([(5, 0)], "round 2 of 2 next", "Round 2"),
+        ([(5, 0), (0, 5)], "extra round 1 next, after 2 rounds", "Round 3 · extra round 1"),
+        ([(5, 0), (0, 5), (0, 0)], "extra round 2 next, after 2 rounds", "Round 4 · extra round 2"),
+        ([(5, 0), (0, 5), (0, 0), (0, 0)], "extra round 3 next, after 2 rounds", "Round 5 · extra round 3"),
     ],
-    ids=["round-1-of-2", "level-after-the-last-round", "extra-round-1", "extra-round-2"],
+    ids=["before-any-round", "round-2-of-2-next", "level-after-the-last-round", "extra-round-1-played",
+         "extra-round-2-played"],
 )
 def test_extra_rounds_are_counted_as_extra_rounds(client, h, rounds, board_says, entry_says):
     token = create(client, rounds="2", tie="extra-round")
@@ -101,7 +103,8 @@ def _new(client, ruleset: str, players) -> str:
 @pytest.mark.parametrize("action", ["score", "save"])
 def test_a_round_error_is_shown_once(client, h, ruleset, players, form, says, action):
     token = _new(client, ruleset, players)
-    r = client.post(f"/s/{token}/round/new", data={"action": action, "nonce": h.signed("e1"), **form})
+    r = client.post(f"/s/{token}/round/new", data={"action": action, "nonce": h.signed("e1"), **form},
+                    follow_redirects=True)
     assert r.status_code == (422 if action == "save" else 200)  # Score shows the problem; Save refuses
     errors = re.findall(r'<p class="error"[^>]*>(.*?)</p>', r.get_data(as_text=True), re.S)
     assert len(errors) == 1, errors
@@ -134,7 +137,8 @@ def result_section(page: str) -> str:
 )
 def test_the_result_shows_a_multiplier_only_where_one_applied(client, h, form, score, times):
     token = create(client)
-    r = client.post(f"/s/{token}/round/new", data=MultiDict({"action": "score", "nonce": h.signed("m1"), **form}))
+    r = client.post(f"/s/{token}/round/new", data=MultiDict({"action": "score", "nonce": h.signed("m1"), **form}),
+                    follow_redirects=True)
     assert r.status_code == 200
     page = r.get_data(as_text=True)
     section = result_section(page)
@@ -150,7 +154,7 @@ def test_a_round_of_totals_shows_no_yaku_it_does_not_know(client, h):
     # README "Totals only": the cards (so the yaku) of a round entered as totals are not known.
     token = create(client)
     form = {"action": "score", "nonce": h.signed("m2"), "entry": "totals", "total-0": "0", "total-1": "12"}
-    page = client.post(f"/s/{token}/round/new", data=form).get_data(as_text=True)
+    page = client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True)
     row = re.search(r"<tr><th>Ben</th>(.*?)</tr>", page, re.S).group(1)
     assert re.findall(r"<td>(.*?)</td>", row)[0] == "–"
 
@@ -162,7 +166,8 @@ def test_a_hachihachi_round_of_totals_claims_no_field_multiplier(client, h):
     form = {"entry": "totals", "nonce": h.signed("m3"), "winner": "Aki",
             "sign-0": "+", "kan-0": "2", "mon-0": "0", "sign-1": "-", "kan-1": "2", "mon-1": "0",
             "sign-2": "+", "kan-2": "0", "mon-2": "0"}
-    scored = client.post(f"/s/{token}/round/new", data={**form, "action": "score"}).get_data(as_text=True)
+    scored = client.post(f"/s/{token}/round/new", data={**form, "action": "score"},
+                         follow_redirects=True).get_data(as_text=True)
     assert "×1" not in result_section(scored)
     assert client.post(f"/s/{token}/round/new", data={**form, "action": "save"}).status_code == 303
     assert "field ×1" not in client.get(f"/s/{token}").get_data(as_text=True)

@@ -207,7 +207,7 @@ def test_round_entry_shows_48_cards_per_player_by_month(client, keeper):
 
 
 def test_score_then_save(client, keeper, h):
-    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"))
+    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"), follow_redirects=True)
     assert scored.status_code == 200
     body = text(scored)
     assert "Save round 1" in body
@@ -245,7 +245,7 @@ def test_odd_piles_and_missing_cards_warn_but_do_not_block(client, keeper, h):
         "pile-0": ["pine-crane", "pine-chaff-1", "plum-chaff-1"],
         "pile-1": ["cherry-curtain"],
     }
-    scored = client.post(f"/s/{keeper}/round/new", data={**form, "action": "score"})
+    scored = client.post(f"/s/{keeper}/round/new", data={**form, "action": "score"}, follow_redirects=True)
     assert "4 of 48" in text(scored)
     assert "captured piles are even" in text(scored)
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303

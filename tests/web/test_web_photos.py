@@ -418,7 +418,7 @@ def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
     pid = photo_ids(html)[0]
     form = _state(html)
     form["action"] = "score"
-    html = client.post(f"/s/{keeper}/round/new", data=form).get_data(as_text=True)
+    html = client.post(f"/s/{keeper}/round/new", data=form, follow_redirects=True).get_data(as_text=True)
     assert photo_ids(html) == [pid]
     form = _state(html)
     form["action"] = "save"

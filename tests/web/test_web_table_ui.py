@@ -137,7 +137,8 @@ def test_score_opens_the_page_at_the_result_with_save_in_the_bar(client, keeper,
     assert 'action="/s/' in page
     assert '/round/new#result"' in page
     assert 'value="score" class="primary">Score round' in page
-    scored = text(client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score")))
+    scored = text(client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"),
+                              follow_redirects=True))
     bar = scored[scored.index('class="entry-bar"'):]
     assert 'id="save">Save round 1</button>' in bar
     assert 'id="result"' in scored[: scored.index('class="entry-bar"')]
@@ -145,7 +146,7 @@ def test_score_opens_the_page_at_the_result_with_save_in_the_bar(client, keeper,
 
 def test_every_card_left_goes_to_a_pile_without_javascript(client, keeper, h):
     form = h.round_form({"Aki": ["pine-crane"], "Ben": ["plum-bush-warbler"]}, action="rest-2")
-    body = text(client.post(f"/s/{keeper}/round/new", data=form))
+    body = text(client.post(f"/s/{keeper}/round/new", data=form, follow_redirects=True))
     assert len(re.findall(r'name="pile-2" value="[\w-]+" checked', body)) == 46
     assert "48 of 48" in body
     assert 'id="tab-2" checked' in body
@@ -155,7 +156,7 @@ def test_the_hand_pickers_load_when_asked_without_javascript(client, keeper, h):
     page = text(client.get(f"/s/{keeper}/round/new"))
     assert 'name="hand-0"' not in page  # fetched when "Dealt hands" opens
     piles = h.piles(0)
-    body = text(client.post(f"/s/{keeper}/round/new", data=h.round_form(piles, action="hands")))
+    body = text(client.post(f"/s/{keeper}/round/new", data=h.round_form(piles, action="hands"), follow_redirects=True))
     assert body.count('name="hand-0"') == 48
     assert len(re.findall(r'name="pile-\d" value="[\w-]+" checked', body)) == sum(map(len, piles.values()))
 
@@ -171,7 +172,8 @@ def test_the_tile_style_is_remembered_by_a_cookie(tmp_path, h):
     c = app.test_client()
     token = h.new_session(c)
     assert 'class="picker-compact"' in text(c.get(f"/s/{token}/round/new"))  # compact by default
-    r = c.post(f"/s/{token}/round/new", data=h.round_form({"Aki": ["pine-crane"]}, action="picker-art"))
+    r = c.post(f"/s/{token}/round/new", data=h.round_form({"Aki": ["pine-crane"]}, action="picker-art"),
+               follow_redirects=True)
     assert "picker=art" in r.headers["Set-Cookie"]
     assert 'class="picker-art"' in text(r)
     assert 'value="pine-crane" checked' in text(r)  # the taps are kept

@@ -35,7 +35,7 @@ def test_the_number_pad_has_a_numeric_field_per_player(client, keeper):
 
 def test_score_then_save_totals_and_the_game_goes_on(client, keeper, h):
     form = totals_form({"total-0": "120", "total-1": "40", "total-2": "300"}, action="score", signed=h.signed)
-    r = client.post(f"/s/{keeper}/round/new", data=form)
+    r = client.post(f"/s/{keeper}/round/new", data=form, follow_redirects=True)
     assert r.status_code == 200
     assert "Save round 1" in text(r)
     assert "Entered total (scored on paper)" in text(r)
@@ -197,7 +197,8 @@ def test_totals_ask_who_reached_the_target_first_under_first_to_target_wins(clie
         {"total-0": "400", "total-1": "450", "total-2": "100"}, nonce="t-1", signed=h.signed))
     assert r.status_code == 303
     round_2 = {"total-0": "310", "total-1": "310", "total-2": "50"}
-    scored = text(client.post(f"/s/{token}/round/new", data=totals_form(round_2, action="score", signed=h.signed)))
+    form = totals_form(round_2, action="score", nonce="t-2", signed=h.signed)  # round 1's token would be round 1
+    scored = text(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True))
     assert "Aki and Ben both reach the target in this round: who got there first?" in scored
     assert 'name="first_to_target" value="Aki"' in scored
     refused = client.post(f"/s/{token}/round/new", data=totals_form(round_2, nonce="t-2", signed=h.signed))

@@ -166,7 +166,7 @@ def test_round_entry_asks_who_reached_the_target_first_only_when_two_do(client, 
                 f.add(f"pile-{i}", c)
         return f
 
-    scored = client.post(f"/s/{edit}/round/new", data=form("score", "n1")).get_data(as_text=True)
+    scored = client.post(f"/s/{edit}/round/new", data=form("score", "n1"), follow_redirects=True).get_data(as_text=True)
     assert "A and B both reach the target in this round: who got there first?" in scored
     refused = client.post(f"/s/{edit}/round/new", data=form("save", "n2"))
     assert refused.status_code == 422
@@ -184,7 +184,8 @@ def test_round_entry_asks_who_reached_the_target_first_only_when_two_do(client, 
     for i, p in enumerate(["A", "B"]):
         for c in GAME["rounds"][0]["piles"][p]:
             f.add(f"pile-{i}", c)
-    assert "who got there first" not in client.post(f"/s/{other}/round/new", data=f).get_data(as_text=True)
+    assert "who got there first" not in client.post(f"/s/{other}/round/new", data=f,
+                                                    follow_redirects=True).get_data(as_text=True)
 
 
 def test_hachihachi_form_names_the_liable_thrower_when_the_rule_is_on(client, h):
