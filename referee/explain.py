@@ -33,6 +33,33 @@ class Line(NamedTuple):
                 "points": self.points, "cards": list(self.cards)}
 
 
+class PlayerLines:
+    """What a round result with per-player results offers (Roppyakken and Koi-Koi ``RoundResult``).
+
+    Mixed into a frozen dataclass whose ``players`` is a tuple of per-player results, each with
+    ``player`` (a name), ``round_score`` (points) and ``lines`` (:class:`Line`s, summing to it).
+    """
+
+    players: tuple
+
+    def player(self, name: str):
+        """The result of one player; ``KeyError`` if absent."""
+        for p in self.players:
+            if p.player == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Player -> round_score (points)."""
+        return {p.player: p.round_score for p in self.players}
+
+    @property
+    def explanation(self) -> tuple[Line, ...]:
+        """Every line of every player, in play order."""
+        return tuple(line for p in self.players for line in p.lines)
+
+
 def _byte_table(offset: int) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(CARDS[offset + i].id for i in range(8) if b >> i & 1) for b in range(256))
 

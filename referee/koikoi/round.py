@@ -17,7 +17,7 @@ from functools import cached_property
 
 from referee.cards import mask
 from referee.errors import RefereeError
-from referee.explain import Line
+from referee.explain import Line, PlayerLines
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
 from referee.koikoi.yaku import find_yaku
@@ -185,7 +185,7 @@ class PlayerRound:
 
 
 @dataclass(frozen=True)
-class RoundResult:
+class RoundResult(PlayerLines):
     """A scored round.
 
     ``outcome``: ``stopped`` (a player stopped), ``hands-ran-out``, ``lucky-hands`` (won
@@ -204,23 +204,6 @@ class RoundResult:
     multiplier: int
     next_dealer: str
     warnings: tuple[str, ...]
-
-    def player(self, name: str) -> PlayerRound:
-        """The result of one player; ``KeyError`` if absent."""
-        for p in self.players:
-            if p.player == name:
-                return p
-        raise KeyError(name)
-
-    @property
-    def scores(self) -> dict[str, int]:
-        """Player -> round_score."""
-        return {p.player: p.round_score for p in self.players}
-
-    @property
-    def explanation(self) -> tuple[Line, ...]:
-        """Every line of every player, in play order."""
-        return tuple(line for p in self.players for line in p.lines)
 
     def to_json(self) -> dict:
         """The public JSON shape (KOIKOI-RULES.md "JSON", "Round result")."""

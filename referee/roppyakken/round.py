@@ -15,7 +15,7 @@ from functools import cached_property
 
 from referee.cards import CARDS, mask, month_label
 from referee.errors import RefereeError
-from referee.explain import Line, mask_ids
+from referee.explain import Line, PlayerLines, mask_ids
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
 from referee.roppyakken.fuke import excluded_mask, fuke_count, fuke_players
@@ -193,7 +193,7 @@ class PlayerRound:
 
 
 @dataclass(frozen=True)
-class RoundResult:
+class RoundResult(PlayerLines):
     """A scored round.
 
     ``void``: fuke voided it (``fuke_by`` names the players at or below the
@@ -210,23 +210,6 @@ class RoundResult:
     instant_win: str | None
     warnings: tuple[str, ...]
     entered: bool = False
-
-    def player(self, name: str) -> PlayerRound:
-        """The result of one player; ``KeyError`` if absent."""
-        for p in self.players:
-            if p.player == name:
-                return p
-        raise KeyError(name)
-
-    @property
-    def scores(self) -> dict[str, int]:
-        """Player -> round_score."""
-        return {p.player: p.round_score for p in self.players}
-
-    @property
-    def explanation(self) -> tuple[Line, ...]:
-        """Every line of every player, in play order."""
-        return tuple(line for p in self.players for line in p.lines)
 
     def to_json(self) -> dict:
         """The public JSON shape (README "Round result")."""
