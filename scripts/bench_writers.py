@@ -46,7 +46,7 @@ def new_session(port: int) -> str:
         port,
         "POST",
         "/api/v1/sessions",
-        {"name": "Busy", "players": ["Aki", "Ben", "Chiyo"], "options": {"target": 10**9}},
+        {"name": "Busy", "players": ["Aki", "Ben", "Chiyo"], "options": {"target": 1_000_000}},
     )
     assert status == 201, body
     return json.loads(body)["edit_token"]
