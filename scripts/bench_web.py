@@ -197,6 +197,19 @@ def median_of(runs: list[dict]) -> dict:
     return out
 
 
+def interleave(cases: dict, running: list, repeats: int, loads: list[str]) -> dict[tuple[str, str], list[dict]]:
+    """One interleaved run: each repeat runs every case (``name -> run(server) -> figures``) on
+    every server in turn, then appends the load average to ``loads``.
+    -> ``{(case, server label): [figures of each repeat]}``."""
+    results: dict[tuple[str, str], list[dict]] = {}
+    for _ in range(repeats):
+        for case, run in cases.items():
+            for s in running:
+                results.setdefault((case, s.label), []).append(run(s))
+        loads.append(load_average())
+    return results
+
+
 def load_average() -> str:
     try:
         return "/".join(f"{x:.1f}" for x in os.getloadavg())
@@ -237,12 +250,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.duration,
                 ),
             }
-            results: dict[tuple[str, str], list[dict]] = {}
-            for _ in range(args.repeats):
-                for case, fn in cases.items():
-                    for s in running:
-                        results.setdefault((case, s.label), []).append(fn(s))
-                loads.append(load_average())
+            results = interleave(cases, running, args.repeats, loads)
         finally:
             for s in running:
                 s.stop()

@@ -28,7 +28,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import load_average, median_of, request, run_threads, servers
+from bench_web import interleave, load_average, median_of, request, run_threads, servers
 
 START, END = "<!-- bench_writers:start -->", "<!-- bench_writers:end -->"
 
@@ -86,13 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory() as tmp:
         running = servers(args.baseline, tmp)
-        results: dict[tuple[str, str], list[dict]] = {}
+        runs = {case: (lambda s, n=n, one=one: writers(s.port, n, args.saves, one)) for case, (n, one) in cases.items()}
         try:
-            for _ in range(args.repeats):
-                for case, (n, one) in cases.items():
-                    for s in running:
-                        results.setdefault((case, s.label), []).append(writers(s.port, n, args.saves, one))
-                loads.append(load_average())
+            results = interleave(runs, running, args.repeats, loads)
         finally:
             for s in running:
                 s.stop()
