@@ -40,6 +40,7 @@ from vision.geometry import quad_bounds
 from vision.render import DEFAULT_ART_DIR, render_art
 from vision.scenes import LAYOUTS, NO_CARDS, quad_to_obb
 from vision.testset import read_testset, write_testset
+from vision.visibility import READABLE_FROM
 
 
 def new_tally() -> dict:
@@ -54,8 +55,9 @@ def new_tally() -> dict:
     }
 
 
-def tally_photo(t: dict, ph, tr, floor: float) -> None:
-    """Add one photo's :class:`vision.detector.Trace` ``tr`` to the tally ``t``."""
+def tally_photo(t: dict, ph, tr, floor: float, boxes: str = "visible") -> None:
+    """Add one photo's :class:`vision.detector.Trace` ``tr`` to the tally ``t``; ``boxes``:
+    what the localiser's boxes hold (``"visible"`` or ``"whole"``), for the loss analysis."""
     dets = tr.detections
     if ph.layout == NO_CARDS:
         none = t["none"]
@@ -65,6 +67,7 @@ def tally_photo(t: dict, ph, tr, floor: float) -> None:
         none["shown"] += sum(d.confidence >= floor for d in dets)
         return
     gtb = quad_bounds(ph.quads)
+    gtw = quad_bounds(ph.gt_quads("whole"))
     for e, keep in ((t["ev"], dets), (t["sure"], [d for d in dets if not d.uncertain])):
         e.add(
             ph.layout,
@@ -74,10 +77,13 @@ def tally_photo(t: dict, ph, tr, floor: float) -> None:
             [d.confidence for d in keep],
             np.array([d.box for d in keep]).reshape(-1, 4),
             style=ph.style,
+            gt_visible=list(ph.visible),
+            pred_covered=[d.covered for d in keep],
+            gt_whole=gtw,
         )
     top1 = [CARD_IDS[int(i)] for i in tr.probs.argmax(1)] if len(tr.probs) else []
     final = [CARD_IDS[c] if c >= 0 else None for c, _ in tr.assigned]
-    gto = np.array([quad_to_obb(q) for q in ph.quads]).reshape(-1, 5)
+    gto = np.array([quad_to_obb(q) for q in ph.gt_quads(boxes)]).reshape(-1, 5)
     c, fb = error_sources(list(ph.cards), gto, tr.obbs, top1, final, ph.style)
     t["errors"][ph.layout] += c
     t["false_boxes"][ph.layout] += fb
@@ -100,19 +106,33 @@ def run_interleaved(dets: list[Detector], photos, floor: float) -> list[dict]:
             t0 = time.process_time()
             tr = dets[i].trace(im)
             tallies[i]["cpu_s"].append(time.process_time() - t0)
-            tally_photo(tallies[i], ph, tr, floor)
+            tally_photo(tallies[i], ph, tr, floor, dets[i].boxes)
     return tallies
 
 
 def summarise(r: dict, layouts, styles) -> dict:
     ev, sure = r["ev"], r["sure"]
     out = {"layouts": {}, "styles": {}, "cells": {}, "errors": {}}
+    rd = READABLE_FROM
+    out["readable_from"] = rd
+    out["readable_cells"] = {}
     for lay in (*layouts, None):
-        out["layouts"][lay or "all"] = {"identity": ev.card_level(lay), "certain_only": sure.card_level(lay)}
+        out["layouts"][lay or "all"] = {
+            "identity": ev.card_level(lay),
+            "certain_only": sure.card_level(lay),
+            "readable": ev.card_level(lay, min_visible=rd),
+            "readable_certain": sure.card_level(lay, min_visible=rd),
+            "under_readable": ev.covered_report(rd, lay),
+        }
     for st in styles:
-        out["styles"][st] = {"identity": ev.card_level(style=st), "certain_only": sure.card_level(style=st)}
+        out["styles"][st] = {
+            "identity": ev.card_level(style=st),
+            "certain_only": sure.card_level(style=st),
+            "readable": ev.card_level(style=st, min_visible=rd),
+        }
         for lay in layouts:
             out["cells"][f"{lay}/{st}"] = ev.card_level(lay, style=st)["f1"]
+            out["readable_cells"][f"{lay}/{st}"] = ev.card_level(lay, style=st, min_visible=rd)["f1"]
     for lay in layouts:
         c = r["errors"][lay]
         n = sum(c.values())
@@ -132,7 +152,12 @@ def main(argv=None) -> int:
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
     p.add_argument("--set", type=Path, default=Path("data/heldout/test"), help="held-out set folder")
     p.add_argument("--split", default="test", help="seed split when the set must be made")
-    p.add_argument("--per-cell", type=int, default=8, help="photos per (layout, style) when making the set")
+    p.add_argument(
+        "--per-cell",
+        type=int,
+        default=None,
+        help="photos per (layout, style) when making the set (default: the split's)",
+    )
     p.add_argument("--localiser", type=Path, default=None, help="localiser ONNX (default: shipped)")
     p.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: shipped)")
     p.add_argument(
@@ -231,10 +256,10 @@ def main(argv=None) -> int:
             retrained = (d / "localiser.onnx").exists()
             res["loso"][st] = {
                 "localiser": "retrained without it" if retrained else str(a.localiser or "shipped"),
-                **{lay: r["ev"].card_level(lay)["f1"] for lay in layouts},
-                "all": r["ev"].card_level()["f1"],
+                **{lay: r["ev"].card_level(lay, min_visible=READABLE_FROM)["f1"] for lay in layouts},
+                "all": r["ev"].card_level(min_visible=READABLE_FROM)["f1"],
             }
-        print("leave-one-style-out identity F1 (whole detector):")
+        print(f"leave-one-style-out identity F1 (whole detector; cards showing >= {READABLE_FROM:.0%}):")
         print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
         for st, v in res["loso"].items():
             print(f"{st:16} " + " ".join(f"{v[lay]:8.3f}" for lay in (*layouts, "all")))
@@ -246,6 +271,25 @@ def main(argv=None) -> int:
 
 def print_report(res: dict, layouts, styles) -> None:
     print(f"{res['photos']} photos, {res['seconds']}s; uncertain below {res['uncertain_below']}, floor {res['floor']}")
+    rd = res["readable_from"]
+    print(f"cards showing at least {rd:.0%} of their face (predictions of less-covered cards neither right nor wrong):")
+    print(
+        f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} "
+        f"| under {rd:.0%}: covered/right/wrong/unseen"
+    )
+    for k, v in res["layouts"].items():
+        c, s, u = v["readable"], v["readable_certain"], v["under_readable"]
+        print(
+            f"{k:8} {c['tp'] + c['fn']:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
+            f"{s['precision']:6.3f} {s['recall']:6.3f} | {u['cards']:4d}: {u['covered']}/{u['named_right']}/"
+            f"{u['named_wrong']}/{u['unseen']}"
+        )
+    print("readable identity F1 per (layout, style):")
+    print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
+    for st in styles:
+        row = [res["readable_cells"][f"{lay}/{st}"] for lay in layouts] + [res["styles"][st]["readable"]["f1"]]
+        print(f"{st:16} " + " ".join(f"{v:8.3f}" for v in row))
+    print("every card:")
     print(f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} {'F1':>6}")
     for k, v in res["layouts"].items():
         c, s = v["identity"], v["certain_only"]

@@ -6,7 +6,10 @@ Stages (run one or ``all``); every stage resumes from its checkpoints in --out:
   localiser   YOLO11n-OBB from scratch, single class
   classifier  small CNN on upright crops (49 classes: 48 cards and "not a card");
               --cls-mode top fine-tunes only its last block from --cls-init (CPU-sized)
-  export      ONNX of both into --models (only the classifier with --skip-localiser)
+  export      ONNX of both into --models (only the classifier with --skip-localiser,
+              only the localiser with --skip-classifier)
+
+On this CPU start it with scripts/train_cpu.sh (background, nice, 2 threads, resumable).
 
 Records seed, image size, epochs, time and hardware in --out/train_log.json.
 Runs on CPU (slow; interrupt and rerun to resume) or on a GPU (--device 0).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -75,6 +79,25 @@ def main(argv=None) -> int:
     )
     p.add_argument("--crops", type=Path, default=None, help="crops file (default: --out/crops.npz)")
     p.add_argument("--skip-localiser", action="store_true", help="export: classifier only")
+    p.add_argument("--skip-classifier", action="store_true", help="export: localiser only")
+    p.add_argument(
+        "--boxes",
+        choices=["visible", "whole"],
+        default="visible",
+        help="localiser labels: each card's visible region, or its whole face (docs/VISION.md)",
+    )
+    p.add_argument(
+        "--crops-per-card",
+        type=int,
+        default=0,
+        help="data: also cut this many masked whole-card classifier crops per card from the "
+        "localiser's train scenes (det/crops.npz)",
+    )
+    p.add_argument("--freeze", type=int, default=None, help="localiser: keep the first N layers (10: backbone)")
+    p.add_argument("--warmup", type=float, default=3.0, help="localiser: warm-up epochs")
+    p.add_argument("--close-mosaic", type=int, default=None, help="localiser: last N epochs without mosaic")
+    p.add_argument("--lr0", type=float, default=0.01, help="localiser: initial learning rate")
+    p.add_argument("--threads", type=int, default=2, help="torch threads on CPU")
     p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--no-resume", action="store_true")
@@ -103,6 +126,7 @@ def main(argv=None) -> int:
     log_path = a.out / "train_log.json"
     entry = {
         "stage": a.stage,
+        "loadavg_start": [round(v, 2) for v in os.getloadavg()],
         "hardware": hardware(),
         "args": {k: str(v) for k, v in vars(a).items()},
     }
@@ -122,9 +146,11 @@ def main(argv=None) -> int:
                 a.workers,
                 styles,
                 texture_scale=a.texture_scale,
+                boxes=a.boxes,
+                crops_per_card=a.crops_per_card,
             )
         crops = a.crops or a.out / "crops.npz"
-        if not crops.exists():
+        if not crops.exists() and a.crop_scenes > 0:
             x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)
             np.savez(crops, x=x, y=y, s=s)
         entry["data_s"] = round(time.time() - t, 1)
@@ -184,6 +210,11 @@ def main(argv=None) -> int:
             a.loc_hours,
             resume=not a.no_resume,
             init=a.loc_init,
+            freeze=a.freeze,
+            warmup_epochs=a.warmup,
+            close_mosaic=a.close_mosaic,
+            threads=a.threads,
+            lr0=a.lr0,
         )
         entry["localiser_s"] = round(time.time() - t, 1)
     if a.stage in ("export", "all"):
@@ -193,9 +224,11 @@ def main(argv=None) -> int:
             shutil.copy(best, a.models / "localiser.pt")
             onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
             print("exported", onnx, flush=True)
-        export_classifier_onnx(a.out / "classifier.pt", a.models / "classifier.onnx")
-        shutil.copy(a.out / "classifier.pt", a.models / "classifier.pt")
+        if not a.skip_classifier:
+            export_classifier_onnx(a.out / "classifier.pt", a.models / "classifier.onnx")
+            shutil.copy(a.out / "classifier.pt", a.models / "classifier.pt")
     entry["seconds"] = round(time.time() - t_all, 1)
+    entry["loadavg_end"] = [round(v, 2) for v in os.getloadavg()]
     log = json.loads(log_path.read_text()) if log_path.exists() else {"runs": []}
     log["runs"].append(entry)
     log_path.write_text(json.dumps(log, indent=1))

@@ -50,6 +50,8 @@ def test_json_output(parser, photo, capsys):
         "confidence": 0.91,
         "box": [1.0, 2.0, 30.0, 40.0],
         "uncertain": False,
+        "covered": False,
+        "visible": 1.0,
     }
     assert rec["detections"][1]["uncertain"] is True
 

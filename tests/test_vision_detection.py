@@ -19,7 +19,16 @@ def test_valid_detection_normalises_types():
         "confidence": 1.0,
         "box": [1.0, 2.0, 3.0, 4.0],
         "uncertain": False,
+        "covered": False,
+        "visible": 1.0,
     }
+
+
+def test_a_covered_card_is_never_certain():
+    d = Detection("pine-crane", 0.99, (1, 2, 3, 4), uncertain=False, covered=True, visible=0.2)
+    assert d.uncertain is True
+    assert d.to_dict()["covered"] is True
+    assert d.to_dict()["visible"] == 0.2
 
 
 def test_detection_is_frozen():
@@ -38,6 +47,8 @@ def test_detection_is_frozen():
         ({"box": (0, 0, 1)}, "expected 4 values"),
         ({"box": (5, 0, 1, 1)}, "x1 <= x2"),
         ({"box": (0, 0, math.inf, 1)}, "finite"),
+        ({"visible": 1.2}, "visible"),
+        ({"visible": math.nan}, "visible"),
     ],
 )
 def test_detection_validators_name_expected_and_actual(kwargs, message):

@@ -77,6 +77,27 @@ def test_labels_match_the_visible_pixels(art, layout):
         assert np.mean(fills) >= (0.4 if layout == "fan" else 0.5)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_whole_quads_hold_the_visible_part_and_stay_in_the_frame(art, layout):
+    # a whole-card localiser learns these: the card's whole face, cut to the photo's frame
+    for seed in (21, 22):
+        s = make_scene(seed, art, size=256, layout=layout, keep_idmap=True)
+        w, h = s.image.size
+        assert s.whole.shape == s.quads.shape
+        assert (s.whole[..., 0] >= 0).all() and (s.whole[..., 0] <= w).all()
+        assert (s.whole[..., 1] >= 0).all() and (s.whole[..., 1] <= h).all()
+        ida = s.extra["idmap"]
+        for wq, q, v, frac in zip(s.whole, s.quads, s.extra["label_ids"], s.visible, strict=True):
+            own, whole = ida == v, _mask(wq, s.image.size)
+            slack = 0.93 if own.sum() > 400 else 0.85  # rasterising a small quad loses its rim
+            assert (own & whole).sum() >= slack * own.sum()
+            if own.sum() <= 400:  # a card a few pixels wide: half-pixel pasting offsets dominate
+                continue
+            assert whole.sum() >= 0.9 * _mask(q, s.image.size).sum()
+            if frac > 0.99:  # a card no one covers: whole and visible agree
+                assert own.sum() >= 0.85 * whole.sum()
+
+
 def test_scene_is_deterministic_from_seed(art):
     a = make_scene(11, art, size=200)
     b = make_scene(11, art, size=200)

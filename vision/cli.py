@@ -59,7 +59,8 @@ def run_detect(args: argparse.Namespace) -> int:
     """Detect cards in each of ``args.images`` and print them.
 
     Without ``--json`` prints one line per card (``id  confidence  box``), with ``?`` for
-    uncertain ones.  An unusable image gets one line on stderr and the others are still
+    uncertain ones and "(too covered to read)" for cards the detector sees but cannot read.
+    An unusable image gets one line on stderr and the others are still
     read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
     for a bad ``--annotate`` path (before any work) and :class:`vision.errors.ModelError`
     when the model cannot be loaded.
@@ -93,7 +94,7 @@ def run_detect(args: argparse.Namespace) -> int:
             print(f"{path}: {len(dets)} card{'s' if len(dets) != 1 else ''}")
             for d in dets:
                 box = ", ".join(f"{v:.0f}" for v in d.box)
-                flag = " ?" if d.uncertain else ""
+                flag = " (too covered to read)" if d.covered else " ?" if d.uncertain else ""
                 print(f"  {d.card:26} {d.confidence:5.2f}  [{box}]{flag}")
         if args.annotate:
             from vision.annotate import annotate

@@ -42,6 +42,8 @@ class Detection:
     confidence: float
     box: tuple[float, float, float, float]
     uncertain: bool = False
+    covered: bool = False
+    visible: float = 1.0
 
     def __post_init__(self) -> None:
         if self.card not in _IDS:
@@ -56,13 +58,21 @@ class Detection:
             raise ValueError(f"box: expected finite x1 <= x2 and y1 <= y2, got {box}")
         object.__setattr__(self, "confidence", c)
         object.__setattr__(self, "box", box)
-        object.__setattr__(self, "uncertain", bool(self.uncertain))
+        v = float(self.visible)
+        if not (0.0 <= v <= 1.0) or math.isnan(v):
+            raise ValueError(f"visible: expected a float in [0, 1], got {self.visible!r}")
+        object.__setattr__(self, "visible", v)
+        object.__setattr__(self, "covered", bool(self.covered))
+        object.__setattr__(self, "uncertain", bool(self.uncertain) or self.covered)
 
     def to_dict(self) -> dict:
-        """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain"}``."""
+        """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain",
+        "covered", "visible"}``."""
         return {
             "card": self.card,
             "confidence": round(self.confidence, 4),
             "box": [round(v, 1) for v in self.box],
             "uncertain": self.uncertain,
+            "covered": self.covered,
+            "visible": round(self.visible, 3),
         }

@@ -37,6 +37,7 @@ from vision.postprocess import (
     to_detections,
 )
 from vision.tiling import cut_by_window, tile_windows, window_to_photo
+from vision.visibility import READABLE_FROM, mask_crops, stacking, visible_masks
 
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -54,6 +55,32 @@ def find_model(name: str) -> Path:
         if (d / name).is_file():
             return d / name
     raise ModelError(f"model file {name!r} not found in {', '.join(map(str, dirs))}")
+
+
+#: What a localiser's boxes hold, read from ``localiser.json`` beside its weights:
+#: ``"visible"`` (each card's visible region; the default when there is no such file) or
+#: ``"whole"`` (each card's whole face; docs/VISION.md, "Whole cards").
+BOX_KINDS = ("visible", "whole")
+
+
+def localiser_meta(localiser: Path) -> dict:
+    """The localiser's ``{"boxes": kind, "iou": NMS threshold}`` from the JSON file named
+    like its weights (``localiser.json`` beside ``localiser.onnx`` or ``.pt``); without one,
+    ``{"boxes": "visible", "iou": 0.5}``.  Raises ModelError for a malformed file."""
+    import json
+
+    meta = {"boxes": "visible", "iou": 0.5}
+    path = Path(localiser).with_suffix(".json")
+    if not path.is_file():
+        return meta
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+        meta.update(boxes=str(d.get("boxes", "visible")), iou=float(d.get("iou", 0.5)))
+    except (OSError, ValueError, TypeError, AttributeError) as e:
+        raise ModelError(f"{path}: not a localiser description ({e})") from None
+    if meta["boxes"] not in BOX_KINDS or not 0 < meta["iou"] <= 1:
+        raise ModelError(f"{path}: boxes must be one of {BOX_KINDS} and iou in (0, 1], got {meta}")
+    return meta
 
 
 def _load_calibration(path: Path | bool | None):
@@ -117,7 +144,9 @@ class Detector:
 
     ``imgsz``: localiser input side in pixels (read from the ONNX model when possible);
     ``conf``: minimum localiser score for a card candidate (0-1); ``iou``: rotated NMS
-    threshold; ``uncertain_below``: detections with a lower final confidence are flagged
+    threshold (default: the localiser's, :func:`localiser_meta`: 0.5 for visible regions,
+    0.7 for whole cards, whose boxes overlap far more in a pile); ``uncertain_below``:
+    detections with a lower final confidence are flagged
     ``uncertain``; ``max_side``: the photo's long side is reduced to this many pixels before
     cropping cards; ``tta``: also classify each crop turned by 180 degrees and average;
     ``pre_blur``: Gaussian blur radius (pixels of the 512 localiser input) applied before
@@ -133,6 +162,10 @@ class Detector:
     windows of the photo (neighbours sharing ``tile_overlap`` of a window's side), each
     enlarged to its input (:mod:`vision.tiling`; off by default, measured in
     docs/VISION.md).  The shipped calibration was fitted on single-pass scores.
+    With a whole-card localiser, each box's visible part is worked out from the stacking
+    order (:mod:`vision.visibility`), the classifier sees the crop with the hidden part
+    greyed out, and an uncertain card showing under :data:`READABLE_FROM` of its face is
+    reported ``covered``.
     Raises ModelError for missing files, an unreadable calibration or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
@@ -144,7 +177,7 @@ class Detector:
         localiser: Path | None = None,
         classifier: Path | None = None,
         conf: float = 0.35,
-        iou: float = 0.5,
+        iou: float | None = None,
         uncertain_below: float = CERTAIN_AT,
         max_side: int = 1280,
         tta: bool = False,
@@ -160,15 +193,17 @@ class Detector:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
         tile_windows(1, 1, tiles, tile_overlap)  # ValueError for a bad tiling
         self.backend = backend
-        self.conf, self.iou, self.uncertain_below = conf, iou, uncertain_below
+        self.conf, self.uncertain_below = conf, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
         self.tiles, self.tile_overlap = tiles, tile_overlap
         self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
+            self._set_meta(Path(localiser or find_model("localiser.pt")), iou)
             return
         loc = Path(localiser) if localiser else find_model("localiser.onnx")
+        self._set_meta(loc, iou)
         cls = Path(classifier) if classifier else find_model("classifier.onnx")
         for p in (loc, cls):
             if not Path(p).is_file():
@@ -179,6 +214,11 @@ class Detector:
             shape = self._loc.input.shape
             if isinstance(shape[-1], int):
                 self.imgsz = int(shape[-1])
+
+    def _set_meta(self, loc: Path, iou: float | None) -> None:
+        meta = localiser_meta(loc)
+        self.boxes = meta["boxes"]
+        self.iou = float(iou) if iou is not None else meta["iou"]
 
     def _init_torch(self, localiser, classifier) -> None:
         try:
@@ -270,9 +310,19 @@ class Detector:
             return np.zeros((0, 5)), np.zeros(0)
         return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)
 
-    def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> np.ndarray:
+    def visibility(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        """Visible masks ``(K, 112, 72)`` of the boxes ``(K, 5)`` in their upright crops and
+        the visible share ``(K,)`` of each (0-1): from the stacking order for a whole-card
+        localiser (:mod:`vision.visibility`); ``(None, ones)`` for a visible-region one."""
+        if self.boxes != "whole" or len(obbs) == 0:
+            return None, np.ones(len(obbs))
+        a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
+        return visible_masks(obbs, stacking(a, obbs), CROP_SIZE)
+
+    def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL
-        RGB or ``(H, W, 3)`` uint8 array).
+        RGB or ``(H, W, 3)`` uint8 array).  ``masks``: optional bool ``(K, 112, 72)``
+        visible masks (:meth:`visibility`); hidden pixels are greyed out before classifying.
 
         With a classifier that has a 49th "not a card" class, each row sums to 1 minus
         that class's probability.
@@ -281,6 +331,8 @@ class Detector:
             return np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         crops = crop_obbs(a, obbs, CROP_SIZE)
+        if masks is not None:
+            crops = mask_crops(crops, masks)
         if self.tta:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
@@ -315,12 +367,14 @@ class Detector:
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)
-        probs = self.classify(loaded.array, obbs)
+        masks, visible = self.visibility(loaded.array, obbs)
+        probs = self.classify(loaded.array, obbs, masks)
         assigned = assign_cards(probs, scores, self.calibration)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
-        dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below)
-        return Trace(obbs_px, scores, probs, assigned, dets)
+        readable = READABLE_FROM if self.boxes == "whole" else 0.0
+        dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable)
+        return Trace(obbs_px, scores, probs, assigned, dets, visible)
 
 
 @dataclass(frozen=True)
@@ -331,7 +385,7 @@ class Trace:
     ``(K,)``: localiser scores; ``probs`` ``(K, 48)``: class probabilities (summing to
     1 - the "not a card" probability when the classifier has that class); ``assigned``:
     per box ``(class index or -1, confidence)`` after the pile rules; ``detections``: what
-    :meth:`Detector.detect` returns.
+    :meth:`Detector.detect` returns; ``visible`` ``(K,)``: each box's visible share (0-1).
     """
 
     obbs: np.ndarray
@@ -339,6 +393,7 @@ class Trace:
     probs: np.ndarray
     assigned: list[tuple[int, float]]
     detections: list[Detection]
+    visible: np.ndarray | None = None
 
 
 _DEFAULT: dict[str, Detector] = {}

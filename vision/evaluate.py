@@ -139,45 +139,57 @@ class Evaluator:
         pred_conf: list[float],
         pred_boxes: np.ndarray,
         style: str | None = None,
+        gt_visible: list[float] | None = None,
+        pred_covered: list[bool] | None = None,
+        gt_whole: np.ndarray | None = None,
     ) -> None:
         """One photo: ground-truth ids and ``(N, 4)`` boxes; predicted ids, confidences
         (0-1) and ``(M, 4)`` boxes, all in pixels; ``style``: the art style (for
-        :func:`identity_key`)."""
+        :func:`identity_key`); ``gt_visible``: each card's visible share (0-1, default 1);
+        ``pred_covered``: which predictions the detector reported too covered to read
+        (default none); ``gt_whole``: ``(N, 4)`` bounds of each card's whole face (default
+        ``gt_boxes``), to match covered reports to cards."""
+        gtb = np.asarray(gt_boxes, float).reshape(-1, 4)
         self.photos.append(
             {
                 "layout": layout,
                 "style": style,
                 "gt": list(gt_cards),
-                "gtb": np.asarray(gt_boxes, float).reshape(-1, 4),
+                "gtb": gtb,
+                "gtw": gtb if gt_whole is None else np.asarray(gt_whole, float).reshape(-1, 4),
+                "vis": np.ones(len(gt_cards)) if gt_visible is None else np.asarray(gt_visible, float),
                 "pred": list(pred_cards),
                 "conf": np.asarray(pred_conf, float),
                 "pb": np.asarray(pred_boxes, float).reshape(-1, 4),
+                "covered": np.zeros(len(pred_cards), bool) if pred_covered is None else np.asarray(pred_covered, bool),
             }
         )
 
     def card_level(
-        self, layout: str | None = None, identity: bool = True, style: str | None = None
+        self, layout: str | None = None, identity: bool = True, style: str | None = None, min_visible: float = 0.0
     ) -> dict:
         """Precision, recall and F1 over photos: a predicted card is right when the photo
         holds it (with ``identity``, same-month plain chaff count as the same card).
-        ``layout`` / ``style``: only the photos of that layout / art style."""
+        ``layout`` / ``style``: only the photos of that layout / art style.
+
+        ``min_visible``: count only the cards showing at least this share of their face;
+        a prediction of a card that shows less is neither right nor wrong, and predictions
+        reported covered are left out (:meth:`covered_report` counts both apart)."""
         tp = fp = fn = 0
         n = 0
-        for p in self.photos:
-            if layout and p["layout"] != layout:
-                continue
-            if style and p["style"] != style:
-                continue
+        for p in self._photos(layout, style):
             n += 1
 
             def key(c, st=p["style"]):
                 return identity_key(c, st) if identity else c
 
-            g = Counter(key(c) for c in p["gt"])
-            q = Counter(key(c) for c in p["pred"])
+            g = Counter(key(c) for c, v in zip(p["gt"], p["vis"], strict=True) if v >= min_visible)
+            low = Counter(key(c) for c, v in zip(p["gt"], p["vis"], strict=True) if v < min_visible)
+            q = Counter(key(c) for c, cov in zip(p["pred"], p["covered"], strict=True) if not cov)
             inter = sum((g & q).values())
+            neutral = sum(((q - g) & low).values())
             tp += inter
-            fp += sum(q.values()) - inter
+            fp += sum(q.values()) - inter - neutral
             fn += sum(g.values()) - inter
         pr = tp / max(tp + fp, 1)
         rc = tp / max(tp + fn, 1)
@@ -190,6 +202,40 @@ class Evaluator:
             "fn": fn,
             "photos": n,
         }
+
+    def _photos(self, layout: str | None, style: str | None):
+        return [
+            p for p in self.photos if (not layout or p["layout"] == layout) and (not style or p["style"] == style)
+        ]
+
+    def covered_report(self, below: float, layout: str | None = None, iou: float = 0.3) -> dict:
+        """What became of the cards showing under ``below`` of their face: ``covered`` (a
+        detection reported too covered to read lies on the card: axis-aligned IoU at least
+        ``iou`` with its whole face's bounds), ``named_right`` (otherwise, a prediction has
+        its identity), ``named_wrong`` (otherwise, an uncovered prediction's box lies on it
+        under another name) and ``unseen`` (none of these); counts, and ``cards``."""
+        out = Counter()
+        for p in self._photos(layout, None):
+            low = [j for j, v in enumerate(p["vis"]) if v < below]
+            if not low:
+                continue
+            iou_m = box_iou(p["gtw"], p["pb"]) if len(p["pb"]) else np.zeros((len(p["gt"]), 0))
+            named = [c for c, cov in zip(p["pred"], p["covered"], strict=True) if not cov]
+            keys = Counter(identity_key(c, p["style"]) for c in named)
+            for j in low:
+                out["cards"] += 1
+                on = iou_m[j] >= iou
+                k = identity_key(p["gt"][j], p["style"])
+                if (on & p["covered"]).any():
+                    out["covered"] += 1
+                elif keys[k] > 0:
+                    keys[k] -= 1
+                    out["named_right"] += 1
+                elif (on & ~p["covered"]).any():
+                    out["named_wrong"] += 1
+                else:
+                    out["unseen"] += 1
+        return {k: int(out[k]) for k in ("cards", "covered", "named_right", "named_wrong", "unseen")}
 
     def map(self, layout: str | None = None) -> dict:
         """mAP50 and mAP50-95 over identity classes (axis-aligned visible-region boxes)."""

@@ -174,16 +174,21 @@ def to_detections(
     assigned: list[tuple[int, float]],
     size: tuple[int, int],
     uncertain_below: float = CERTAIN_AT,
+    visible: np.ndarray | None = None,
+    readable_from: float = 0.0,
 ) -> list[Detection]:
     """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
 
     Boxes are clipped to ``size`` = (width, height).  Sorted by confidence, highest first;
-    detections with class -1 are skipped.
+    detections with class -1 are skipped.  ``visible``: optional ``(K,)`` visible share of
+    each card (0-1); an uncertain detection showing less than ``readable_from`` of its face
+    is marked ``covered`` (too covered to read); a certain one keeps its name.
     """
+    vis = np.ones(len(assigned)) if visible is None else np.asarray(visible, float)
     xyxy = obb_to_xyxy(obbs_px) if len(obbs_px) else np.zeros((0, 4))
     w, h = size
     dets = []
-    for (cls, conf), b in zip(assigned, xyxy, strict=True):
+    for (cls, conf), b, v in zip(assigned, xyxy, vis, strict=True):
         if cls < 0:
             continue
         box = (
@@ -193,6 +198,8 @@ def to_detections(
             float(np.clip(b[3], 0, h)),
         )
         c = float(np.clip(conf, 0.0, 1.0))
-        dets.append(Detection(CARD_IDS[cls], c, box, c < uncertain_below))
+        unsure = c < uncertain_below
+        v = float(np.clip(v, 0.0, 1.0))
+        dets.append(Detection(CARD_IDS[cls], c, box, unsure, unsure and v < readable_from, v))
     dets.sort(key=lambda d: -d.confidence)
     return dets

@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
 
-#: The six art sets in ``shared/cards/art``, in a fixed order.  Any other folder
+#: The nine art sets in ``shared/cards/art``, in a fixed order (held-out photo seeds follow
+#: it: new sets go at the end).  Any other folder
 #: under the art directory with a ``MAPPING.tsv`` is picked up too (:func:`discover_styles`).
 STYLES: tuple[str, ...] = (
     "mantia",
@@ -25,6 +26,9 @@ STYLES: tuple[str, ...] = (
     "pysol-200-years",
     "pysol-kintengu",
     "timomt",
+    "pysol-hanafuda",
+    "pysol-hwato",
+    "pysol-visions",
 )
 #: Card ids a style cannot tell apart, so the classifier is not taught to (sets of ids that
 #: training treats as one label and evaluation as one identity).  timomt has no yellow-band

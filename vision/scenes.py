@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -68,7 +69,9 @@ class Scene:
     ``visible``: visible fraction of each card (0-1); ``layout`` and ``style`` names;
     ``distractors``: quads ``(M, 4, 2)`` around the props that show in the photo (card
     backs, playing cards, boxes, coins, phones, hands, rings), with their kinds in
-    ``extra["distractor_kinds"]``.
+    ``extra["distractor_kinds"]``.  ``whole``: float ``(N, 4, 2)``, each card's whole face
+    (same corner order as ``quads``) cut to the photo's frame: what a whole-card localiser
+    is trained to find.
     """
 
     image: Image.Image
@@ -79,6 +82,7 @@ class Scene:
     style: str
     extra: dict = field(default_factory=dict)
     distractors: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2)))
+    whole: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2)))
 
 
 # --------------------------------------------------------------------------- backgrounds
@@ -349,7 +353,9 @@ def _visible_quads(ida, ids_corners, hm, inv, w_, h_, min_visible):
     """Visible region of each item as a quad aligned with the item, from the warped idmap.
 
     ``ids_corners``: ``[(id, corners (4, 2) in canvas pixels)]``.  Returns, for each item
-    shown at least ``min_visible``, ``(index, quad (4, 2) in output pixels, fraction)``.
+    shown at least ``min_visible``, ``(index, quad (4, 2) in output pixels, fraction,
+    whole quad (4, 2) in output pixels)``: the visible region's and the whole item's quads,
+    both aligned with the item and cut to the output frame.
     """
     counts = np.bincount(ida.ravel(), minlength=256)
     ys, xs = np.nonzero(ida)
@@ -383,8 +389,36 @@ def _visible_quads(ida, ids_corners, hm, inv, w_, h_, min_visible):
         q[:, 1] = np.clip(q[:, 1], 0, h_)
         if abs(_poly_area(q)) < 16:
             continue
-        out.append((k, q, float(min(1.0, frac))))
+        out.append((k, q, float(min(1.0, frac)), _in_frame(cc, hm, inv, w_, h_, u_axis, v_axis)))
     return out
+
+
+def _in_frame(cc, hm, inv, w_, h_, u_axis, v_axis) -> np.ndarray:
+    """The part of an item's whole face (corners ``cc`` in canvas pixels) inside the output
+    frame, as a quad aligned with the item, in output pixels."""
+    poly = apply_h(inv, cc).astype(np.float32)
+    frame = np.array([[0, 0], [w_, 0], [w_, h_], [0, h_]], np.float32)
+    if poly[:, 0].min() >= 0 and poly[:, 1].min() >= 0 and poly[:, 0].max() <= w_ and poly[:, 1].max() <= h_:
+        return poly.astype(float)
+    if _poly_area(poly) < 0:
+        poly = poly[::-1].copy()
+    area, inter = cv2.intersectConvexConvex(poly, frame)
+    if inter is None or area <= 0:
+        return poly.astype(float)
+    p = apply_h(hm, inter.reshape(-1, 2).astype(float)) - cc[0]
+    u, v = p @ u_axis, p @ v_axis
+    q = np.array(
+        [
+            cc[0] + u.min() * u_axis + v.min() * v_axis,
+            cc[0] + u.max() * u_axis + v.min() * v_axis,
+            cc[0] + u.max() * u_axis + v.max() * v_axis,
+            cc[0] + u.min() * u_axis + v.max() * v_axis,
+        ]
+    )
+    q = apply_h(inv, q)
+    q[:, 0] = np.clip(q[:, 0], 0, w_)
+    q[:, 1] = np.clip(q[:, 1], 0, h_)
+    return q
 
 
 def make_scene(
@@ -556,10 +590,11 @@ def make_scene(
     img = canvas.transform((w_, h_), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BILINEAR)
     ida = np.asarray(idmap.transform((w_, h_), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.NEAREST))
 
-    cards, quads, vis, label_ids = [], [], [], []
-    for k, q, frac in _visible_quads(ida, card_items, hm, inv, w_, h_, min_visible):
+    cards, quads, vis, label_ids, whole = [], [], [], [], []
+    for k, q, frac, wq in _visible_quads(ida, card_items, hm, inv, w_, h_, min_visible):
         cards.append(card_ids[k])
         quads.append(q)
+        whole.append(wq)
         vis.append(frac)
         label_ids.append(card_items[k][0])
     props = _visible_quads(ida, [(i, c) for i, c, _ in prop_items], hm, inv, w_, h_, 0.2)
@@ -567,7 +602,7 @@ def make_scene(
     extra = {
         "tilt": tilt,
         "card_px": ch,
-        "distractor_kinds": [prop_items[k][2] for k, _, _ in props],
+        "distractor_kinds": [prop_items[k][2] for k, _, _, _ in props],
         "label_ids": label_ids,
     }
     if keep_idmap:
@@ -580,7 +615,8 @@ def make_scene(
         layout,
         style,
         extra,
-        np.array([q for _, q, _ in props], float).reshape(-1, 4, 2),
+        np.array([q for _, q, _, _ in props], float).reshape(-1, 4, 2),
+        np.array(whole, float).reshape(-1, 4, 2),
     )
 
 

@@ -3,8 +3,8 @@
 A set is a folder with ``images/<n>.jpg``, ``labels/<n>.json`` (written as each photo is
 made, so an interrupted run resumes) and ``labels.json`` (a list of photos: file,
 layout, style, card ids, visible-region quads in pixels, visible fractions, distractor
-kinds).  It is made from seeds never used for training and only from the backgrounds never
-used in training (:data:`vision.scenes.TEST_BACKGROUNDS`), in every layout (including
+kinds, and each card's whole-face quad).  It is made from seeds never used for training and
+only from the backgrounds never used in training (:data:`vision.scenes.TEST_BACKGROUNDS`), in every layout (including
 distractor-only photos) and every art style, the same number of photos per cell.
 
 Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
@@ -26,13 +26,16 @@ from vision.scenes import LAYOUTS, NO_CARDS, TEST_BACKGROUNDS, make_scene
 
 #: Seeds of the two held-out sets (training uses 1-7 and its own offsets).
 SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8}
+#: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
+PER_CELL: dict[str, int] = {"test": 4, "calib": 6}
 
 _ART: dict | None = None
 
 
 @dataclass(frozen=True)
 class Photo:
-    """One held-out photo: the image path and its ground truth (quads ``(N, 4, 2)`` px)."""
+    """One held-out photo: the image path and its ground truth (``quads``: visible regions,
+    ``whole``: whole faces cut to the frame; both ``(N, 4, 2)`` px)."""
 
     path: Path
     layout: str
@@ -40,6 +43,12 @@ class Photo:
     cards: tuple[str, ...]
     quads: np.ndarray
     visible: tuple[float, ...]
+    whole: np.ndarray | None = None
+
+    def gt_quads(self, boxes: str) -> np.ndarray:
+        """The ground-truth quads a localiser of ``boxes`` (``"visible"`` or ``"whole"``)
+        is meant to find (a set written before whole quads were kept: its visible ones)."""
+        return self.whole if boxes == "whole" and self.whole is not None else self.quads
 
     def image(self) -> Image.Image:
         """The photo as an RGB image."""
@@ -76,6 +85,7 @@ def _job(args):
         "cards": s.cards,
         "quads": np.round(s.quads, 2).tolist(),
         "visible": [round(v, 4) for v in s.visible],
+        "whole": np.round(s.whole, 2).tolist(),
         "distractors": s.extra["distractor_kinds"],
     }
     done.write_text(json.dumps(entry), encoding="utf-8")
@@ -86,7 +96,7 @@ def write_testset(
     out_dir: Path,
     png_dir: Path,
     split: str = "test",
-    per_cell: int = 8,
+    per_cell: int | None = None,
     size: int = 1280,
     styles: tuple[str, ...] | None = None,
     workers: int = 2,
@@ -95,7 +105,8 @@ def write_testset(
     """Render a held-out set to ``out_dir`` (see the module docstring); return its labels path.
 
     ``per_cell`` photos for each (layout, style) pair, and ``per_cell`` distractor-only
-    photos per style, made by ``workers`` processes (1: in this process).  ``split``: a key
+    photos per style (default: the split's :data:`PER_CELL`), made by ``workers`` processes
+    (1: in this process).  ``split``: a key
     of :data:`SPLIT_SEEDS`.  Photo seeds are
     ``split_seed * 1_000_000 + layout_index * 10_000 + style_index * 100 + i``.
     A style's timomt-like merged ids (:data:`vision.render.MERGED_IDS`) are not drawn as
@@ -104,6 +115,7 @@ def write_testset(
     """
     if split not in SPLIT_SEEDS:
         raise ValueError(f"split: expected one of {tuple(SPLIT_SEEDS)}, got {split!r}")
+    per_cell = per_cell or PER_CELL[split]
     styles = styles or rendered_styles(png_dir)
     out = Path(out_dir)
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -149,6 +161,7 @@ def read_testset(folder: Path) -> list[Photo]:
             tuple(p["cards"]),
             np.array(p["quads"], float).reshape(-1, 4, 2),
             tuple(p["visible"]),
+            np.array(p["whole"], float).reshape(-1, 4, 2) if "whole" in p else None,
         )
         for p in photos
     ]

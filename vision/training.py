@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.cards import CARD_IDS
-from vision.geometry import CROP_SIZE, crop_obb
+from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
 from vision.render import MERGED_IDS, load_art, rendered_styles
 from vision.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
 
@@ -39,18 +39,61 @@ def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _det_job(args):
-    seed, out, split, size, backgrounds, tex = args
+    seed, out, split, size, backgrounds, tex, boxes, per_card = args
     k = None
     if tex:  # a separate stream, so scenes without it stay as they were
         k = float(np.random.default_rng((seed, 77)).uniform(*tex))
-    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k)
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k, keep_idmap=per_card > 0)
     name = f"{seed:08d}"
     scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
     w, h = scene.image.size
-    write_labels(
-        Path(out) / "labels" / split / f"{name}.txt", [obb_line(0, q, w, h) for q in scene.quads]
-    )
-    return scene.layout, len(scene.cards)
+    quads = scene.whole if boxes == "whole" else scene.quads
+    write_labels(Path(out) / "labels" / split / f"{name}.txt", [obb_line(0, q, w, h) for q in quads])
+    crops = _masked_crops(scene, per_card, np.random.default_rng(seed + 11)) if per_card and split == "train" else None
+    return scene.layout, len(scene.cards), crops
+
+
+def _masked_crops(scene, per_card: int, rng, estimated: bool = False):
+    """Classifier crops of a scene's whole-card boxes (jittered like a localiser's), each
+    masked to the card's true visible pixels (:func:`vision.visibility.mask_crops`; one
+    in eight left unmasked, as when the stacking order is unknown), or with ``estimated``
+    to the mask the detector works out from the jittered boxes and the photo
+    (:func:`vision.visibility.stacking`), plus "not a card" crops of props and bare table.
+    Returns ``(x uint8 (N, 112, 72, 3), y (N,), visible (N,), layout names (N,), style
+    names (N,))``."""
+    from vision.visibility import crop_mask, mask_crops, stacking, visible_masks
+
+    idmap = scene.extra["idmap"]
+    img = np.asarray(scene.image)
+    xs, ys, vs = [], [], []
+    for _ in range(per_card):
+        obbs = np.array([_jittered(quad_to_obb(q), rng, 0.025) for q in scene.whole]).reshape(-1, 5)
+        guess = visible_masks(obbs, stacking(img, obbs))[0] if estimated else None
+        crops = crop_obbs(img, obbs, CROP_SIZE)
+        for k, (cid, frac, idv) in enumerate(zip(scene.cards, scene.visible, scene.extra["label_ids"], strict=True)):
+            flip = bool(rng.random() < 0.5)
+            m = guess[k] if estimated else crop_mask(idmap == idv, obbs[k], CROP_SIZE)
+            crop = mask_crops(crops[k][None], m[None])[0] if estimated or rng.random() >= 0.125 else crops[k]
+            xs.append(np.ascontiguousarray(crop[::-1, ::-1]) if flip else crop)
+            ys.append(_MERGED_OF.get((scene.style, cid), CARD_IDS.index(cid)))
+            vs.append(frac)
+    for q in scene.distractors:
+        obb = _jittered(quad_to_obb(q), rng, 0.08)
+        if _on_cards(idmap, obb) < 0.15:
+            xs.append(crop_obb(img, obb, CROP_SIZE, flip=bool(rng.random() < 0.5)))
+            ys.append(REJECT)
+            vs.append(1.0)
+    hh, ww = idmap.shape
+    side = rng.uniform(0.08, 0.4) * min(hh, ww)
+    obb = (rng.uniform(0, ww), rng.uniform(0, hh), side * 0.61, side, rng.uniform(0, np.pi))
+    if _on_cards(idmap, obb) < 0.15:
+        xs.append(crop_obb(img, obb, CROP_SIZE))
+        ys.append(REJECT)
+        vs.append(1.0)
+    x = np.stack(xs) if xs else np.zeros((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8)
+    n = len(ys)
+    names = np.array([scene.layout] * n), np.array([scene.style] * n)
+    return x, np.array(ys, np.int64), np.array(vs, np.float32), *names
 
 
 def gen_detection_dataset(
@@ -64,23 +107,39 @@ def gen_detection_dataset(
     styles: tuple[str, ...] | None = None,
     backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
     texture_scale: tuple[float, float] | None = None,
+    boxes: str = "visible",
+    crops_per_card: int = 0,
 ) -> Path:
     """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
 
     Scene ``i`` of the train split uses seed ``seed * 1_000_000 + i``; val scenes follow.
     ``texture_scale``: optional range; each scene's background texture is drawn that many
     times finer (uniform in the range).  Recommended for the next run: ``(1, 4)``.
+    ``boxes``: ``"visible"`` labels each card's visible region, ``"whole"`` its whole face
+    cut to the frame (:attr:`vision.scenes.Scene.whole`).  ``crops_per_card``: above 0,
+    also cut that many masked whole-card classifier crops per card from the same train
+    scenes into ``crops.npz`` beside ``data.yaml`` (``x``, ``y``, ``visible``, ``layout``,
+    ``s`` the style; see :func:`_masked_crops`).  Raises ValueError for another ``boxes``.
     """
+    if boxes not in ("visible", "whole"):
+        raise ValueError(f"boxes: expected 'visible' or 'whole', got {boxes!r}")
     out = Path(out_dir)
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     base = seed * 1_000_000
     tex = texture_scale
-    jobs = [(base + i, str(out), "train", size, backgrounds, tex) for i in range(n_train)]
-    jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex) for i in range(n_val)]
+    extra = (boxes, crops_per_card)
+    jobs = [(base + i, str(out), "train", size, backgrounds, tex, *extra) for i in range(n_train)]
+    jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex, *extra) for i in range(n_val)]
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         stats = pool.map(_det_job, jobs, chunksize=8)
+    parts = [st[2] for st in stats if st[2] is not None]
+    if parts:
+        np.savez(
+            out / "crops.npz",
+            **{k: np.concatenate([p_[i] for p_ in parts]) for i, k in enumerate(("x", "y", "visible", "layout", "s"))},
+        )
     yaml = out / "data.yaml"
     yaml.write_text(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n",
@@ -95,6 +154,8 @@ def gen_detection_dataset(
                 "size": size,
                 "styles": styles,
                 "backgrounds": backgrounds,
+                "boxes": boxes,
+                "crops_per_card": crops_per_card,
                 "cards": int(sum(s[1] for s in stats)),
             }
         ),
@@ -197,6 +258,36 @@ def gen_crops(
     ys = np.array([y for p in parts for y in p[1]], np.int64)
     ss = np.array([s for p in parts for s in p[2]])
     return np.stack(xs), ys, ss
+
+
+def _whole_crop_job(args):
+    seed, size, per_card, backgrounds, estimated = args
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
+    return _masked_crops(scene, per_card, np.random.default_rng(seed + 13), estimated)
+
+
+def gen_whole_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 640,
+    per_card: int = 1,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    estimated: bool = True,
+) -> dict[str, np.ndarray]:
+    """Masked whole-card classifier crops from ``n_scenes`` new scenes (scene ``i`` uses
+    seed ``seed * 1_000_000 + 700_000 + i``), masked as the detector masks them
+    (``estimated``) or by the true visible pixels; see :func:`_masked_crops`.
+
+    Returns ``{"x", "y", "visible", "layout", "s"}`` arrays, as ``crops.npz`` holds them.
+    """
+    base = seed * 1_000_000 + 700_000
+    jobs = [(base + i, size, per_card, backgrounds, estimated) for i in range(n_scenes)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        parts = pool.map(_whole_crop_job, jobs, chunksize=8)
+    return {k: np.concatenate([p[i] for p in parts]) for i, k in enumerate(("x", "y", "visible", "layout", "s"))}
 
 
 def target_mask(y, n_classes: int = REJECT + 1):
@@ -591,6 +682,37 @@ def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
 # --------------------------------------------------------------------------- localiser
 
 
+def set_threads(n: int = 2) -> None:
+    """Run torch and ultralytics on ``n`` threads.  ultralytics picks ``cpu_count - 1`` (one
+    on this 2-core machine) and resets torch to it when training starts; training at 2
+    threads was 1.5-2x faster (issue 17)."""
+    import torch
+    import ultralytics.utils as uu
+    import ultralytics.utils.torch_utils as ut
+
+    torch.set_num_threads(n)
+    uu.NUM_THREADS = ut.NUM_THREADS = n
+
+
+def _log_load(path: Path):
+    """An ultralytics ``on_fit_epoch_end`` callback appending each epoch's metrics, wall
+    time and the machine's load average to ``path`` (JSON lines)."""
+    t0 = time.time()
+
+    def cb(trainer) -> None:
+        row = {
+            "epoch": int(trainer.epoch) + 1,
+            "epochs": int(trainer.epochs),
+            "wall_s": round(time.time() - t0, 1),
+            "loadavg": [round(v, 2) for v in os.getloadavg()],
+            **{k: round(float(v), 4) for k, v in (trainer.metrics or {}).items()},
+        }
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+
+    return cb
+
+
 def train_localiser(
     data_yaml: Path,
     out_dir: Path,
@@ -603,22 +725,46 @@ def train_localiser(
     resume: bool = True,
     init: Path | None = None,
     name: str = "localiser",
+    freeze: int | None = None,
+    warmup_epochs: float = 3.0,
+    close_mosaic: int | None = None,
+    threads: int = 2,
+    lr0: float = 0.01,
 ) -> Path:
-    """Train the one-class YOLO11n-OBB localiser from scratch (or from ``init`` weights).
+    """Train the one-class YOLO11n-OBB localiser from scratch, or from ``init`` weights.
 
-    Resumes an interrupted run from ``out_dir/name/weights/last.pt`` when ``resume``.
-    Returns the path of ``best.pt``.
+    ``init``: an ultralytics checkpoint whose weights start the run (passed to ultralytics
+    as ``pretrained``: with ``pretrained=False`` ultralytics 8.4 rebuilds the model from its
+    architecture and drops the loaded weights, so an ``init`` used to train from scratch);
+    ``freeze``: the first this many layers stay as loaded (10: the backbone);
+    ``warmup_epochs``: ultralytics' learning-rate warm-up; ``close_mosaic``: the last this
+    many epochs train without mosaic (default: a fifth of ``epochs``; with ``time_h`` the
+    epoch count is ultralytics' estimate from the budget, so give it in epochs);
+    ``threads``: torch threads on CPU (:func:`set_threads`); ``time_h``: wall-clock budget in
+    hours.  Checkpoints every epoch to ``out_dir/name/weights/last.pt`` and logs each
+    epoch's metrics and load average to ``out_dir/name/epochs.jsonl``; resumes an
+    interrupted run from ``last.pt`` when ``resume``.  Returns the path of ``best.pt``.
+    Raises FileNotFoundError when ``init`` does not exist.
     """
     from ultralytics import YOLO
 
+    if device == "cpu":
+        set_threads(threads)
     run = Path(out_dir) / name
+    run.mkdir(parents=True, exist_ok=True)
     last = run / "weights" / "last.pt"
     if resume and last.exists():
         model = YOLO(str(last))
+        model.add_callback("on_fit_epoch_end", _log_load(run / "epochs.jsonl"))
         model.train(resume=True)
         return run / "weights" / "best.pt"
+    if init and not Path(init).is_file():
+        raise FileNotFoundError(f"--loc-init: no such file: {init}")
     model = YOLO(str(init)) if init else YOLO("yolo11n-obb.yaml")
+    model.add_callback("on_fit_epoch_end", _log_load(run / "epochs.jsonl"))
     kw = {"time": time_h} if time_h else {}
+    if freeze:
+        kw["freeze"] = freeze
     model.train(
         data=str(data_yaml),
         imgsz=imgsz,
@@ -632,8 +778,10 @@ def train_localiser(
         single_cls=True,
         plots=False,
         amp=False,
-        pretrained=False,
-        close_mosaic=max(1, epochs // 5),
+        pretrained=str(init) if init else False,
+        close_mosaic=close_mosaic if close_mosaic is not None else max(1, epochs // 5),
+        warmup_epochs=warmup_epochs,
+        lr0=lr0,
         degrees=180.0,
         flipud=0.5,
         fliplr=0.5,
