@@ -75,3 +75,54 @@ def test_top_fine_tune_learns_and_exports(tmp_path):
 
     out = ort.InferenceSession(str(onnx)).run(None, {"crops": np.zeros((2, 3, 112, 72), np.float32)})[0]
     assert out.shape == (2, 49)
+
+
+@pytest.fixture(scope="module")
+def tiny_whole_dataset(tmp_path_factory):
+    """Four whole-card scenes (and their masked crops) from tiny synthetic art."""
+    from PIL import Image
+
+    from vision.training import gen_detection_dataset
+
+    d = tmp_path_factory.mktemp("whole")
+    png = d / "art" / "toy"
+    png.mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    for cid in CARD_IDS:
+        Image.new("RGBA", (61, 100), (*(int(v) for v in rng.integers(0, 256, 3)), 255)).save(png / f"{cid}.png")
+    (png / ".done").touch()
+    return gen_detection_dataset(
+        d / "det", d / "art", 4, 2, seed=5, size=160, workers=1, boxes="whole", crops_per_card=1
+    )
+
+
+def test_whole_dataset_writes_whole_labels_and_masked_crops(tiny_whole_dataset):
+    det = tiny_whole_dataset.parent
+    labels = sorted((det / "labels" / "train").glob("*.txt"))
+    assert len(labels) == 4
+    assert sum(len(p.read_text().splitlines()) for p in labels) > 0
+    crops = np.load(det / "crops.npz")
+    assert crops["x"].shape[1:] == (112, 72, 3)
+    assert len(crops["x"]) == len(crops["y"]) == len(crops["visible"]) == len(crops["s"])
+    assert set(crops["s"]) == {"toy"}
+
+
+@pytest.mark.slow
+def test_localiser_starts_from_init_weights(tiny_whole_dataset, tmp_path):
+    # ultralytics 8.4 dropped the loaded weights when told pretrained=False, so --loc-init
+    # trained from scratch (issue 17); with the backbone frozen, its weights must stay the init's
+    from pathlib import Path
+
+    from vision.training import train_localiser
+
+    init = Path(__file__).resolve().parent.parent / "models" / "localiser.pt"
+    best = train_localiser(
+        tiny_whole_dataset, tmp_path, imgsz=96, epochs=1, batch=2, workers=0, init=init, freeze=10, warmup_epochs=0
+    )
+
+    def first_conv(p):
+        m = torch.load(p, map_location="cpu", weights_only=False)
+        return (m.get("ema") or m["model"]).float().state_dict()["model.0.conv.weight"]
+
+    torch.testing.assert_close(first_conv(best), first_conv(init))
+    assert (tmp_path / "localiser" / "epochs.jsonl").read_text().count("loadavg") >= 1
