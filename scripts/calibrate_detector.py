@@ -72,6 +72,31 @@ def measure(d: dict, conf: np.ndarray, certain_at: float, floor: float) -> dict:
         "right_total": int(right.sum()),
         "wrong_shown": int((~right & (conf >= floor)).sum()),
         "reliability": reliability(conf, right),
+        "per_layout": per_layout(d, conf, certain_at),
+    }
+
+
+def per_layout(d: dict, conf: np.ndarray, certain_at: float) -> dict:
+    """Certain detections' precision and count per layout (cards of that layout's photos)."""
+    out = {}
+    for lay in sorted(set(d["layout"].tolist()) - {NO_CARDS}):
+        sel = (d["layout"] == lay) & (conf >= certain_at)
+        right = d["right"].astype(bool)
+        out[lay] = {
+            "certain": int(sel.sum()),
+            "certain_precision": float(right[sel].mean()) if sel.any() else float("nan"),
+        }
+    return out
+
+
+def layout_thresholds(d: dict, conf: np.ndarray, target: float, min_count: int) -> dict[str, float]:
+    """Per layout, the lowest threshold whose certain detections are right ``target`` of the
+    time (:func:`threshold_for_precision` over that layout's detections)."""
+    lays = sorted(set(d["layout"].tolist()) - {NO_CARDS})
+    right = d["right"].astype(bool)
+    return {
+        lay: threshold_for_precision(conf[d["layout"] == lay], right[d["layout"] == lay], target, min_count)
+        for lay in lays
     }
 
 
@@ -86,6 +111,9 @@ def main(argv=None) -> int:
     p.add_argument("--floor-recall", type=float, default=0.98, help="share of right detections kept by the floor")
     p.add_argument("--limit", type=int, default=None, help="at most N photos per (layout, style) (a quick check)")
     p.add_argument("--tta", action="store_true", help="classify each crop also turned 180 degrees")
+    p.add_argument(
+        "--layout-min", type=int, default=20, help="per-layout thresholds count at least this many detections"
+    )
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
@@ -96,21 +124,28 @@ def main(argv=None) -> int:
     test_d = label_detections(det, limited(read_testset(a.test), a.limit))
     n_right = int(cal_d["right"].sum())
     note = f"{a.calib} ({len(cal_d['right'])} detections, {n_right} right)"
-    cal = fit_platt(cal_d["score"], cal_d["prob"], cal_d["right"])
-    conf_c = cal(cal_d["score"], cal_d["prob"])
-    conf_t = cal(test_d["score"], test_d["prob"])
-    # the certain threshold, rounded up to a step of 0.005 (never below what the target needs)
-    certain_at = math.ceil(threshold_for_precision(conf_c, cal_d["right"], a.target) * 200 - 1e-9) / 200
+    # a whole-card detector's visible share is the third feature (vision.calibration)
+    vis = det.boxes == "whole"
+    cal = fit_platt(cal_d["score"], cal_d["prob"], cal_d["right"], cal_d["visible"] if vis else None)
+    conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"])
+    conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"])
+    # the certain threshold: the target precision overall and within every layout that
+    # reaches it at all, rounded up to a step of 0.005 (never below what the target needs)
+    per_lay = layout_thresholds(cal_d, conf_c, a.target, a.layout_min)
+    overall = threshold_for_precision(conf_c, cal_d["right"], a.target)
+    reachable = [t for t in per_lay.values() if t < 1.0]
+    certain_at = math.ceil(max([overall, *reachable]) * 200 - 1e-9) / 200
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
-    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor)
+    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d)
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]
     res = {
-        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "fitted_on": note},
+        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "fitted_on": note},
         "proposed": {"certain_at": certain_at, "suggest_floor": floor},
+        "thresholds": {"overall": overall, "per_layout": per_lay},
         "calib": measure(cal_d, conf_c, certain_at, floor),
         "test": measure(test_d, conf_t, certain_at, floor),
         "test_raw_product": {"ece": expected_calibration_error(raw_t, test_d["right"])},
@@ -124,6 +159,8 @@ def main(argv=None) -> int:
             f"recall {m['certain_recall']:.3f}; on distractor-only photos: certain {m['certain_on_distractor_only']}, "
             f"shown {m['shown_on_distractor_only']}; right below floor {m['right_below_floor']}/{m['right_total']}"
         )
+        for lay, v in m["per_layout"].items():
+            print(f"  {lay:8} certain {v['certain']:4d} precision {v['certain_precision']:.4f}")
         for row in m["reliability"]:
             print(f"  {row['bin']}  n={row['n']:5d}  mean conf {row['mean_confidence']:.3f}  right {row['right']:.3f}")
     if a.json:

@@ -223,6 +223,10 @@ def main(argv=None) -> int:
             best = a.out / "localiser" / "weights" / "best.pt"
             shutil.copy(best, a.models / "localiser.pt")
             onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
+            # what the boxes hold, read by vision.detector.localiser_meta beside either file
+            meta = json.dumps({"boxes": a.boxes, "iou": 0.7 if a.boxes == "whole" else 0.5}) + "\n"
+            for f in (a.models / "localiser.json", onnx.with_suffix(".json")):
+                f.write_text(meta, encoding="utf-8")
             print("exported", onnx, flush=True)
         if not a.skip_classifier:
             export_classifier_onnx(a.out / "classifier.pt", a.models / "classifier.onnx")

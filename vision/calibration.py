@@ -5,9 +5,12 @@ class probability ``p`` of the card it was given (which card?).  Their product w
 confidence; it was not a probability (issue 9: certain detections far from 99% right on
 overlapping piles).  :class:`Calibration` is a Platt scaling in two features,
 
-    confidence = sigmoid(a * logit(s) + b * logit(p) + c),
+    confidence = sigmoid(a * logit(s) + b * logit(p) + d * (v - 1) + c),
 
-fitted by logistic regression on a held-out calibration split (never the test split):
+where ``v`` is the visible share of the card's face a whole-card detector judged to show
+(1 for a localiser of visible regions, and ``d`` 0 in a fit without it: a heap's cards are
+read less reliably than a spread's at the same scores, and ``v`` tells them apart), fitted
+by logistic regression on a held-out calibration split (never the test split):
 each detection is labelled right when the photo holds that card (identity) and the box is
 on it.  The fitted ``(a, b, c)`` ship next to the weights (``vision/models/calibration.json``)
 because they belong to them.  The numbers, the reliability table and the chosen thresholds
@@ -33,7 +36,8 @@ def _logit(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Calibration:
-    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + c)``; see the module doc.
+    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + c)``;
+    see the module doc.
 
     ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
     ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
@@ -48,11 +52,13 @@ class Calibration:
     fitted_on: str = ""
     certain_at: float | None = None
     suggest_floor: float | None = None
+    d: float = 0.0
 
-    def __call__(self, score, prob) -> np.ndarray:
-        """Calibrated confidence (0-1) for localiser scores and class probabilities
-        (broadcasting arrays of any shape)."""
-        z = self.a * _logit(score) + self.b * _logit(prob) + self.c
+    def __call__(self, score, prob, visible=1.0) -> np.ndarray:
+        """Calibrated confidence (0-1) for localiser scores, class probabilities and visible
+        shares (0-1; broadcasting arrays of any shape)."""
+        v = np.asarray(visible, np.float64)
+        z = self.a * _logit(score) + self.b * _logit(prob) + self.d * (v - 1.0) + self.c
         return 1.0 / (1.0 + np.exp(-z))
 
     def save(self, path: Path) -> None:
@@ -64,32 +70,39 @@ class Calibration:
         """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file."""
         try:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
-            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor") if d.get(k) is not None}
+            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor", "d") if d.get(k) is not None}
             return cls(float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")), **opt)
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None
 
 
-def fit_platt(score, prob, right, l2: float = 1e-3, iters: int = 50) -> Calibration:
+def fit_platt(score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50) -> Calibration:
     """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
 
     ``score``, ``prob``: ``(N,)`` raw localiser scores and class probabilities; ``right``:
-    ``(N,)`` booleans.  Raises ValueError when ``right`` is all one value (nothing to fit).
+    ``(N,)`` booleans; ``visible``: optional ``(N,)`` visible shares (0-1), fitted as the
+    third feature when given (else ``d`` is 0).  Raises ValueError when ``right`` is all one
+    value (nothing to fit).
     """
     y = np.asarray(right, np.float64)
     if len(y) == 0 or y.min() == y.max():
         raise ValueError("fit_platt: need both right and wrong detections")
-    x = np.stack([_logit(score), _logit(prob), np.ones(len(y))], 1)
-    w = np.array([1.0, 1.0, 0.0])
+    cols = [_logit(score), _logit(prob)]
+    if visible is not None:
+        cols.append(np.asarray(visible, np.float64) - 1.0)
+    x = np.stack([*cols, np.ones(len(y))], 1)
+    k = len(cols)
+    w = np.r_[np.ones(2), np.zeros(k - 2), 0.0]
+    reg = np.diag([1.0] * k + [0.0])
     for _ in range(iters):
         q = 1.0 / (1.0 + np.exp(-(x @ w)))
-        g = x.T @ (q - y) + l2 * np.r_[w[:2], 0]
-        h = (x * (q * (1 - q))[:, None]).T @ x + l2 * np.diag([1.0, 1.0, 0.0])
+        g = x.T @ (q - y) + l2 * (reg @ w)
+        h = (x * (q * (1 - q))[:, None]).T @ x + l2 * reg
         step = np.linalg.solve(h, g)
         w -= step
         if np.abs(step).max() < 1e-9:
             break
-    return Calibration(float(w[0]), float(w[1]), float(w[2]))
+    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=float(w[2]) if k == 3 else 0.0)
 
 
 def reliability(conf, right, bins: int = 10) -> list[dict]:

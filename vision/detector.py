@@ -369,7 +369,7 @@ class Detector:
             obbs, scores = self.localise(loaded.array)
         masks, visible = self.visibility(loaded.array, obbs)
         probs = self.classify(loaded.array, obbs, masks)
-        assigned = assign_cards(probs, scores, self.calibration)
+        assigned = assign_cards(probs, scores, self.calibration, visible)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
         readable = READABLE_FROM if self.boxes == "whole" else 0.0

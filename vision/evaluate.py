@@ -64,10 +64,11 @@ def label_detections(det, photos) -> dict:
     A detection is right when the photo holds that card (:func:`identity_key`) and no more
     confident detection already claimed it.  Returns numpy arrays of length N (detections):
     ``score`` (localiser score), ``prob`` (pooled class probability), ``right`` (bool),
-    ``layout`` (str), ``photo`` (index into ``photos``), and ``cards_total`` (int, cards in
-    all photos).  Used to fit and check the confidence calibration.
+    ``layout`` (str), ``photo`` (index into ``photos``), ``visible`` (the detector's visible
+    share, 1 for a visible-region localiser), and ``cards_total`` (int, cards in all photos).
+    Used to fit and check the confidence calibration.
     """
-    rows: dict[str, list] = {"score": [], "prob": [], "right": [], "layout": [], "photo": []}
+    rows: dict[str, list] = {"score": [], "prob": [], "right": [], "layout": [], "photo": [], "visible": []}
     cards_total = 0
     for k, ph in enumerate(photos):
         tr = det.trace(ph.image())
@@ -88,6 +89,7 @@ def label_detections(det, photos) -> dict:
             rows["right"].append(ok)
             rows["layout"].append(ph.layout)
             rows["photo"].append(k)
+            rows["visible"].append(1.0 if tr.visible is None else float(tr.visible[i]))
     out: dict = {k: np.array(v) for k, v in rows.items()}
     out["right"] = out["right"].astype(bool)
     out["cards_total"] = cards_total

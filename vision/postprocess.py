@@ -129,13 +129,14 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def assign_cards(
-    probs: np.ndarray, det_scores: np.ndarray, calibration=None
+    probs: np.ndarray, det_scores: np.ndarray, calibration=None, visible: np.ndarray | None = None
 ) -> list[tuple[int, float]]:
     """Give each detection a distinct card under the pile rules.
 
     ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` localiser scores;
-    ``calibration``: a callable ``(score, pooled prob) -> confidence`` on arrays
-    (:class:`vision.calibration.Calibration`), or None for the raw product.
+    ``calibration``: a callable ``(score, pooled prob, visible) -> confidence`` on arrays
+    (:class:`vision.calibration.Calibration`), or None for the raw product; ``visible``:
+    optional ``(K,)`` visible share of each card (default 1).
     Returns, per detection, ``(class index, confidence)`` with confidence =
     ``calibration(localiser score, pooled class probability)``, or their product without
     one.  Greedy over (detection, group) pairs by confidence; a group
@@ -154,7 +155,10 @@ def assign_cards(
     if calibration is None:
         gp = pooled * det_scores[:, None]
     else:
-        gp = np.asarray(calibration(np.broadcast_to(det_scores[:, None], pooled.shape), pooled), np.float64)
+        vis = np.ones(k) if visible is None else np.asarray(visible, np.float64)
+        gp = np.asarray(
+            calibration(np.broadcast_to(det_scores[:, None], pooled.shape), pooled, vis[:, None]), np.float64
+        )
     free = [list(g) for g in GROUPS]
     result: list[tuple[int, float]] = [(-1, 0.0)] * k
     done = np.zeros(k, bool)
