@@ -84,8 +84,10 @@ def test_whole_quads_hold_the_visible_part_and_stay_in_the_frame(art, layout):
         s = make_scene(seed, art, size=256, layout=layout, keep_idmap=True)
         w, h = s.image.size
         assert s.whole.shape == s.quads.shape
-        assert (s.whole[..., 0] >= 0).all() and (s.whole[..., 0] <= w).all()
-        assert (s.whole[..., 1] >= 0).all() and (s.whole[..., 1] <= h).all()
+        assert (s.whole[..., 0] >= 0).all()
+        assert (s.whole[..., 0] <= w).all()
+        assert (s.whole[..., 1] >= 0).all()
+        assert (s.whole[..., 1] <= h).all()
         ida = s.extra["idmap"]
         for wq, q, v, frac in zip(s.whole, s.quads, s.extra["label_ids"], s.visible, strict=True):
             own, whole = ida == v, _mask(wq, s.image.size)
