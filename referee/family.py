@@ -20,8 +20,10 @@ from referee.cards import Card
 #: The round entry forms the web app has (``referee.web.forms.ENTRY_FORMS``):
 #: ``picker`` (each player's pile and, optionally, dealt hand: Roppyakken),
 #: ``money`` (field, drop-outs, dekiyaku and piles: Hachi-hachi),
-#: ``calls`` (both piles, who stopped, the calls in order, dealt hands: Koi-Koi).
-ENTRY_FORMS = ("picker", "money", "calls")
+#: ``calls`` (both piles, who stopped, the calls in order, dealt hands: Koi-Koi),
+#: ``piles`` (every pile with its bonus cards, who stopped and the gos, shakes, bombs, ppeok, an
+#: instant win: Go-Stop).
+ENTRY_FORMS = ("picker", "money", "calls", "piles")
 #: The scoreboards (``referee.web.board.BOARDS``): ``points`` (running points from the
 #: game JSON's rounds and ``players[p].round_score``) and ``ledger`` (money, from ``net``).
 BOARDS = ("points", "ledger")
