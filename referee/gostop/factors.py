@@ -66,8 +66,8 @@ def common(rules: GostopRules, rnd: RoundInput, winner: str, tally: Tally) -> li
     out = []
     gos = rnd.gos_of(winner)
     if go_times(rules, gos) > 1:
-        out.append(Factor(go_times(rules, gos), "go", f"×{go_times(rules, gos)}: {winner} called go {gos} times",
-                          f"{gos}고"))
+        out.append(Factor(go_times(rules, gos), "go", f"×{go_times(rules, gos)} {gos}고: {winner} called go {gos} "
+                          "times", f"{gos}고"))
     n = rnd.shakes.get(winner, 0)
     out += [Factor(2, "shake", f"×2 흔들기: {winner} shook" + (f" ({k} of {n})" if n > 1 else ""), "흔들기")
             for k in range(1, n + 1)]

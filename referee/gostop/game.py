@@ -17,17 +17,26 @@ from referee.errors import RefereeError
 from referee.gostop.inputs import check_players, make_round
 from referee.gostop.round import RoundResult, score_round
 from referee.gostop.rules import GostopRules
+from referee.gostop.totals import refuse_play, score_totals
 
 #: Keys of one round in a game's ``rounds`` list (GOSTOP-RULES.md "JSON", round input).
+#: ``totals`` and ``void``: a round of entered totals (``referee.gostop.totals``).
 ROUND_KEYS = frozenset({"piles", "bonus", "sake_cup", "gos", "last_go", "stopped_by", "shakes", "bombs",
-                        "ppeok", "instant", "dokbak", "nagari_carry"})
-#: Keys passed to ``make_round`` by name (all of ``ROUND_KEYS`` but the piles).
-_NAMED = tuple(sorted(ROUND_KEYS - {"piles"}))
+                        "ppeok", "instant", "dokbak", "nagari_carry", "totals", "void"})
+#: Keys passed to ``make_round`` by name (all of ``ROUND_KEYS`` but the piles and entered totals).
+_NAMED = tuple(sorted(ROUND_KEYS - {"piles", "totals", "void"}))
 
 
-def round_from(rules: GostopRules, players: Sequence[str], data: Mapping[str, Any], dealer: str | None):
-    """``make_round`` from a round object's keys (the unknown ones are the caller's to refuse)."""
-    return make_round(rules, players, data.get("piles"), dealer=dealer, **{k: data.get(k) for k in _NAMED})
+def score_data(rules: GostopRules, players: Sequence[str], data: Mapping[str, Any], dealer: str | None) -> RoundResult:
+    """Score a round object's keys (the unknown ones are the caller's to refuse): played, or entered totals."""
+    if "totals" in data:
+        refuse_play(data)
+        return score_totals(rules, players, data["totals"], dealer, data.get("void", False),
+                            data.get("nagari_carry"))
+    if "void" in data:
+        raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
+    return score_round(rules, make_round(rules, players, data.get("piles"), dealer=dealer,
+                                         **{k: data.get(k) for k in _NAMED}))
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,7 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
             if given is not None and given != carry:
                 raise RefereeError("bad-round", f"\"nagari_carry\" is {given!r}, but the referee carries ×{carry} "
                                    "into this round (leave it out)")
-            result = score_round(rules, round_from(rules, players, {**r, "nagari_carry": carry}, dealer))
+            result = score_data(rules, players, {**r, "nagari_carry": carry}, dealer)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
         for p, m in result.money.items():

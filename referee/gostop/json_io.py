@@ -11,8 +11,7 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.gostop.game import ROUND_KEYS as GAME_ROUND_KEYS
-from referee.gostop.game import play_game, round_from
-from referee.gostop.round import score_round
+from referee.gostop.game import play_game, score_data
 from referee.gostop.rules import GostopRules
 
 #: Keys a round object may have.
@@ -31,8 +30,8 @@ def _check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
 def round_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     """Score one round object (GOSTOP-RULES.md "JSON", round input) under ``rules``; the round result."""
     _check_keys(data, ROUND_KEYS, "round")
-    rnd = round_from(rules, data.get("players"), data, data.get("dealer"))
-    return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
+    result = score_data(rules, data.get("players"), data, data.get("dealer"))
+    return {"ruleset": rules.name, **result.to_json(), "entered_totals": "totals" in data}
 
 
 def game_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:

@@ -105,7 +105,7 @@ def point_lines(rules: GostopRules, player: str, t: Tally) -> tuple[Line, ...]:
         elif y.rule == "cards":
             held = t.pile & y.pool
             pts = y.points if y.pool and held == y.pool else 0
-            cards, what = mask_ids(y.pool), "all of " + ", ".join(mask_ids(y.pool))
+            cards, what = mask_ids(y.pool), ""
         else:
             pts, cards, what = _count(y, t)
         if pts:
@@ -120,5 +120,5 @@ def point_lines(rules: GostopRules, player: str, t: Tally) -> tuple[Line, ...]:
             if pts != best[y.group] or y.group in taken:
                 continue
             taken.add(y.group)
-        out.append(Line(player, y.id, f"{y.en}: {what}", y.ja, pts, cards))
+        out.append(Line(player, y.id, f"{y.en}: {what}" if what else y.en, y.ja, pts, cards))
     return tuple(out)
