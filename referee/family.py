@@ -55,8 +55,10 @@ class Family:
       it, beyond its own input and the players, ruleset and dealer (Hachi-hachi: the carried
       multipliers; Koi-Koi: the month).  Computed from the game JSON of the rounds before it.
     - ``entry_form``: one of ``ENTRY_FORMS``; ``board``: one of ``BOARDS``; ``unit``:
-      ``points`` or ``mon``; ``format_amount(amount, rules) -> str``: a total as players
-      read it (``-1 kan 7 mon``).
+      ``points``, ``mon`` or ``money`` (points × the table's stake: Go-Stop);
+      ``format_amount(amount, rules) -> str``: a total as players read it (``-1 kan 7 mon``).
+    - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it
+      (Go-Stop: ``12월 비`` for willow); None: ``referee.cards.month_label``.
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -103,6 +105,7 @@ class Family:
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
     seats: tuple[int, ...] = ()
+    month_name: Callable[[int], str] | None = None
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

@@ -10,7 +10,7 @@ entry in ``referee.families``.  Pure core: standard library and ``referee``'s co
 """
 
 from referee.family import Family
-from referee.gostop import describe, game, inputs, json_io, round, rules
+from referee.gostop import describe, game, hwatu, inputs, json_io, round, rules
 
 
 def _money(amount: int, rules_: rules.GostopRules) -> str:
@@ -32,10 +32,11 @@ FAMILY = Family(
     round_keys=game.ROUND_KEYS - {"nagari_carry"},
     entry_form="piles",
     board="points",
-    unit="points",
+    unit="money",  # points (점) × the stake (option point_value)
     next_round=json_io.next_round,
     format_amount=_money,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
     entered_void="나가리 (nagari): nobody stopped; nobody pays",
+    month_name=hwatu.month_name,
 )

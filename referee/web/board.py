@@ -214,8 +214,9 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 #: What a round must hold, whatever its family: the captured piles, the dealt hands (a Koi-Koi
-#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
-ROUND_CONTENT = ("piles", "totals", "hands")
+#: round can end at the deal on a lucky hand, KOIKOI-RULES.md), totals entered on paper, or an
+#: instant win stated at the deal (Go-Stop's chongtong, GOSTOP-RULES.md) or ppeok payouts.
+ROUND_CONTENT = ("piles", "totals", "hands", "instant", "ppeok")
 
 
 def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:

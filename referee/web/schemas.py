@@ -447,7 +447,7 @@ class RescoreOut(_Response):
 
     model_config = ConfigDict(title="Rescore")
 
-    unit: Literal["points", "mon"]
+    unit: Literal["points", "mon", "money"]
     before: RescoreSideOut
     after: RescoreSideOut
     rounds: list[RescoreRoundOut]

@@ -565,6 +565,8 @@ def _entry(
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
+        "month_names": [(m, (families.get(sess.family).month_name or month_label)(m)) for m in range(1, 13)],
+        "bonus_deck": list(option_value(sess, "bonus_cards", ()) or ()),
         **_live_context(sess, rnd),
     }
     return render_template(template, **ctx), status
