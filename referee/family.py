@@ -59,6 +59,9 @@ class Family:
       ``format_amount(amount, rules) -> str``: a total as players read it (``-1 kan 7 mon``).
     - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it
       (Go-Stop: ``12월 비`` for willow); None: ``referee.cards.month_label``.
+    - ``odd_piles_warn``: the deck check warns of a pile with an odd number of cards (captures
+      come in pairs); False where steals make odd piles normal (GOSTOP-RULES.md "Cards").
+    - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -106,6 +109,8 @@ class Family:
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
     seats: tuple[int, ...] = ()
     month_name: Callable[[int], str] | None = None
+    odd_piles_warn: bool = True
+    void_badge: str = "fuke · void"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

@@ -39,4 +39,6 @@ FAMILY = Family(
     yaku_made=json_io.yaku_made,
     entered_void="나가리 (nagari): nobody stopped; nobody pays",
     month_name=hwatu.month_name,
+    void_badge="나가리 · nagari",
+    odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
 )

@@ -99,6 +99,8 @@ class RoundResult(PlayerLines):
             },
             "dealer": self.dealer,
             "outcome": self.outcome,
+            "void": self.outcome == "nagari",
+            "instant_win": self.outcome if self.outcome in ("chongtong", "three-ppeok") else None,
             "winner": self.winner,
             "score": self.score,
             "multiplier": dict(self.multiplier),
