@@ -100,3 +100,15 @@ def test_entered_totals_and_a_void_nagari():
     assert g["next_dealer"] == "C"
     with pytest.raises(RefereeError, match="sum to 2"):
         api.score_json({"ruleset": "gostop", "players": ["A", "B", "C"], "totals": {"A": 2, "B": 0, "C": 0}})
+
+
+def test_rescore_with_another_stake_is_in_money(capsys, tmp_path):
+    """What if: the worked evening re-scored with a stake of 500 (every round ×5, in money)."""
+    path = tmp_path / "game.json"
+    path.write_text((EXAMPLES / "gostop-game.json").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(["rescore", str(path), "--option", "point_value=500"], capsys)
+    res = json.loads(out)
+    assert code == 0
+    assert res["unit"] == "money"
+    assert res["after"]["totals"] == {"Jiwoo": 5 * 26700, "Minho": 5 * -18600, "Seoyeon": 5 * -8100}
+    assert all(r["changed"] for r in res["rounds"])
