@@ -57,8 +57,9 @@ class Family:
     - ``entry_form``: one of ``ENTRY_FORMS``; ``board``: one of ``BOARDS``; ``unit``:
       ``points``, ``mon`` or ``money`` (points × the table's stake: Go-Stop);
       ``format_amount(amount, rules) -> str``: a total as players read it (``-1 kan 7 mon``).
-    - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it
-      (Go-Stop: ``12월 비`` for willow); None: ``referee.cards.month_label``.
+    - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it,
+      written "<number> <name> (<gloss>)" (Go-Stop: ``12월 비 (willow)``); None:
+      ``referee.cards.month_label``.
     - ``odd_piles_warn``: the deck check warns of a pile with an odd number of cards (captures
       come in pairs); False where steals make odd piles normal (GOSTOP-RULES.md "Cards").
     - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).

@@ -68,6 +68,8 @@ def test_the_round_entry_form(client, gs):
         assert f'data-snap="pile-{i}"' in page  # Snap for every pile
         assert page.count(f'name="bonus-{i}"') == 3  # the deck's bonus cards [2, 2, 3], by tap
     assert "12월 비 (willow)" in page  # chongtong's month, by its hwatu name
+    assert 'aria-label="12월 비"' in page  # the picker's willow row, named as in hwatu
+    assert 'aria-label="11월 오동"' in page
     assert 'name="last_go"' in page
     assert 'name="dokbak"' in page
 
