@@ -214,8 +214,8 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
         outcome = "nagari"
         warnings.append(f"나가리 (nagari): nobody stopped; nobody pays, {rnd.dealer} deals again and the next round "
                         f"is ×{next_carry(rnd.nagari_carry, o.nagari_cap)}")
-    if outcome not in ("stopped",) and any(rnd.gos.values()) and outcome != "nagari":
-        warnings.append("gos do not count in an instant win")
+    if outcome == "three-ppeok" and rnd.gos:
+        warnings.append("gos do not count when three ppeok end the round")
     for p, pts in _ppeok(rules, rnd).items():
         for q in rnd.players:
             if q != p:
@@ -225,7 +225,7 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
     players = []
     for p in rnd.players:
         taken = []
-        if (base[p] and p != winner) or (base[p] and outcome != "stopped"):
+        if base[p] and (p != winner or outcome != "stopped"):  # only a stopper's own points are paid
             why = "not scored: " + ("a loser's points do not count" if outcome == "stopped" and winner else
                                     "nagari, nobody stopped" if outcome == "nagari" else f"{outcome} ended the round")
             taken = [Line(p, "not-scored", why, "득점 없음", -base[p])]

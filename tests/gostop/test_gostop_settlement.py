@@ -232,3 +232,19 @@ def test_a_losers_sake_cup_goes_where_it_costs_least():
     7 pi and pays 4.  The referee picks pi."""
     res = score({"A": DRY[:3] + PI[:10], "B": [RAIN, CUP, *PI[10:15]], "C": [DRY[3], *PI[15:21]]})
     assert (res.player("B").sake_cup, paid(res, "B")) == ("pi", 4)
+
+
+def test_the_cup_as_pi_lifts_a_stopper_to_the_stop_points():
+    """GOSTOP-RULES.md:13,33 (docs/GOSTOP.md): A's bi-samgwang 2 is below 3; with the cup as a pi A holds
+    9 + 2 = 11 pi (2 points): base 4, so the referee counts the cup as a pi.  B 4, C ×2 광박 8."""
+    res = score({"A": [*DRY[:2], RAIN, CUP, *PI[:9]], "B": [DRY[2], *PI[9:15]], "C": PI[15:21]})
+    assert (res.player("A").sake_cup, res.player("A").base) == ("pi", 4)
+    assert (paid(res, "B"), paid(res, "C")) == (4, 8)
+
+
+def test_three_ppeok_takes_back_the_piles_lines():
+    """docs/GOSTOP.md "Three ppeok with piles": A's samgwang is shown, then not scored."""
+    res = score({"A": DRY[:3]}, stopped_by=None, ppeok={"B": [2, 4, 6]})
+    a = [(x.code, x.points) for x in res.player("A").lines]
+    assert a == [("samgwang", 300), ("not-scored", -300), ("three-ppeok", -700)]  # no run from turn 1
+    check_sums(res)
