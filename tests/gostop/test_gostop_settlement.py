@@ -5,7 +5,9 @@ Stake: 100 per point unless said."""
 from __future__ import annotations
 
 import pytest
-from gs_cases import ANIMALS, BIRDS, CUP, DRY, HONGDAN, PI, RAIN, check_sums, cite, score
+from gs_cases import ANIMALS, BIRDS, CUP, DRY, HONGDAN, PI, RAIN, SSANGPI, check_sums, cite, score
+
+from referee.errors import RefereeError
 
 #: A stops on samgwang (3); B holds the rain gwang and C a bright: no gwang-bak, no pi line, no pi-bak.
 PLAIN = {"A": DRY[:3], "B": [RAIN], "C": [DRY[3]]}
@@ -248,3 +250,22 @@ def test_three_ppeok_takes_back_the_piles_lines():
     a = [(x.code, x.points) for x in res.player("A").lines]
     assert a == [("samgwang", 300), ("not-scored", -300), ("three-ppeok", -700)]  # no run from turn 1
     check_sums(res)
+
+
+def test_option_overrides_each_change_what_they_name():
+    """Every option a house file can set, hand-computed (GOSTOP-RULES.md lines cited inline)."""
+    # :66 three_ppeok_points 10 (Netmarble): 10 + 3 + 6 + 12 = 31 from each other player.
+    assert score({}, stopped_by=None, ppeok={"B": [1, 2, 3]}, options={"three_ppeok_points": 10}).money["B"] == 6200
+    # :65 ppeok_payouts [] (off): a first-turn ppeok pays nothing.
+    assert score({}, stopped_by=None, ppeok={"B": [1]}, options={"ppeok_payouts": []}).money["B"] == 0
+    # :11 ssangpi: a house that also doubles pine-chaff-1 counts 9 chaff as 10 pi.
+    res = score({"A": PI[:9]}, stopped_by=None, options={"ssangpi": [*SSANGPI, "pine-chaff-1"]})
+    assert res.player("A").pi == 10
+    # :9 godori: a house list of birds makes godori from the cards it names.
+    res = score({"A": ANIMALS[:3]}, stopped_by=None, options={"godori": ANIMALS[:3]})
+    assert [y.code for y in res.player("A").points] == ["godori"]
+    # :64 chongtong_points 7.
+    assert score({}, stopped_by=None, instant=CHONGTONG, options={"chongtong_points": 7}).money["A"] == 1400
+    # :33 stop_points 5: samgwang 3 is no longer enough.
+    with pytest.raises(RefereeError, match="stopping takes 5"):
+        score(PLAIN, options={"stop_points": 5})
