@@ -56,7 +56,7 @@ def game_json(data: Mapping) -> dict:
 def game_summary(data: Mapping) -> dict:
     """Play a game object like ``game_json`` and return only its numbers, in one shape for every family::
 
-        {"ruleset", "players", "unit": "points" | "mon", "mon_per_kan"?: int,
+        {"ruleset", "players", "unit": "points" | "mon" | "money", "mon_per_kan"?: int,
          "rounds": [{"round", "scores": {player: n}, "totals": {player: n}, "void": bool}],
          "totals": {player: n}, "winner": str | None}
 

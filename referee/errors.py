@@ -20,7 +20,8 @@ class RefereeError(ValueError):
     (a stated dekiyaku, stop/continue or hatto that the cards or the order
     contradict) and ``bad-money`` (money text that is not ``-1 kan 7 mon``); ``bad-totals``
     (a round of entered totals with a missing, extra or impossible amount; ``referee.totals``);
-    and for Koi-Koi ``no-yaku`` (a player who stopped holds no yaku).
+    for Koi-Koi ``no-yaku`` (a player who stopped holds no yaku); and for Go-Stop
+    ``below-stop-points`` (the player who stopped holds fewer points than option ``stop_points``).
 
     ``round_number``: in a game, the number (from 1) of the round the error is
     about, when it is about one; ``None`` otherwise.  The message then starts

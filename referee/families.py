@@ -9,12 +9,13 @@ below (README "Where things live").  Pure core.
 
 from __future__ import annotations
 
-from referee import hachihachi, koikoi, roppyakken
+from referee import gostop, hachihachi, koikoi, roppyakken
 from referee.errors import RefereeError
 from referee.family import Family
 
 #: Every game family, by name, in the order the app lists them.
-REGISTRY: dict[str, Family] = {f.name: f for f in (roppyakken.FAMILY, hachihachi.FAMILY, koikoi.FAMILY)}
+REGISTRY: dict[str, Family] = {f.name: f for f in (roppyakken.FAMILY, hachihachi.FAMILY, koikoi.FAMILY,
+                                                     gostop.FAMILY)}
 #: The preset a round or session without a ``ruleset`` uses.
 DEFAULT_RULESET = "roppyakken"
 

@@ -20,8 +20,10 @@ from referee.cards import Card
 #: The round entry forms the web app has (``referee.web.forms.ENTRY_FORMS``):
 #: ``picker`` (each player's pile and, optionally, dealt hand: Roppyakken),
 #: ``money`` (field, drop-outs, dekiyaku and piles: Hachi-hachi),
-#: ``calls`` (both piles, who stopped, the calls in order, dealt hands: Koi-Koi).
-ENTRY_FORMS = ("picker", "money", "calls")
+#: ``calls`` (both piles, who stopped, the calls in order, dealt hands: Koi-Koi),
+#: ``piles`` (every pile with its bonus cards, who stopped and the gos, shakes, bombs, ppeok, an
+#: instant win: Go-Stop).
+ENTRY_FORMS = ("picker", "money", "calls", "piles")
 #: The scoreboards (``referee.web.board.BOARDS``): ``points`` (running points from the
 #: game JSON's rounds and ``players[p].round_score``) and ``ledger`` (money, from ``net``).
 BOARDS = ("points", "ledger")
@@ -53,8 +55,14 @@ class Family:
       it, beyond its own input and the players, ruleset and dealer (Hachi-hachi: the carried
       multipliers; Koi-Koi: the month).  Computed from the game JSON of the rounds before it.
     - ``entry_form``: one of ``ENTRY_FORMS``; ``board``: one of ``BOARDS``; ``unit``:
-      ``points`` or ``mon``; ``format_amount(amount, rules) -> str``: a total as players
-      read it (``-1 kan 7 mon``).
+      ``points``, ``mon`` or ``money`` (points × the table's stake: Go-Stop);
+      ``format_amount(amount, rules) -> str``: a total as players read it (``-1 kan 7 mon``).
+    - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it,
+      written "<number> <name> (<gloss>)" (Go-Stop: ``12월 비 (willow)``); None:
+      ``referee.cards.month_label``.
+    - ``odd_piles_warn``: the deck check warns of a pile with an odd number of cards (captures
+      come in pairs); False where steals make odd piles normal (GOSTOP-RULES.md "Cards").
+    - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -101,6 +109,9 @@ class Family:
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
     seats: tuple[int, ...] = ()
+    month_name: Callable[[int], str] | None = None
+    odd_piles_warn: bool = True
+    void_badge: str = "fuke · void"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

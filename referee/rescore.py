@@ -5,7 +5,7 @@ holds one under ``"game"``) twice, as it was and under the new rules, through th
 entry point ``referee.api.game_summary`` (``game_json`` without the explanation lines), and
 compares them round by round::
 
-    {"unit": "points" | "mon",
+    {"unit": "points" | "mon" | "money",
      "before": {"ruleset", "options", "totals", "winner", "mon_per_kan"?},
      "after":  {... the same ...},
      "rounds": [{"round": n, "changed": bool,   # the round's own result: scores, void, note
@@ -139,7 +139,7 @@ def rescore(
     before_summary, before_rounds = before or replay(game)
     after_summary, after_rounds = replay(after)
     return {
-        "unit": "mon" if "mon_per_kan" in before_summary else "points",
+        "unit": families.get(family).unit,
         "before": before_summary,
         "after": after_summary,
         "rounds": [

@@ -61,6 +61,11 @@ def test_every_active_yaku_is_described_with_its_value_and_cards(preset):
             assert found[d.id].cards == mask_ids(d.pool)
         for t in rules.teyaku:
             assert found[t.id].value == f"{t.kan} kan"
+    elif rules.game == "gostop":  # Go-Stop (issue 20): points as 점, the cards of a set line
+        for y in rules.yaku:
+            assert found[y.id].value == f"{y.points}점"
+            assert found[y.id].cards == (mask_ids(y.pool) if y.rule == "cards" else ())
+        assert len(found) == len(rules.yaku)
     else:  # Koi-Koi (issue 13): points, "1 point" for the one-point yaku
         for y in (*rules.yaku, *rules.teyaku):
             assert found[y.id].value == f"{y.points} point{'' if y.points == 1 else 's'}"

@@ -103,6 +103,8 @@ class Board:
     context: dict[str, Any] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
     ante: str = ""
+    #: How a void round is marked (``Family.void_badge``).
+    void_badge: str = "fuke · void"
 
     def ranking(self) -> list[tuple[int, str]]:
         """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
@@ -214,8 +216,9 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 #: What a round must hold, whatever its family: the captured piles, the dealt hands (a Koi-Koi
-#: round can end at the deal on a lucky hand, KOIKOI-RULES.md) or totals entered on paper.
-ROUND_CONTENT = ("piles", "totals", "hands")
+#: round can end at the deal on a lucky hand, KOIKOI-RULES.md), totals entered on paper, or an
+#: instant win stated at the deal (Go-Stop's chongtong, GOSTOP-RULES.md) or ppeok payouts.
+ROUND_CONTENT = ("piles", "totals", "hands", "instant", "ppeok")
 
 
 def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
@@ -390,7 +393,9 @@ def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
             if family.yaku_made is not None:
                 view.made = family.yaku_made(rules, played.entry)
         views.append(view)
-    return BOARDS[family.board].board(session, family, rules, out, views, fmt)
+    board = BOARDS[family.board].board(session, family, rules, out, views, fmt)
+    board.void_badge = family.void_badge
+    return board
 
 
 def _points_round(view: RoundView, entry: Mapping[str, Any], players: Sequence[str], fmt) -> None:

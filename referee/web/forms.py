@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from referee import api, families
-from referee.cards import BY_ID, CARD_IDS
+from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
 from referee.names import clean_name, name_key, printable_name, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
 from referee.ruleset import load_table, parse_value
@@ -445,6 +445,75 @@ def calls_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
     return STOP_UNANSWERED
 
 
+#: What the piles form says while nobody has said how the round ended (docs/GOSTOP.md "The web form").
+ENDING_UNANSWERED = ("Say how the round ended: who stopped (스톱), or “Nobody stopped” (나가리, 3뻑 or chongtong). "
+                     "Nothing is scored until you choose.")
+
+
+def _whole(text: str | None) -> int | str | None:
+    """A whole number typed in a box: the int, None when blank, the text as typed otherwise (the core names it)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    return int(text) if re.fullmatch(r"\d{1,3}", text) else text
+
+
+def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the piles form (Go-Stop; GOSTOP-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` (i = seat; once per tapped card); ``stopped_by`` (a player's name, or empty:
+    nobody stopped; no field: not answered yet, see ``ending_unanswered``); per seat ``gos-<i>``,
+    ``shakes-<i>``, ``bombs-<i>`` (blank: 0), ``ppeok-<i>`` (turn numbers, "1, 2") and ``bonus-<i>``
+    (once per ticked bonus card, ``k:value``); ``sake_cup`` (``pi``, ``animal`` or empty: the referee
+    picks), given to whoever's pile holds the cup; ``last_go`` and ``dokbak`` (names);
+    ``instant-player`` with ``instant-month`` (a chongtong: the four cards of that month).
+    Text that is not a number is kept as typed so the core names it; nothing here raises.
+    """
+    data = parse_round_form(form, players)
+    data.pop("hands", None)
+    for key in ("gos", "shakes", "bombs"):
+        values = {p: v for i, p in enumerate(players) if (v := _whole(form.get(f"{key}-{i}"))) is not None and v != 0}
+        if values:
+            data[key] = values
+    ppeok: dict[str, Any] = {}
+    bonus: dict[str, list[Any]] = {}
+    for i, p in enumerate(players):
+        text = (form.get(f"ppeok-{i}") or "").strip()
+        if text:
+            items = [t for t in re.split(r"[,\s]+", text) if t]
+            ppeok[p] = [int(t) if re.fullmatch(r"\d{1,2}", t) else t for t in items]
+        ticked = [v.partition(":")[2] for v in form.getlist(f"bonus-{i}")]
+        if ticked:
+            bonus[p] = [int(v) if v.isdigit() and len(v) < 3 else v for v in ticked]
+    if ppeok:
+        data["ppeok"] = ppeok
+    if bonus:
+        data["bonus"] = bonus
+    cup = form.get("sake_cup") or ""
+    holder = next((p for p in players if "chrysanthemum-sake-cup" in data["piles"].get(p, [])), None)
+    if cup and holder is not None:
+        data["sake_cup"] = {holder: cup}
+    for key in ("last_go", "dokbak"):
+        if form.get(key):
+            data[key] = form.get(key)
+    who, month = form.get("instant-player") or "", (form.get("instant-month") or "").strip()
+    if who:
+        cards = [c.id for c in CARDS if month.isdigit() and c.month == int(month)]
+        data["instant"] = {"type": "chongtong", "player": who, "cards": cards}
+    if "stopped_by" in form:
+        data["stopped_by"] = form.get("stopped_by") or None
+    return data
+
+
+def ending_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
+    """``ENDING_UNANSWERED`` when the piles form says neither who stopped nor that nobody did, and
+    names no chongtong; else None.  Nothing is pre-selected, so piles are never scored as a nagari
+    by mistake (as the Koi-Koi form does, docs/KOIKOI.md "The web form")."""
+    if "stopped_by" in form or data.get("instant"):
+        return None
+    return ENDING_UNANSWERED
+
+
 _WHOLE = re.compile(r"[+-]?\d{1,7}")
 
 
@@ -503,6 +572,7 @@ ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("round.html", parse_round_form),
     "money": EntryForm("round_money.html", parse_money_round_form),
     "calls": EntryForm("round_calls.html", parse_calls_round_form, calls_unanswered),
+    "piles": EntryForm("round_piles.html", parse_piles_round_form, ending_unanswered),
 }
 
 

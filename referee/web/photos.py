@@ -389,9 +389,9 @@ def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
-    odd = [p for p, cs in piles.items() if len(cs) % 2]
-    out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
     family = families.get(sess.family)
+    odd = [p for p, cs in piles.items() if len(cs) % 2] if family.odd_piles_warn else []
+    out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
     if family.deck_check is not None:
         # Seats marked as dropping out (the money form's status-i) hold no pile this round.
         playing = [p for i, p in enumerate(sess.players) if (form.get(f"status-{i}") or "play") == "play"]

@@ -78,7 +78,8 @@ class RoundIn(_Request):
     """A round: the round JSON of the session's game family, without the session's keys.
     Roppyakken family: piles, hands, field (README "Round input"); Hachi-hachi: field or multiplier,
     hands, dropped, mizuten, dekiyaku, hatto, piles (docs/HACHIHACHI.md); Koi-Koi: piles, hands, calls,
-    stopped_by (docs/KOIKOI.md); any family: totals instead of cards."""
+    stopped_by (docs/KOIKOI.md); Go-Stop: piles, bonus, sake_cup, gos, last_go, stopped_by, shakes, bombs,
+    ppeok, instant, dokbak (docs/GOSTOP.md); any family: totals instead of cards."""
 
     model_config = ConfigDict(extra="allow", title="Round")
 
@@ -97,7 +98,35 @@ class RoundIn(_Request):
         None, description="Koi-Koi: must be the koi-koi calls of this round in the order made, or be left out"
     )
     stopped_by: str | None = Field(
-        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out"
+        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out; "
+        "Go-Stop: the player who stopped (스톱), or null for a nagari, chongtong or three ppeok"
+    )
+    bonus: dict[str, list[int]] | None = Field(
+        None, description="Go-Stop: must map players to the pi values of their bonus cards (보너스피), e.g. [3], "
+        "at most as many of a value as option bonus_cards holds, or be left out (docs/GOSTOP.md)"
+    )
+    sake_cup: dict[str, str] | None = Field(
+        None, description='Go-Stop: must map the sake cup\'s holder to "pi" or "animal", or be left out '
+        "(the referee picks the better use)"
+    )
+    gos: dict[str, int] | None = Field(None, description="Go-Stop: must map players to how many gos (고) they called")
+    last_go: str | None = Field(
+        None, description="Go-Stop: must be the last of two go-calling losers (who pays dokbak), or be left out"
+    )
+    shakes: dict[str, int] | None = Field(None, description="Go-Stop: must map players to their shakes (흔들기)")
+    bombs: dict[str, int] | None = Field(None, description="Go-Stop: must map players to their bombs (폭탄)")
+    ppeok: dict[str, list[int]] | None = Field(
+        None, description="Go-Stop: must map players to the own-turn numbers of their ppeok (뻑), e.g. [1, 2]"
+    )
+    instant: dict[str, Any] | None = Field(
+        None, description='Go-Stop: must be {"type": "chongtong", "player", "cards": the four of a month} for a '
+        "chongtong (총통) at the deal, with no piles, gos or stopper; or be left out"
+    )
+    dokbak: str | None = Field(
+        None, description="Go-Stop: may name the loser the table holds liable for feeding the winner (독박)"
+    )
+    nagari_carry: int | None = Field(
+        None, ge=1, description="Go-Stop: may be repeated, but must be the nagari multiplier the session carries"
     )
     month: int | None = Field(
         None, ge=1, le=12, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"
@@ -418,7 +447,7 @@ class RescoreOut(_Response):
 
     model_config = ConfigDict(title="Rescore")
 
-    unit: Literal["points", "mon"]
+    unit: Literal["points", "mon", "money"]
     before: RescoreSideOut
     after: RescoreSideOut
     rounds: list[RescoreRoundOut]

@@ -565,9 +565,19 @@ def _entry(
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
+        "month_names": [(m, (families.get(sess.family).month_name or month_label)(m)) for m in range(1, 13)],
+        "month_rows": month_rows(sess.family),
+        "bonus_deck": list(option_value(sess, "bonus_cards", ()) or ()),
         **_live_context(sess, rnd),
     }
     return render_template(template, **ctx), status
+
+
+def month_rows(family: str) -> dict[int, list[str]] | None:
+    """Month -> [number, name] for the card picker's rows where the family names months its own way
+    (``Family.month_name``, written "<number> <name> (<gloss>)": Go-Stop's ``12월 비``); else None."""
+    name = families.get(family).month_name
+    return {m: name(m).split(" (")[0].split(" ", 1) for m in range(1, 13)} if name else None
 
 
 def _live_context(sess: store.Session, rnd: store.RoundRow | None = None) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def test_help_lists_every_preset_and_describes_it(client, preset):
     assert info["title"] in body
     for y in info.get("yaku", []):  # Roppyakken family: every active yaku with its value
         assert f'id="y-{y["id"]}"' in body
-        assert re.search(rf">{y['points']} points?<", body) or y["points"] == 0
+        assert re.search(rf">{y['points']} ?(points?|점)<", body) or y["points"] == 0  # Go-Stop counts 점
     for o in info["options"]:
         assert f"<code class=\"muted\">{o['key']}</code>" in body
     assert len(r.data) < PAGE_BUDGET

@@ -1,0 +1,44 @@
+"""Go-Stop (고스톱) and Matgo (맞고): Korea's hwatu game, scored from the captured piles.
+
+Modules: ``rules.py`` (the ruleset schema), ``hwatu.py`` (Korean month numbers and names),
+``points.py`` (point lines from a pile), ``inputs.py`` (a reported round, validated),
+``factors.py`` (go, shakes, bombs, baks, dokbak), ``round.py`` (one round, every point, factor
+and payment explained), ``game.py`` (rounds in a row: money totals, dealer, nagari carry),
+``json_io.py`` (JSON in and out), ``describe.py`` (the Help page).  Rule source:
+shared/GOSTOP-RULES.md; decisions where it is silent: docs/GOSTOP.md.  ``FAMILY`` is the family's
+entry in ``referee.families``.  Pure core: standard library and ``referee``'s core modules only.
+"""
+
+from referee.family import Family
+from referee.gostop import describe, game, hwatu, inputs, json_io, round, rules
+
+
+def _money(amount: int, rules_: rules.GostopRules) -> str:
+    """Money as the table says it, with its points: ``2,400 (24점)``."""
+    pv = rules_.options.point_value
+    return f"{amount:,} ({amount // pv}점)" if amount % pv == 0 else f"{amount:,}"
+
+
+FAMILY = Family(
+    name="gostop",
+    title="Go-Stop (고스톱)",
+    from_table=rules.from_table,
+    make_round=inputs.make_round,
+    score_round=round.score_round,
+    play_game=game.play_game,
+    score_json=json_io.round_json,
+    game_json=json_io.game_json,
+    # The nagari carry is the referee's to carry in a session: a stored round never keeps it.
+    round_keys=game.ROUND_KEYS - {"nagari_carry"},
+    entry_form="piles",
+    board="points",
+    unit="money",  # points (점) × the stake (option point_value)
+    next_round=json_io.next_round,
+    format_amount=_money,
+    describe=describe.describe,
+    yaku_made=json_io.yaku_made,
+    entered_void="나가리 (nagari): nobody stopped; nobody pays",
+    month_name=hwatu.month_name,
+    void_badge="나가리 · nagari",
+    odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
+)

@@ -1,0 +1,275 @@
+"""A Go-Stop round as the table reports it, validated (GOSTOP-RULES.md "JSON", round input).
+
+``make_round`` checks every field and turns card tokens into ids: the piles, the bonus cards by
+value against the deck (option ``bonus_cards``), the sake cup's choice, the go counts and who
+stopped, shakes, bombs, ppeok turns, an instant win (chongtong), a declared dokbak and the
+nagari carry.  Errors name the card, field or player.  Pure core.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.cards import BY_ID
+from referee.errors import RefereeError
+from referee.gostop.hwatu import card_label
+from referee.gostop.points import SAKE_CUP
+from referee.gostop.rules import GostopRules
+from referee.names import printable_name, repeated_name, repeated_name_message
+from referee.notation import parse_groups
+
+#: Instant wins a round may state ("Instant wins, ppeok, nagari"); three ppeok is read from ``ppeok``.
+INSTANTS = ("chongtong",)
+#: Ppeok that end a round (3뻑).
+THREE_PPEOK = 3
+#: Highest turn number a ppeok may name (a Matgo hand has 10 cards; a little room for typing).
+MAX_TURN = 12
+#: Most gos, shakes or bombs one player may be said to have made in a round.
+MAX_CALLS = 12
+
+
+@dataclass(frozen=True)
+class Instant:
+    """An instant win at the deal: ``type`` (``chongtong``), its ``player`` and the four ``cards``."""
+
+    type: str
+    player: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A validated round.  Maps hold only players with something to say; ``piles`` holds every
+    player (empty tuples for none).  ``nagari_carry``: the multiplier carried in (1, 2, 4 ...)."""
+
+    players: tuple[str, ...]
+    dealer: str
+    piles: Mapping[str, tuple[str, ...]]
+    bonus: Mapping[str, tuple[int, ...]]
+    sake_cup: Mapping[str, str]
+    gos: Mapping[str, int]
+    last_go: str | None
+    stopped_by: str | None
+    shakes: Mapping[str, int]
+    bombs: Mapping[str, int]
+    ppeok: Mapping[str, tuple[int, ...]]
+    instant: Instant | None
+    dokbak: str | None
+    nagari_carry: int
+    warnings: tuple[str, ...] = ()
+
+    def gos_of(self, player: str) -> int:
+        """How many times ``player`` called go."""
+        return self.gos.get(player, 0)
+
+
+def next_carry(carry: int, cap: int | None) -> int:
+    """The nagari multiplier after one more void round: ×2, at most ``cap`` (option ``nagari_cap``)."""
+    return carry * 2 if cap is None else max(carry, min(carry * 2, cap))
+
+
+def carries(cap: int | None, upto: int) -> set[int]:
+    """The nagari multipliers a round can carry in (1, 2, 4 ... with ``cap``), up to ``upto``."""
+    out, c = {1}, 1
+    while c < upto and next_carry(c, cap) != c:
+        c = next_carry(c, cap)
+        out.add(c)
+    return out
+
+
+def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
+    """Distinct printable names, as many as option ``players`` allows (2 or 3).
+    Raises ``RefereeError`` (``bad-round``; ``player-count`` naming the count and the option)."""
+    if not isinstance(players, list | tuple) or not all(printable_name(p) for p in players):
+        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
+    allowed = rules.options.players
+    if len(players) not in allowed:
+        raise RefereeError("player-count", f"{rules.title} is for {' or '.join(map(str, allowed))} players "
+                           f"(option players); \"players\" has {len(players)}: {list(players)}")
+    twin = repeated_name(players)
+    if twin is not None:
+        raise RefereeError("bad-round", repeated_name_message(*twin))
+    return tuple(players)
+
+
+def _player(value: object, key: str, players: tuple[str, ...]) -> str:
+    if value not in players:
+        raise RefereeError("unknown-player", f"\"{key}\" is {value!r}; expected one of the players {list(players)}")
+    return value  # type: ignore[return-value]
+
+
+def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RefereeError("bad-round", f"\"{key}\" must map players to values, got {value!r}")
+    for p in value:
+        if p not in players:
+            raise RefereeError("unknown-player", f"\"{key}\" names {p!r}, who is not a player; players are "
+                               f"{list(players)}")
+    return dict(value)
+
+
+def _count(value: object, where: str, most: int = MAX_CALLS) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise RefereeError("bad-round", f"{where} is {value!r}; expected a whole number 0 to {most}")
+    return value
+
+
+def _counts(value: object, key: str, players: tuple[str, ...]) -> dict[str, int]:
+    table = _table(value, key, players)
+    return {p: n for p, v in table.items() if (n := _count(v, f"\"{key}\" of {p}"))}
+
+
+def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    table = _table(value, "bonus", players)
+    deck = Counter(rules.options.bonus_cards)
+    out: dict[str, tuple[int, ...]] = {}
+    for p, values in table.items():
+        if not isinstance(values, list | tuple):
+            raise RefereeError("bad-round", f"\"bonus\" of {p} is {values!r}; expected a list of pi values, e.g. [3]")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or v not in deck:
+                raise RefereeError("bad-round", f"\"bonus\" of {p} has {v!r}; the deck's bonus cards (option "
+                                   f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}")
+        if values:
+            out[p] = tuple(values)
+    held = Counter(v for values in out.values() for v in values)
+    for v, n in sorted(held.items()):
+        if n > deck[v]:
+            who = ", ".join(f"{p} {vs.count(v)}" for p, vs in out.items() if v in vs)
+            raise RefereeError("too-many-cards", f"\"bonus\" has {n} bonus cards worth {v} pi ({who}); the deck "
+                               f"(option bonus_cards {list(rules.options.bonus_cards)}) holds {deck[v]}")
+    return out
+
+
+def _sake_cup(rules: GostopRules, value: object, players: tuple[str, ...],
+              piles: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    table = _table(value, "sake_cup", players)
+    for p, use in table.items():
+        if use not in ("pi", "animal"):
+            raise RefereeError("bad-round", f"\"sake_cup\" of {p} is {use!r}; expected \"pi\" or \"animal\"")
+        if SAKE_CUP not in piles[p]:
+            raise RefereeError("bad-round", f"\"sake_cup\" says how {p} plays the sake cup, but {p}'s pile does not "
+                               f"hold {card_label(SAKE_CUP)}")
+        if rules.options.sake_cup != "choice":
+            raise RefereeError("bad-round", f"\"sake_cup\" of {p}: under this ruleset the sake cup is always "
+                               f"{'a pi' if rules.options.sake_cup == 'pi' else 'an animal'} (option sake_cup); "
+                               "leave it out")
+    return table
+
+
+def _ppeok(value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    table = _table(value, "ppeok", players)
+    out = {}
+    for p, turns in table.items():
+        if not isinstance(turns, list | tuple) or not all(
+            not isinstance(t, bool) and isinstance(t, int) and 1 <= t <= MAX_TURN for t in turns
+        ):
+            raise RefereeError("bad-round", f"\"ppeok\" of {p} is {turns!r}; expected the turn numbers (1 to "
+                               f"{MAX_TURN}) of {p}'s ppeok, e.g. [1, 2]")
+        if len(set(turns)) != len(turns):
+            raise RefereeError("bad-round", f"\"ppeok\" of {p} names a turn twice: {list(turns)}")
+        if len(turns) > THREE_PPEOK:
+            raise RefereeError("bad-round", f"\"ppeok\" of {p} has {len(turns)} ppeok; the third ends the round "
+                               "(3뻑)")
+        if turns:
+            out[p] = tuple(sorted(turns))
+    return out
+
+
+def _instant(value: object, players: tuple[str, ...]) -> Instant | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or set(value) - {"type", "player", "cards"}:
+        raise RefereeError("bad-round", f"\"instant\" is {value!r}; expected {{\"type\": \"chongtong\", "
+                           "\"player\": name, \"cards\": [the four cards of a month]}")
+    if value.get("type") not in INSTANTS:
+        raise RefereeError("bad-round", f"\"instant.type\" is {value.get('type')!r}; expected one of "
+                           f"{', '.join(INSTANTS)} (three ppeok are read from \"ppeok\")")
+    player = _player(value.get("player"), "instant.player", players)
+    cards = value.get("cards")
+    if not isinstance(cards, list | tuple):
+        raise RefereeError("bad-round", f"\"instant.cards\" is {cards!r}; expected the four cards of the month "
+                           f"{player} was dealt")
+    ids = parse_groups({player: cards}, what="instant.cards of")[player]
+    months = {BY_ID[c].month for c in ids}
+    if len(ids) != 4 or len(months) != 1:
+        raise RefereeError("bad-round", f"\"instant.cards\" of {player} are {list(ids)}; chongtong (총통) is all four "
+                           "cards of one month")
+    return Instant(value["type"], player, tuple(ids))
+
+
+def make_round(
+    rules: GostopRules,
+    players: Sequence[str],
+    piles: Mapping[str, Sequence[str]] | None = None,
+    *,
+    dealer: str | None = None,
+    bonus: Mapping[str, Sequence[int]] | None = None,
+    sake_cup: Mapping[str, str] | None = None,
+    gos: Mapping[str, int] | None = None,
+    last_go: str | None = None,
+    stopped_by: str | None = None,
+    shakes: Mapping[str, int] | None = None,
+    bombs: Mapping[str, int] | None = None,
+    ppeok: Mapping[str, Sequence[int]] | None = None,
+    instant: Mapping[str, Any] | None = None,
+    dokbak: str | None = None,
+    nagari_carry: int | None = None,
+) -> RoundInput:
+    """Validate a reported round (GOSTOP-RULES.md "JSON", round input; "Cards"; "Instant wins, ppeok, nagari").
+
+    Raises ``RefereeError``: ``player-count`` (not a count option ``players`` allows),
+    ``unknown-player``, ``unknown-card``, ``duplicate-card`` (a card in two piles, naming both),
+    ``too-many-cards`` (more bonus cards of a value than the deck holds), ``bad-round`` (a bonus
+    value the deck lacks, a ``sake_cup`` for a player without the cup, an instant win beside
+    piles, gos or a stopper, a bad ppeok list, a ``last_go`` or ``dokbak`` that does not fit,
+    a nagari carry that is not 1, 2, 4 ... up to option ``nagari_cap``).
+    """
+    players = check_players(rules, players)
+    dealer = players[0] if dealer is None else _player(dealer, "dealer", players)
+    pile_table = _table(piles, "piles", players)
+    for p, cards in pile_table.items():
+        if not isinstance(cards, list | tuple):
+            raise RefereeError("bad-round", f"\"piles\" of {p} is {cards!r}; expected a list of card ids")
+    pile_ids = parse_groups({p: pile_table.get(p, ()) for p in players}, what="pile")
+    bonus_t = _bonus(rules, bonus, players)
+    cup = _sake_cup(rules, sake_cup, players, pile_ids)
+    gos_t = _counts(gos, "gos", players)
+    shakes_t = _counts(shakes, "shakes", players)
+    bombs_t = _counts(bombs, "bombs", players)
+    ppeok_t = _ppeok(ppeok, players)
+    stopper = None if stopped_by is None else _player(stopped_by, "stopped_by", players)
+    inst = _instant(instant, players)
+    if inst is not None:
+        played = [k for k, v in (("piles", any(pile_ids.values())), ("bonus", bonus_t), ("gos", gos_t),
+                                 ("stopped_by", stopper), ("shakes", shakes_t), ("bombs", bombs_t),
+                                 ("ppeok", ppeok_t)) if v]
+        if played:
+            raise RefereeError("bad-round", f"chongtong (총통) by {inst.player} ends the round at the deal, so "
+                               f"{', '.join(played)} must be empty; leave out \"instant\" if the round was played")
+    three = [p for p, turns in ppeok_t.items() if len(turns) == THREE_PPEOK]
+    if three and stopper is not None:
+        raise RefereeError("bad-round", f"{three[0]} made three ppeok (3뻑), which ends the round, so nobody "
+                           f"stopped; \"stopped_by\" is {stopper!r} (leave it out)")
+    last = None if last_go is None else _player(last_go, "last_go", players)
+    if last is not None and not gos_t.get(last):
+        raise RefereeError("bad-round", f"\"last_go\" is {last!r}, who called no go (\"gos\" of {last} is 0)")
+    feeder = None if dokbak is None else _player(dokbak, "dokbak", players)
+    if feeder is not None and len(players) != 3:
+        raise RefereeError("bad-round", "\"dokbak\" is for three players; with two a loser who called go pays "
+                           "×2 (go-bak)")
+    if feeder is not None and feeder == stopper:
+        raise RefereeError("bad-round", f"\"dokbak\" is {feeder!r}, the player who stopped; name the loser who "
+                           "fed the winner")
+    carry = 1 if nagari_carry is None else nagari_carry
+    cap = rules.options.nagari_cap
+    if isinstance(carry, bool) or not isinstance(carry, int) or carry not in carries(cap, carry):
+        raise RefereeError("bad-round", f"\"nagari_carry\" is {nagari_carry!r}; expected 1, 2, 4 ... (×2 per nagari "
+                           f"in a row)" + (f", at most {cap} (option nagari_cap)" if cap is not None else ""))
+    return RoundInput(players, dealer, pile_ids, bonus_t, cup, gos_t, last, stopper, shakes_t, bombs_t,
+                      ppeok_t, inst, feeder, carry)

@@ -1,0 +1,114 @@
+"""Go-Stop through the public contract: the CLI (score, game, rulesets), the JSON API and the
+examples in referee/examples (docs/GOSTOP.md "Worked example")."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from referee import api
+from referee.cli import main
+from referee.errors import RefereeError
+
+EXAMPLES = resources.files("referee").joinpath("examples")
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_the_worked_example(capsys):
+    """docs/GOSTOP.md: Jiwoo 3 + 5 + 1 = 9, 3 gos +3 = 12, ×2 go ×2 shake ×2 nagari = 96 from Seoyeon;
+    Minho ×2 피박 = 192; at 100 a point Jiwoo takes 28,800."""
+    code, out, _ = run(["score", str(EXAMPLES / "gostop-round.json")], capsys)
+    res = json.loads(out)
+    assert code == 0
+    assert res["money"] == {"Jiwoo": 28800, "Minho": -19200, "Seoyeon": -9600}
+    assert (res["score"], res["multiplier"]) == (12, {"Minho": 16, "Seoyeon": 8})
+    for player, v in res["players"].items():
+        lines = [x for x in res["explanation"] if x["player"] == player]
+        assert sum(x["points"] for x in lines) == v["money"]
+        assert sum(x["jeom"] for x in lines) == v["net"]
+
+
+def test_score_text_names_each_factor(capsys):
+    code, out, _ = run(["score", str(EXAMPLES / "gostop-round.json"), "--format", "text"], capsys)
+    assert code == 0
+    assert "×2 피박: Minho holds 4 pi" in out
+    assert "×2 3고: Jiwoo called go 3 times" in out
+
+
+def test_game_example_carries_the_nagari(capsys):
+    """docs/GOSTOP.md: round 1 is a nagari (Minho's first-turn ppeok still pays 3 from each), round 2
+    is ×2, round 3 Jiwoo's go makes dokbak: Jiwoo pays Seoyeon 6 + Minho's 12."""
+    code, out, _ = run(["game", str(EXAMPLES / "gostop-game.json")], capsys)
+    g = json.loads(out)
+    assert code == 0
+    assert [r["nagari_carry"] for r in g["rounds"]] == [1, 2, 1]
+    assert [r["dealer"] for r in g["rounds"]] == ["Seoyeon", "Seoyeon", "Jiwoo"]
+    assert g["totals"] == {"Jiwoo": 26700, "Minho": -18600, "Seoyeon": -8100}
+    assert [p["reason"] for p in g["rounds"][2]["payments"]] == ["round", "dokbak"]
+
+
+def test_matgo_example(capsys):
+    code, out, _ = run(["score", str(EXAMPLES / "matgo-round.json")], capsys)
+    assert code == 0
+    assert json.loads(out)["money"] == {"Jiwoo": 1800, "Minho": -1800}  # (5 + 1 + 3) ×2 고박
+
+
+def test_option_on_the_command_line(capsys):
+    _, out, _ = run(["score", str(EXAMPLES / "matgo-round.json"), "--option", "point_value=1000"], capsys)
+    assert json.loads(out)["money"]["Jiwoo"] == 18000
+
+
+def test_bad_input_is_one_line_and_status_2(capsys, tmp_path):
+    data = json.loads((EXAMPLES / "gostop-round.json").read_text(encoding="utf-8"))
+    data["piles"]["Minho"].append("pine-crane")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run(["score", str(path)], capsys)
+    assert code == 2
+    assert err.strip().count("\n") == 0
+    assert all(w in err for w in ("pine-crane", "pile Jiwoo", "pile Minho")), err
+
+
+@pytest.mark.parametrize("preset", ["gostop", "matgo", "matgo-pmang", "gostop-sloperama"])
+def test_rulesets_lists_every_option(capsys, preset):
+    code, out, _ = run(["rulesets", preset], capsys)
+    info = json.loads(out)
+    assert code == 0
+    assert info["game"] == "gostop"
+    keys = {o["key"] for o in info["options"]}
+    assert {"stop_points", "pibak_max", "go_factor", "dokbak", "nagari_cap", "ppeok_payouts", "sake_cup"} <= keys
+    assert {y["id"] for y in info["yaku"]} >= {"ogwang", "godori", "hongdan", "pi"}
+
+
+def test_entered_totals_and_a_void_nagari():
+    """README "Entered totals": points (점) summing to zero; void is a nagari that doubles the next round."""
+    g = api.game_json({"ruleset": "gostop", "players": ["A", "B", "C"], "dealer": "B", "rounds": [
+        {"totals": {"A": 0, "B": 0, "C": 0}, "void": True},
+        {"totals": {"A": -4, "B": 10, "C": -6}},
+        {"piles": {"C": ["pine-crane", "cherry-curtain", "pampas-moon"], "A": ["willow-rain-man"],
+                   "B": ["paulownia-phoenix"]}, "stopped_by": "C"},
+    ]})
+    assert [r["nagari_carry"] for r in g["rounds"]] == [1, 2, 1]
+    assert g["totals"] == {"A": -700, "B": 700, "C": 0}  # -400 -300, +1000 -300, -600 +600
+    assert g["next_dealer"] == "C"
+    with pytest.raises(RefereeError, match="sum to 2"):
+        api.score_json({"ruleset": "gostop", "players": ["A", "B", "C"], "totals": {"A": 2, "B": 0, "C": 0}})
+
+
+def test_rescore_with_another_stake_is_in_money(capsys, tmp_path):
+    """What if: the worked evening re-scored with a stake of 500 (every round ×5, in money)."""
+    path = tmp_path / "game.json"
+    path.write_text((EXAMPLES / "gostop-game.json").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(["rescore", str(path), "--option", "point_value=500"], capsys)
+    res = json.loads(out)
+    assert code == 0
+    assert res["unit"] == "money"
+    assert res["after"]["totals"] == {"Jiwoo": 5 * 26700, "Minho": 5 * -18600, "Seoyeon": 5 * -8100}
+    assert all(r["changed"] for r in res["rounds"])

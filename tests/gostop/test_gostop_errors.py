@@ -1,0 +1,86 @@
+"""Bad input gets a clear error naming the card, field or player (GOSTOP-RULES.md "JSON", line 105)."""
+
+from __future__ import annotations
+
+import pytest
+from gs_cases import DRY, PI, RAIN, cite, score
+
+from referee import api
+from referee.errors import RefereeError
+
+CHONGTONG = {"type": "chongtong", "player": "A", "cards": ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1",
+                                                          "pine-chaff-2"]}
+
+CASES = [
+    # (kwargs for score, code, words the message must hold), id
+    (({"piles": {"A": DRY[:3], "B": [DRY[0]]}}, "duplicate-card", ["pine-crane", "pile A", "pile B"]),
+     cite(105) + " a card in two piles"),
+    (({"piles": {"A": ["pine-crain"]}}, "unknown-card", ["pine-crain"]), cite(105) + " unknown card"),
+    (({"piles": {"A": DRY[:3]}, "bonus": {"A": [3], "B": [3]}}, "too-many-cards", ["worth 3", "A 1, B 1", "holds 1"]),
+     cite(15) + " more bonus cards of a value than the deck holds"),
+    (({"piles": {"A": DRY[:3]}, "bonus": {"C": [5]}}, "bad-round", ["bonus", "C", "5"]),
+     cite(15) + " a bonus value the deck lacks"),
+    (({"piles": {"A": DRY[:3], "B": PI[:3]}, "sake_cup": {"B": "pi"}},
+      "bad-round", ["sake_cup", "B", "chrysanthemum-sake-cup"]),
+     cite(105) + " a sake_cup for a player without the cup"),
+    (({"piles": {"A": [*DRY[:2], RAIN]}}, "below-stop-points", ["A stopped with 2 points", "3"]),
+     cite(33) + " a stopper below stop_points"),
+    (({"piles": {"A": DRY[:3]}, "instant": CHONGTONG, "stopped_by": None}, "bad-round", ["chongtong", "piles"]),
+     cite(64) + " an instant win beside piles"),
+    (({"piles": {}, "instant": CHONGTONG}, "bad-round", ["chongtong", "stopped_by"]),
+     cite(64) + " an instant win and a stopper"),
+    (({"piles": {}, "stopped_by": None, "instant": {**CHONGTONG, "cards": DRY}},
+      "bad-round", ["four cards of one month"]),
+     cite(64) + " chongtong cards checked"),
+    (({"piles": {"A": DRY[:3]}, "ppeok": {"B": [1, 2, 3]}}, "bad-round", ["B", "three ppeok", "stopped_by"]),
+     cite(66) + " a stopper in a three-ppeok round"),
+    (({"piles": {"A": DRY[:3], "B": [RAIN]}, "gos": {"B": 1, "C": 1}}, "bad-round", ["B and C", "last_go"]),
+     cite(74) + " two go-calling losers without last_go"),
+    (({"piles": {"A": DRY[:3]}, "gos": {"D": 1}}, "unknown-player", ["gos", "'D'"]), cite(105) + " an unknown player"),
+    (({"piles": {"A": DRY[:3]}, "nagari_carry": 3}, "bad-round", ["nagari_carry", "3"]),
+     cite(68) + " a carry that is no doubling"),
+    (({"piles": {"A": DRY[:3]}, "nagari_carry": 16}, "bad-round", ["at most 8"]),
+     cite(68) + " a carry past nagari_cap"),
+    (({"piles": {"A": DRY[:3]}, "players": ["A", "B"]}, "player-count", ["3", "2"]),
+     cite(72) + " not 3 players in Go-Stop"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "code", "words"), [c for c, _ in CASES], ids=[i for _, i in CASES])
+def test_bad_round(kwargs, code, words):
+    kwargs = dict(kwargs)
+    piles = kwargs.pop("piles")
+    with pytest.raises(RefereeError) as e:
+        score(piles, **kwargs)
+    assert e.value.code == code
+    for w in words:
+        assert w in e.value.message
+
+
+def test_matgo_is_for_two():
+    """GOSTOP-RULES.md:78: Matgo with three players is a player-count error naming the option."""
+    with pytest.raises(RefereeError, match="option players") as e:
+        score({"A": DRY}, preset="matgo", players=["A", "B", "C"])
+    assert e.value.code == "player-count"
+
+
+def test_a_game_names_the_round_and_a_carry_that_disagrees():
+    """GOSTOP-RULES.md:104: the referee carries the nagari; a round's own nagari_carry must agree."""
+    game = {"ruleset": "gostop", "players": ["A", "B", "C"], "dealer": "A",
+            "rounds": [{}, {"piles": {"A": DRY[:3]}, "stopped_by": "A", "nagari_carry": 1}]}
+    with pytest.raises(RefereeError, match=r"round 2: \"nagari_carry\" is 1, but the referee carries ×2") as e:
+        api.game_json(game)
+    assert e.value.round_number == 2
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    ({"players": [4]}, "options.players"),
+    ({"ssangpi": ["pine-crane"]}, "options.ssangpi[0]"),
+    ({"bonus_cards": [5]}, "options.bonus_cards[0]"),
+    ({"go_factor": "tripling"}, "options.go_factor"),
+], ids=[cite(72), cite(11), cite(15), cite(39)])
+def test_bad_ruleset_names_the_field(options, field):
+    with pytest.raises(RefereeError) as e:
+        api.score_json({"ruleset": "gostop", "options": options, "players": ["A", "B", "C"]})
+    assert e.value.code == "bad-ruleset"
+    assert field in e.value.message
