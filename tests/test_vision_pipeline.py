@@ -93,3 +93,50 @@ def test_zoom_out_pass_maps_boxes_back_and_replaces_a_fragment():
     det.zoom_out = 1.0
     (d,) = det.detect(photo)
     assert d.box == pytest.approx((472, 176, 552, 336), abs=3)
+
+
+def test_localiser_description_defaults_to_visible_regions(tmp_path):
+    from vision.detector import localiser_meta
+
+    assert localiser_meta(tmp_path / "localiser.onnx") == {"boxes": "visible", "iou": 0.5}
+    (tmp_path / "localiser.json").write_text('{"boxes": "whole", "iou": 0.7}')
+    assert localiser_meta(tmp_path / "localiser.onnx") == {"boxes": "whole", "iou": 0.7}
+
+
+@pytest.mark.parametrize("text", ["{", '{"boxes": "corners"}', '{"boxes": "whole", "iou": 2}', "[1]"])
+def test_a_malformed_localiser_description_is_a_model_error(tmp_path, text):
+    from vision.detector import localiser_meta
+    from vision.errors import ModelError
+
+    (tmp_path / "localiser.json").write_text(text)
+    with pytest.raises(ModelError, match=r"localiser\.json"):
+        localiser_meta(tmp_path / "localiser.onnx")
+
+
+def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
+    # two whole-card boxes, the second lying over most of the first (a heap): the first is
+    # seen, too covered to read, and never certain
+    img = np.full((640, 640, 3), 200, np.uint8)
+    det = fake_detector((0, 0, 1, 1, 0.0), prob=0.5)
+    det.boxes = "whole"
+    obbs = np.array([(300.0, 300.0, 122.0, 200.0, 0.0), (300.0, 350.0, 122.0, 200.0, 0.0)])
+    import cv2
+
+    from vision.geometry import obb_corners
+
+    for o, colour in zip(obbs, ((200, 40, 40), (40, 60, 200)), strict=True):
+        c = obb_corners(o[None])[0].astype(np.int32)
+        cv2.fillPoly(img, [c], (10, 10, 10))
+        inner = obb_corners(np.array([[o[0], o[1], o[2] * 0.9, o[3] * 0.93, 0.0]]))[0].astype(np.int32)
+        cv2.fillPoly(img, [inner], colour)
+    det.localise = lambda a: (obbs.copy(), np.array([0.9, 0.9]))
+    probs = np.full((2, 48), 0.5 / 47)
+    probs[0, 0], probs[1, 1] = 0.5, 0.5
+    det.classify = lambda a, o, masks=None: probs
+    tr = det.trace(img)
+    assert tr.visible[0] == pytest.approx(0.25, abs=0.04)
+    assert tr.visible[1] == 1.0
+    by_card = {d.card: d for d in tr.detections}
+    assert by_card[CARD_IDS[0]].covered
+    assert by_card[CARD_IDS[0]].uncertain
+    assert not by_card[CARD_IDS[1]].covered
