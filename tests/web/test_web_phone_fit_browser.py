@@ -1,0 +1,53 @@
+"""Money fits a phone (390×844; Debian's headless Chromium through Playwright, skipping saying why
+without one): nothing in the entry bar's live scores is cut off at its column's edge or the screen's,
+in the families that settle in money (Go-Stop's three players' "−1,600 (16점)", Hachi-hachi's four
+players' "−1 kan 7 mon")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"viewport": {"width": 390, "height": 844}}
+EXAMPLES = Path(__file__).resolve().parents[2] / "referee" / "examples"
+
+#: Elements whose text overflows their box, or the screen: [text, ...].
+CLIPPED_JS = """sel => [...document.querySelectorAll(sel)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return e.scrollWidth > e.clientWidth + 1 || r.right > innerWidth + 0.5 || r.left < -0.5;
+}).map(e => e.textContent.trim())"""
+
+
+def example_session(app, name: str) -> tuple[str, list[int]]:
+    """A session holding ``referee/examples/<name>-game.json``'s rounds: (scorekeeper token, round ids)."""
+    game = json.loads((EXAMPLES / f"{name}-game.json").read_text(encoding="utf-8"))
+    client = app.test_client()
+    r = client.post("/api/v1/sessions", json={"name": name, "ruleset": game["ruleset"], "players": game["players"],
+                                              "dealer": game["dealer"]})
+    token = r.get_json()["edit_token"]
+    for rnd in game["rounds"]:
+        assert client.post(f"/api/v1/sessions/{token}/rounds", json=rnd).status_code == 201
+    return token, [rnd["id"] for rnd in client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]]
+
+
+@pytest.mark.parametrize("example", ["gostop", "hachihachi"])
+def test_the_live_scores_fit_a_three_player_phone(app, live, browser, example):
+    # Bug: Go-Stop's "−1,600 (16점)" ran past the screen's edge and "total → +30,300 (303점)" was cut short.
+    token, ids = example_session(app, example)
+    page = browser.new_page(**PHONE)
+    checked = 0
+    for rid in ids:  # every round of the example, scored again in the entry bar
+        page.goto(f"{live}/s/{token}/round/{rid}/edit")
+        page.get_by_role("button", name="Score round").click()
+        page.locator("#result").wait_for()
+        amounts = page.locator("#preview .live-scores .num").all_inner_texts()
+        assert len(amounts) >= 3
+        assert all(a.strip() not in ("", "–") for a in amounts), amounts  # scored: the bar shows money
+        clipped = page.evaluate(CLIPPED_JS, "#preview .live-scores .num, #preview .live-scores .after")
+        assert not clipped, f"round {rid}: cut off at 390 px: {clipped}"
+        checked += 1
+    assert checked == len(ids) >= 2
