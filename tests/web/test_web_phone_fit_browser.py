@@ -51,3 +51,27 @@ def test_the_live_scores_fit_a_three_player_phone(app, live, browser, example):
         assert not clipped, f"round {rid}: cut off at 390 px: {clipped}"
         checked += 1
     assert checked == len(ids) >= 2
+
+
+#: Month labels of the visible picker whose number or name takes two lines or leaves its column: [text].
+SPLIT_LABELS_JS = """() => [...document.querySelectorAll('.mlabel')].filter(l => l.getBoundingClientRect().width > 0)
+  .flatMap(l => {
+    const box = l.getBoundingClientRect();
+    return [...l.childNodes].filter(n => n.textContent.trim()).filter(n => {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      const lines = new Set(rects.map(r => Math.round(r.top))).size;
+      return lines > 1 || rects.some(r => r.left < box.left - 0.5 || r.right > box.right + 0.5);
+    }).map(n => n.textContent.trim());
+  })"""
+
+
+@pytest.mark.parametrize("example", ["gostop", "koikoi"])
+def test_the_pickers_month_labels_keep_to_one_line(app, live, browser, example):
+    # Bug: Go-Stop's "10월" wrapped to "10" over "월" (and 흑싸리 to 흑싸 over 리) in the 30 px label column.
+    token, _ = example_session(app, example)
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}/round/new")
+    assert page.locator(".mlabel").first.is_visible()
+    assert page.evaluate(SPLIT_LABELS_JS) == []
