@@ -99,6 +99,18 @@ def test_an_evening_with_a_nagari_carried_in_money(client, gs, h):
     assert "+2,100 (21점)" in board  # Jiwoo's total in money and points
 
 
+def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
+    # Bug: under each round's amounts the running totals showed as plain numbers (2000, -1000).
+    stop = {"piles": {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]},
+            "stopped_by": "Jiwoo", "gos": {"Jiwoo": 2}}  # 3 + 2 gos = 5 from each: 500
+    for _ in range(2):
+        assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
+    board = client.get(f"/s/{gs}").get_data(as_text=True)
+    running = re.findall(r'<td class="score">[^<]*<br><small class="muted">([^<]*)</small>', board)
+    assert running == ["+2,000 (20점)", "\u22121,000 (10점)", "\u22121,000 (10점)",  # round 2, shown first
+                       "+1,000 (10점)", "\u2212500 (5점)", "\u2212500 (5점)"]
+
+
 def test_a_stopper_below_the_stop_points_names_the_player(client, gs, h):
     r = client.post(f"/s/{gs}/round/new", data=round_form(h, "g-3", {"Jiwoo": SAMGWANG[:2]}))
     assert r.status_code == 422
