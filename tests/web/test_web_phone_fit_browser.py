@@ -75,3 +75,33 @@ def test_the_pickers_month_labels_keep_to_one_line(app, live, browser, example):
     page.goto(f"{live}/s/{token}/round/new")
     assert page.locator(".mlabel").first.is_visible()
     assert page.evaluate(SPLIT_LABELS_JS) == []
+
+
+#: Words (runs of non-space) of the matching elements that are split over two lines: [word].
+SPLIT_WORDS_JS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
+  const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_no_name_factor_or_amount_of_a_gostop_round_is_split_on_a_phone(app, live, browser):
+    # Bug: the result table showed "Seoyeo|n", "×1|6" and "(288|점)", and the rounds table "(81|점)".
+    token, ids = example_session(app, "gostop")
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}")
+    assert page.locator(".rounds td.score").count() == 3 * len(ids)
+    assert page.evaluate(SPLIT_WORDS_JS, ".rounds td.score") == []
+    page.goto(f"{live}/s/{token}/round/{ids[1]}/edit")  # the round of ×16 and 28,800 (288점)
+    page.get_by_role("button", name="Score round").click()
+    page.locator("#result table.result").wait_for()
+    assert "×16" in page.locator("#result table.result").inner_text()
+    assert page.evaluate(SPLIT_WORDS_JS, "#result table.result th, #result table.result td, #preview li") == []
