@@ -112,3 +112,17 @@ def test_every_familys_dealer_and_void_words_are_explained_in_the_glossary(famil
 def test_words_must_name_the_four_card_kinds():
     with pytest.raises(ValueError, match=r"Words.kinds has 3 names; expected 4 \(bright, animal, ribbon, chaff\)"):
         Words(kinds=("광", "열", "띠"))
+
+
+@pytest.mark.parametrize(("example", "bright", "chip"), [
+    ("gostop", "광", "Brights 광 ×3"),
+    ("koikoi", "光", "Brights 光 ×"),
+], ids=["gostop", "koikoi"])
+def test_the_card_kinds_are_badged_in_the_familys_script(client, example, bright, chip):
+    # Bug: Go-Stop's picker tiles and explanation chips said 光 種 短 カス, the Japanese kinds.
+    token, _ = example_session(client, example)
+    page = client.get(f"/s/{token}/round/new").get_data(as_text=True)
+    assert re.search(rf'value="pine-crane"[^>]*><span class="face"><b>{bright}</b>', page)
+    assert chip in visible(client.get(f"/s/{token}"))
+    other = "光" if bright == "광" else "광"
+    assert f"<b>{other}</b>" not in page
