@@ -111,6 +111,18 @@ def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
                        "+1,000 (10점)", "\u2212500 (5점)", "\u2212500 (5점)"]
 
 
+def test_the_totals_chart_writes_money_with_its_thousands(client, gs):
+    # The axis said 20000 beside totals of "+26,700 (267점)".
+    stop = {"piles": {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]},
+            "stopped_by": "Jiwoo", "gos": {"Jiwoo": 2}}
+    for _ in range(3):
+        assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
+    chart = client.get(f"/s/{gs}").get_data(as_text=True).split('<svg class="chart"', 1)[1].split("</svg>", 1)[0]
+    axis = re.findall(r'text-anchor="end">([^<]+)<', chart)
+    assert "1,000" in axis
+    assert all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", v) for v in axis), axis
+
+
 def test_a_stopper_below_the_stop_points_names_the_player(client, gs, h):
     r = client.post(f"/s/{gs}/round/new", data=round_form(h, "g-3", {"Jiwoo": SAMGWANG[:2]}))
     assert r.status_code == 422
