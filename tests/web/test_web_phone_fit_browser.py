@@ -105,3 +105,16 @@ def test_no_name_factor_or_amount_of_a_gostop_round_is_split_on_a_phone(app, liv
     page.locator("#result table.result").wait_for()
     assert "×16" in page.locator("#result table.result").inner_text()
     assert page.evaluate(SPLIT_WORDS_JS, "#result table.result th, #result table.result td, #preview li") == []
+
+
+def test_the_gostop_counts_keep_their_words_and_line_up_on_a_phone(app, live, browser):
+    # Bug: the labels broke "흔" over "들기" and "폭" over "탄", and the boxes under them sat at two heights.
+    token, _ = example_session(app, "gostop")
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}/round/new")
+    assert page.locator(".play-facts label").count() >= 12
+    assert page.evaluate(SPLIT_WORDS_JS, ".play-facts label") == []
+    for i in range(3):
+        tops = {round(page.locator(f'input[name="{f}-{i}"]').bounding_box()["y"])
+                for f in ("gos", "shakes", "bombs", "ppeok")}
+        assert len(tops) == 1, tops
