@@ -123,6 +123,24 @@ def test_the_totals_chart_writes_money_with_its_thousands(client, gs):
     assert all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", v) for v in axis), axis
 
 
+def test_totals_entered_on_paper_take_won_or_paid_per_player(client, gs, h):
+    # Bug: the number pad (pattern [0-9]*, no minus key) let no loser's points in, so a Go-Stop round
+    # entered on paper, summing to zero, could not be saved from a phone.
+    page = client.get(f"/s/{gs}/round/new?entry=totals").get_data(as_text=True)
+    assert page.count('type="radio" name="sign-') == 6  # won or paid, for each of three
+    assert "won or paid this round, in points (점); the amounts must add up to zero" in page
+    form = MultiDict({"entry": "totals", "action": "save", "nonce": h.signed("t-1"), "total-0": "10",
+                      "sign-0": "+", "total-1": "4", "sign-1": "-", "total-2": "6", "sign-2": "-"})
+    r = client.post(f"/s/{gs}/round/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    assert client.get(f"/api/v1/sessions/{gs}").get_json()["totals"] == {"Jiwoo": 1000, "Minho": -400,
+                                                                           "Seoyeon": -600}
+    rid = client.get(f"/api/v1/sessions/{gs}").get_json()["rounds"][0]["id"]
+    edit = client.get(f"/s/{gs}/round/{rid}/edit").get_data(as_text=True)  # shown again as typed
+    assert re.search(r'name="sign-1" value="-" checked', edit)
+    assert re.search(r'name="total-1"[^>]*value="4"', edit)
+
+
 def test_a_stopper_below_the_stop_points_names_the_player(client, gs, h):
     r = client.post(f"/s/{gs}/round/new", data=round_form(h, "g-3", {"Jiwoo": SAMGWANG[:2]}))
     assert r.status_code == 422
