@@ -126,3 +126,11 @@ def test_the_card_kinds_are_badged_in_the_familys_script(client, example, bright
     assert chip in visible(client.get(f"/s/{token}"))
     other = "光" if bright == "광" else "광"
     assert f"<b>{other}</b>" not in page
+
+
+def test_the_explanations_local_names_carry_the_familys_language(client):
+    # Bug: Go-Stop's 삼광, 3고, 피박 were marked lang="ja" (the local-name slot is "ja" in the JSON).
+    token, _ = example_session(client, "gostop")
+    board = client.get(f"/s/{token}").get_data(as_text=True)
+    assert '<span lang="ko">삼광</span>' in board
+    assert '<span lang="ja">' not in board

@@ -94,12 +94,16 @@ SPLIT_WORDS_JS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
 
 
 def test_no_name_factor_or_amount_of_a_gostop_round_is_split_on_a_phone(app, live, browser):
-    # Bug: the result table showed "Seoyeo|n", "×1|6" and "(288|점)", and the rounds table "(81|점)".
+    # Bug: the result table showed "Seoyeo|n", "×1|6" and "(288|점)", the rounds table "(81|점)" and the
+    # explanation's Korean names "3|고" (marked lang="ja", broken as Japanese may be).
     token, ids = example_session(app, "gostop")
     page = browser.new_page(**PHONE)
     page.goto(f"{live}/s/{token}")
     assert page.locator(".rounds td.score").count() == 3 * len(ids)
     assert page.evaluate(SPLIT_WORDS_JS, ".rounds td.score") == []
+    page.locator(f"#why-{ids[1]} summary").click()  # its explanation: "−1,200 (12점) ×2 3고: ... 3고"
+    assert page.locator(f"#why-{ids[1]} .lines li").count() > 20
+    assert page.evaluate(SPLIT_WORDS_JS, f"#why-{ids[1]} .lines li") == []
     page.goto(f"{live}/s/{token}/round/{ids[1]}/edit")  # the round of ×16 and 28,800 (288점)
     page.get_by_role("button", name="Score round").click()
     page.locator("#result table.result").wait_for()
