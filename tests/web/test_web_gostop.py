@@ -106,9 +106,25 @@ def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
     for _ in range(2):
         assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
     board = client.get(f"/s/{gs}").get_data(as_text=True)
-    running = re.findall(r'<td class="score">[^<]*<br><small class="muted">([^<]*)</small>', board)
+    running = re.findall(r'<td class="score[^"]*">[^<]*<br><small class="muted">([^<]*)</small>', board)
     assert running == ["+2,000 (20점)", "\u22121,000 (10점)", "\u22121,000 (10점)",  # round 2, shown first
                        "+1,000 (10점)", "\u2212500 (5점)", "\u2212500 (5점)"]
+
+
+def test_a_nagari_strikes_out_only_what_does_not_count(client, gs, h):
+    # Bug: a nagari's ppeok payments (−300, +600, −300), which count in the totals, showed struck out.
+    r = client.post(f"/s/{gs}/round/new", data=round_form(h, "n-1", {"Jiwoo": CHAFF[:2]}, stopped_by=None,
+                                                          **{"ppeok-1": "1"}))
+    assert r.status_code == 303
+    assert client.post(f"/s/{gs}/round/new", data=round_form(h, "n-2", {"Jiwoo": CHAFF[:2]}, stopped_by=None))\
+        .status_code == 303  # a nagari with nothing paid
+    board = client.get(f"/s/{gs}").get_data(as_text=True)
+    rounds = dict(re.findall(r'<tbody class="round void" id="round-(\d)">(.*?)</tr>', board, re.S))
+    assert re.findall(r'<td class="(score[^"]*)">', rounds["1"]) == ["score counts"] * 3  # paid: not struck out
+    assert re.findall(r'<td class="(score[^"]*)">', rounds["2"]) == ["score"] * 3  # nothing paid: struck out
+    with client.get("/static/app.css") as r:
+        css = r.get_data(as_text=True)
+    assert "tbody.void tr:first-child td.score:not(.counts) { text-decoration: line-through; }" in css
 
 
 def test_the_totals_chart_writes_money_with_its_thousands(client, gs):
