@@ -29,6 +29,43 @@ ENTRY_FORMS = ("picker", "money", "calls", "piles")
 BOARDS = ("points", "ledger")
 
 
+#: The four card kinds, in the order every ``Words.kinds`` names them.
+KINDS = ("bright", "animal", "ribbon", "chaff")
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a family's players call the things every game has, for the web app's labels and links.
+
+    - ``dealer``: the dealer in the players' word, romanised (``oya``; Go-Stop ``seon``), also a
+      glossary anchor (``referee.web.glossary``); ``dealer_native``: the word in their script
+      (``親``; ``선``); ``lang``: that script's language tag (``ja``; ``ko``).
+    - ``kinds``: bright, animal, ribbon and chaff (``KINDS``) in that script, as the glossary link
+      names them (``光 種 短 カス``; Go-Stop ``광 열 띠 피``).
+    - ``void``: the round that scores nothing, as the glossary names it (``fuke``; Go-Stop
+      ``nagari``); empty where the family has none.
+    - ``money``: the money words the glossary explains (Hachi-hachi ``kan``, ``mon``; Go-Stop
+      ``점``, ``점당``); empty where scores are points.
+
+    Raises ``ValueError`` when ``kinds`` does not name the four kinds.
+    """
+
+    dealer: str = "oya"
+    dealer_native: str = "親"
+    lang: str = "ja"
+    kinds: tuple[str, str, str, str] = ("光", "種", "短", "カス")
+    void: str = "fuke"
+    money: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.kinds) != len(KINDS):
+            raise ValueError(f"Words.kinds has {len(self.kinds)} names; expected {len(KINDS)} ({', '.join(KINDS)})")
+
+    def kind(self, kind: str) -> str:
+        """A card kind (``bright``...) in the players' script: ``光``, Go-Stop ``광``."""
+        return self.kinds[KINDS.index(kind)]
+
+
 def _no_context(_game: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
@@ -63,6 +100,8 @@ class Family:
     - ``odd_piles_warn``: the deck check warns of a pile with an odd number of cards (captures
       come in pairs); False where steals make odd piles normal (GOSTOP-RULES.md "Cards").
     - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).
+    - ``words``: the dealer, card kinds, void round and money in the players' words (``Words``),
+      so that no template names a game's words.
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -112,6 +151,7 @@ class Family:
     month_name: Callable[[int], str] | None = None
     odd_piles_warn: bool = True
     void_badge: str = "fuke · void"
+    words: Words = Words()
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

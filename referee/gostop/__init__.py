@@ -9,7 +9,7 @@ shared/GOSTOP-RULES.md; decisions where it is silent: docs/GOSTOP.md.  ``FAMILY`
 entry in ``referee.families``.  Pure core: standard library and ``referee``'s core modules only.
 """
 
-from referee.family import Family
+from referee.family import Family, Words
 from referee.gostop import describe, game, hwatu, inputs, json_io, round, rules
 
 
@@ -40,5 +40,8 @@ FAMILY = Family(
     entered_void="나가리 (nagari): nobody stopped; nobody pays",
     month_name=hwatu.month_name,
     void_badge="나가리 · nagari",
+    # Korean tables call the dealer 선 (seon); money is 점 × the stake (점당).
+    words=Words(dealer="seon", dealer_native="선", lang="ko", kinds=("광", "열", "띠", "피"), void="nagari",
+                money=("점", "점당")),
     odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
 )

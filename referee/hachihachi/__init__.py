@@ -6,7 +6,7 @@ Pure core: imports nothing outside the standard library and ``referee``'s core m
 
 from __future__ import annotations
 
-from referee.family import Family
+from referee.family import Family, Words
 from referee.hachihachi import describe, json_io
 from referee.hachihachi.deal import check_piles
 from referee.hachihachi.game import GameResult, play_game
@@ -42,6 +42,7 @@ FAMILY = Family(
     deck_check=check_piles,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
+    words=Words(void="", money=("kan", "mon")),  # no fuke: a round always pays
 )
 
 __all__ = [

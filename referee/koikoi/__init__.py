@@ -8,7 +8,7 @@ decisions where it is silent: docs/KOIKOI.md.  ``FAMILY`` is the family's entry 
 ``referee.families``.  Pure core: standard library and ``referee``'s core modules only.
 """
 
-from referee.family import Family
+from referee.family import Family, Words
 from referee.koikoi import describe, game, json_io, round, rules
 
 FAMILY = Family(
@@ -28,5 +28,6 @@ FAMILY = Family(
     yaku_made=json_io.yaku_made,
     # No fuke in Koi-Koi: a round of zeros is one nobody won; option draw_dealer names the next oya.
     entered_void="Nobody scored this round (both 0: a draw, or the hands ran out)",
+    words=Words(void=""),  # no fuke: a round nobody won scores 0
     seats=(2,),  # KOIKOI-RULES.md "The round": exactly two players, not an option
 )

@@ -523,7 +523,8 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
     seats count 0) when ticked and ``first_to_target`` when answered (house rule
     ``first_to_target_wins``).
 
-    Points: field ``total-<i>`` (seat i).  Money (kan and mon): ``sign-<i>`` (``+`` received,
+    Points: field ``total-<i>`` (seat i), negated when ``sign-<i>`` is ``-`` (points that sum to
+    zero, Go-Stop's 점: a phone's number pad has no minus key).  Money (kan and mon): ``sign-<i>`` (``+`` received,
     ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
     A blank seat is left out and text that is not a whole number is kept as typed, so the
     core names what is wrong; nothing here raises.
@@ -544,6 +545,8 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
         text = (form.get(f"total-{i}") or "").strip()
         if text:
             totals[p] = int(text) if _WHOLE.fullmatch(text) else text
+            if form.get(f"sign-{i}") == "-" and isinstance(totals[p], int):
+                totals[p] = -abs(totals[p])
     data: dict[str, Any] = {"totals": totals}
     if form.get("void") == "true":  # fuke voided the round: everyone 0
         data["totals"] = {p: totals.get(p, 0) for p in players}

@@ -16,7 +16,8 @@ from referee.cards import CARDS
 
 @dataclass(frozen=True)
 class Term:
-    """One glossary entry: ``id`` (its anchor), the word in romaji, kanji and English, and what it means."""
+    """One glossary entry: ``id`` (its anchor), the word romanised, in its script (kanji, or hangul
+    with ``lang`` ``ko``) and in English, and what it means."""
 
     id: str
     word: str
@@ -24,6 +25,7 @@ class Term:
     english: str
     text: str
     kind: str = ""
+    lang: str = "ja"
 
 
 TERMS: tuple[Term, ...] = (
@@ -56,6 +58,9 @@ TERMS: tuple[Term, ...] = (
          "Whoever makes one chooses to stop or continue."),
     Term("oya", "oya", "親", "dealer",
          "The dealer, who plays first. The scoreboard marks the oya of the next round."),
+    Term("seon", "seon", "선", "dealer (Go-Stop)",
+         "Go-Stop's word for the dealer, who plays first. The scoreboard marks the seon of the next round: the "
+         "last round's winner, or the same seon after a nagari.", lang="ko"),
     Term("field", "ba", "場", "field",
          "The cards dealt face up in the middle. In Hachi-hachi, the brights on the field set the round's "
          "multiplier."),
@@ -79,6 +84,12 @@ TERMS: tuple[Term, ...] = (
     Term("mon", "mon", "文", "mon (money)",
          "Hachi-hachi's small unit of money. An amount carries its sign in front: paying 17 mon shows as "
          "“\u22121 kan 5 mon”, receiving 30 as “+2 kan 6 mon”."),
+    Term("jeom", "jeom / jeomdang", "점 / 점당", "points and the stake (Go-Stop)",
+         "Go-Stop scores in points (점); each point is paid at the table's stake (점당, 100 unless your house "
+         "rules say otherwise). Amounts show as money with their points: “2,400 (24점)”.", lang="ko"),
+    Term("nagari", "nagari", "나가리", "void round (Go-Stop)",
+         "In Go-Stop, a round nobody stopped: nobody pays (ppeok payments stand), the same seon deals again, and "
+         "the next round pays double (doubling again after each nagari in a row).", lang="ko"),
     Term("multiplier", "", "", "field multiplier",
          "In Hachi-hachi, a bright on the field doubles (×2) or quadruples (×4) every payment of the round."),
     Term("ante", "", "", "ante and jackpot",

@@ -395,9 +395,12 @@ def _axis_unit(sess: store.Session, board: Board) -> int:
 
 
 def _axis_label(sess: store.Session, board: Board) -> Callable[[int], str]:
-    """The chart's axis values: points as they are, money in kan."""
-    if board.unit != "mon":
+    """The chart's axis values: points as they are, kan and mon in kan, other money with its
+    thousands (Go-Stop's ``20,000``, as the totals write it)."""
+    if board.unit == "points":
         return str
+    if board.unit != "mon":
+        return lambda amount: f"{amount:,}"
     per_kan = _axis_unit(sess, board)
     return lambda mon: f"{mon // per_kan} kan"
 

@@ -11,7 +11,10 @@ from collections.abc import Iterable, Sequence
 
 from flask import Flask
 
+from referee import families
 from referee.cards import BY_ID
+from referee.errors import RefereeError
+from referee.family import Words
 
 #: Card kind -> its English name on a chip ("Brights 光 ×1"); the badge is ``art.KIND_BADGE``.
 KIND_NAMES = {"bright": "Brights", "animal": "Animals", "ribbon": "Ribbons", "chaff": "Chaff"}
@@ -53,6 +56,16 @@ def merge_warnings(warnings: Iterable[str], players: Sequence[str]) -> list[str]
     return out
 
 
+def family_words(family: str) -> Words:
+    """The dealer, card kinds, void round and money as the family's players say them
+    (``Family.words``); the default words for a family not registered (its session still shows)."""
+    try:
+        return families.get(family).words
+    except RefereeError:
+        return Words()
+
+
 def init_app(app: Flask) -> None:
     """Register the helpers as template globals."""
-    app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings)
+    app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings,
+                                 family_words=family_words)

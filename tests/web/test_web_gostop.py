@@ -99,6 +99,64 @@ def test_an_evening_with_a_nagari_carried_in_money(client, gs, h):
     assert "+2,100 (21점)" in board  # Jiwoo's total in money and points
 
 
+def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
+    # Bug: under each round's amounts the running totals showed as plain numbers (2000, -1000).
+    stop = {"piles": {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]},
+            "stopped_by": "Jiwoo", "gos": {"Jiwoo": 2}}  # 3 + 2 gos = 5 from each: 500
+    for _ in range(2):
+        assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
+    board = client.get(f"/s/{gs}").get_data(as_text=True)
+    running = re.findall(r'<td class="score[^"]*">[^<]*<br><small class="muted">([^<]*)</small>', board)
+    assert running == ["+2,000 (20점)", "\u22121,000 (10점)", "\u22121,000 (10점)",  # round 2, shown first
+                       "+1,000 (10점)", "\u2212500 (5점)", "\u2212500 (5점)"]
+
+
+def test_a_nagari_strikes_out_only_what_does_not_count(client, gs, h):
+    # Bug: a nagari's ppeok payments (−300, +600, −300), which count in the totals, showed struck out.
+    r = client.post(f"/s/{gs}/round/new", data=round_form(h, "n-1", {"Jiwoo": CHAFF[:2]}, stopped_by=None,
+                                                          **{"ppeok-1": "1"}))
+    assert r.status_code == 303
+    assert client.post(f"/s/{gs}/round/new", data=round_form(h, "n-2", {"Jiwoo": CHAFF[:2]}, stopped_by=None))\
+        .status_code == 303  # a nagari with nothing paid
+    board = client.get(f"/s/{gs}").get_data(as_text=True)
+    rounds = dict(re.findall(r'<tbody class="round void" id="round-(\d)">(.*?)</tr>', board, re.S))
+    assert re.findall(r'<td class="(score[^"]*)">', rounds["1"]) == ["score counts"] * 3  # paid: not struck out
+    assert re.findall(r'<td class="(score[^"]*)">', rounds["2"]) == ["score"] * 3  # nothing paid: struck out
+    with client.get("/static/app.css") as r:
+        css = r.get_data(as_text=True)
+    assert "tbody.void tr:first-child td.score:not(.counts) { text-decoration: line-through; }" in css
+
+
+def test_the_totals_chart_writes_money_with_its_thousands(client, gs):
+    # The axis said 20000 beside totals of "+26,700 (267점)".
+    stop = {"piles": {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]},
+            "stopped_by": "Jiwoo", "gos": {"Jiwoo": 2}}
+    for _ in range(3):
+        assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
+    chart = client.get(f"/s/{gs}").get_data(as_text=True).split('<svg class="chart"', 1)[1].split("</svg>", 1)[0]
+    axis = re.findall(r'text-anchor="end">([^<]+)<', chart)
+    assert "1,000" in axis
+    assert all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", v) for v in axis), axis
+
+
+def test_totals_entered_on_paper_take_won_or_paid_per_player(client, gs, h):
+    # Bug: the number pad (pattern [0-9]*, no minus key) let no loser's points in, so a Go-Stop round
+    # entered on paper, summing to zero, could not be saved from a phone.
+    page = client.get(f"/s/{gs}/round/new?entry=totals").get_data(as_text=True)
+    assert page.count('type="radio" name="sign-') == 6  # won or paid, for each of three
+    assert "won or paid this round, in points (점); the amounts must add up to zero" in page
+    form = MultiDict({"entry": "totals", "action": "save", "nonce": h.signed("t-1"), "total-0": "10",
+                      "sign-0": "+", "total-1": "4", "sign-1": "-", "total-2": "6", "sign-2": "-"})
+    r = client.post(f"/s/{gs}/round/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    assert client.get(f"/api/v1/sessions/{gs}").get_json()["totals"] == {"Jiwoo": 1000, "Minho": -400,
+                                                                           "Seoyeon": -600}
+    rid = client.get(f"/api/v1/sessions/{gs}").get_json()["rounds"][0]["id"]
+    edit = client.get(f"/s/{gs}/round/{rid}/edit").get_data(as_text=True)  # shown again as typed
+    assert re.search(r'name="sign-1" value="-" checked', edit)
+    assert re.search(r'name="total-1"[^>]*value="4"', edit)
+
+
 def test_a_stopper_below_the_stop_points_names_the_player(client, gs, h):
     r = client.post(f"/s/{gs}/round/new", data=round_form(h, "g-3", {"Jiwoo": SAMGWANG[:2]}))
     assert r.status_code == 422

@@ -1,0 +1,124 @@
+"""Money fits a phone (390×844; Debian's headless Chromium through Playwright, skipping saying why
+without one): nothing in the entry bar's live scores is cut off at its column's edge or the screen's,
+in the families that settle in money (Go-Stop's three players' "−1,600 (16점)", Hachi-hachi's four
+players' "−1 kan 7 mon")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"viewport": {"width": 390, "height": 844}}
+EXAMPLES = Path(__file__).resolve().parents[2] / "referee" / "examples"
+
+#: Elements whose text overflows their box, or the screen: [text, ...].
+CLIPPED_JS = """sel => [...document.querySelectorAll(sel)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return e.scrollWidth > e.clientWidth + 1 || r.right > innerWidth + 0.5 || r.left < -0.5;
+}).map(e => e.textContent.trim())"""
+
+
+def example_session(app, name: str) -> tuple[str, list[int]]:
+    """A session holding ``referee/examples/<name>-game.json``'s rounds: (scorekeeper token, round ids)."""
+    game = json.loads((EXAMPLES / f"{name}-game.json").read_text(encoding="utf-8"))
+    client = app.test_client()
+    r = client.post("/api/v1/sessions", json={"name": name, "ruleset": game["ruleset"], "players": game["players"],
+                                              "dealer": game["dealer"]})
+    token = r.get_json()["edit_token"]
+    for rnd in game["rounds"]:
+        assert client.post(f"/api/v1/sessions/{token}/rounds", json=rnd).status_code == 201
+    return token, [rnd["id"] for rnd in client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]]
+
+
+@pytest.mark.parametrize("example", ["gostop", "hachihachi"])
+def test_the_live_scores_fit_a_three_player_phone(app, live, browser, example):
+    # Bug: Go-Stop's "−1,600 (16점)" ran past the screen's edge and "total → +30,300 (303점)" was cut short.
+    token, ids = example_session(app, example)
+    page = browser.new_page(**PHONE)
+    checked = 0
+    for rid in ids:  # every round of the example, scored again in the entry bar
+        page.goto(f"{live}/s/{token}/round/{rid}/edit")
+        page.get_by_role("button", name="Score round").click()
+        page.locator("#result").wait_for()
+        amounts = page.locator("#preview .live-scores .num").all_inner_texts()
+        assert len(amounts) >= 3
+        assert all(a.strip() not in ("", "–") for a in amounts), amounts  # scored: the bar shows money
+        clipped = page.evaluate(CLIPPED_JS, "#preview .live-scores .num, #preview .live-scores .after")
+        assert not clipped, f"round {rid}: cut off at 390 px: {clipped}"
+        checked += 1
+    assert checked == len(ids) >= 2
+
+
+#: Month labels of the visible picker whose number or name takes two lines or leaves its column: [text].
+SPLIT_LABELS_JS = """() => [...document.querySelectorAll('.mlabel')].filter(l => l.getBoundingClientRect().width > 0)
+  .flatMap(l => {
+    const box = l.getBoundingClientRect();
+    return [...l.childNodes].filter(n => n.textContent.trim()).filter(n => {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      const lines = new Set(rects.map(r => Math.round(r.top))).size;
+      return lines > 1 || rects.some(r => r.left < box.left - 0.5 || r.right > box.right + 0.5);
+    }).map(n => n.textContent.trim());
+  })"""
+
+
+@pytest.mark.parametrize("example", ["gostop", "koikoi"])
+def test_the_pickers_month_labels_keep_to_one_line(app, live, browser, example):
+    # Bug: Go-Stop's "10월" wrapped to "10" over "월" (and 흑싸리 to 흑싸 over 리) in the 30 px label column.
+    token, _ = example_session(app, example)
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}/round/new")
+    assert page.locator(".mlabel").first.is_visible()
+    assert page.evaluate(SPLIT_LABELS_JS) == []
+
+
+#: Words (runs of non-space) of the matching elements that are split over two lines: [word].
+SPLIT_WORDS_JS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
+  const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_no_name_factor_or_amount_of_a_gostop_round_is_split_on_a_phone(app, live, browser):
+    # Bug: the result table showed "Seoyeo|n", "×1|6" and "(288|점)", the rounds table "(81|점)" and the
+    # explanation's Korean names "3|고" (marked lang="ja", broken as Japanese may be).
+    token, ids = example_session(app, "gostop")
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}")
+    assert page.locator(".rounds td.score").count() == 3 * len(ids)
+    assert page.evaluate(SPLIT_WORDS_JS, ".rounds td.score") == []
+    page.locator(f"#why-{ids[1]} summary").click()  # its explanation: "−1,200 (12점) ×2 3고: ... 3고"
+    assert page.locator(f"#why-{ids[1]} .lines li").count() > 20
+    assert page.evaluate(SPLIT_WORDS_JS, f"#why-{ids[1]} .lines li") == []
+    page.goto(f"{live}/s/{token}/round/{ids[1]}/edit")  # the round of ×16 and 28,800 (288점)
+    page.get_by_role("button", name="Score round").click()
+    page.locator("#result table.result").wait_for()
+    assert "×16" in page.locator("#result table.result").inner_text()
+    assert page.evaluate(SPLIT_WORDS_JS, "#result table.result th, #result table.result td, #preview li") == []
+
+
+def test_the_gostop_counts_keep_their_words_and_line_up_on_a_phone(app, live, browser):
+    # Bug: the labels broke "흔" over "들기" and "폭" over "탄", and the boxes under them sat at two heights.
+    token, _ = example_session(app, "gostop")
+    page = browser.new_page(**PHONE)
+    page.goto(f"{live}/s/{token}/round/new")
+    assert page.locator(".play-facts label").count() >= 12
+    assert page.evaluate(SPLIT_WORDS_JS, ".play-facts label") == []
+    for i in range(3):
+        tops = {round(page.locator(f'input[name="{f}-{i}"]').bounding_box()["y"])
+                for f in ("gos", "shakes", "bombs", "ppeok")}
+        assert len(tops) == 1, tops
