@@ -165,6 +165,8 @@ def main(argv=None) -> int:
     )
     p.add_argument("--loso", type=Path, default=None, help="folder of per-style models: <style>/classifier.onnx")
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
+    p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold (default: the localiser's)")
+    p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument("--uncertain-below", type=float, default=None)
     p.add_argument("--floor", type=float, default=None, help="suggestion floor (default: SUGGEST_FLOOR)")
     p.add_argument("--tta", action="store_true")
@@ -204,6 +206,8 @@ def main(argv=None) -> int:
         k: v
         for k, v in (
             ("conf", a.conf),
+            ("iou", a.iou),
+            ("readable_from", a.readable_from),
             ("uncertain_below", a.uncertain_below),
             ("zoom_out", a.zoom_out),
             ("tiles", a.tiles),

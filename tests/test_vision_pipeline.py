@@ -19,7 +19,7 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det.calibration = None  # raw confidence: localiser score x class probability
     det.zoom_out = 1.0
     det.tiles, det.tile_overlap = 1, 1 / 3
-    det.boxes = "visible"
+    det.boxes, det.readable_from = "visible", 0.3
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):

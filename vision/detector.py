@@ -164,8 +164,8 @@ class Detector:
     docs/VISION.md).  The shipped calibration was fitted on single-pass scores.
     With a whole-card localiser, each box's visible part is worked out from the stacking
     order (:mod:`vision.visibility`), the classifier sees the crop with the hidden part
-    greyed out, and an uncertain card showing under :data:`READABLE_FROM` of its face is
-    reported ``covered``.
+    greyed out, and an uncertain card showing under ``readable_from`` of its face (default
+    :data:`READABLE_FROM`) is reported ``covered``.
     Raises ModelError for missing files, an unreadable calibration or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
@@ -188,6 +188,7 @@ class Detector:
         zoom_out: float = 1.0,
         tiles: int = 1,
         tile_overlap: float = 1 / 3,
+        readable_from: float = READABLE_FROM,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -197,6 +198,7 @@ class Detector:
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
         self.tiles, self.tile_overlap = tiles, tile_overlap
+        self.readable_from = readable_from
         self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
@@ -322,7 +324,10 @@ class Detector:
     def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL
         RGB or ``(H, W, 3)`` uint8 array).  ``masks``: optional bool ``(K, 112, 72)``
-        visible masks (:meth:`visibility`); hidden pixels are greyed out before classifying.
+        visible masks (:meth:`visibility`): each crop is then classified twice, with its
+        hidden pixels greyed out and whole, and the two averaged (a wrong stacking order
+        greys out the wrong part; averaging read held-out rows, fans and heaps better than
+        either view alone, docs/VISION.md).
 
         With a classifier that has a 49th "not a card" class, each row sums to 1 minus
         that class's probability.
@@ -331,11 +336,12 @@ class Detector:
             return np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         crops = crop_obbs(a, obbs, CROP_SIZE)
-        if masks is not None:
-            crops = mask_crops(crops, masks)
+        views = [crops]
+        if masks is not None:  # the masked crop and the whole one, averaged (docs/VISION.md)
+            views.insert(0, mask_crops(crops, masks))
         if self.tta:
-            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+            views += [v[:, ::-1, ::-1] for v in views]
+        x = np.ascontiguousarray(np.concatenate(views).transpose(0, 3, 1, 2), dtype=np.float32)
         x /= 255.0
         if self.backend == "ultralytics":
             with self._torch.no_grad():
@@ -344,10 +350,7 @@ class Detector:
             logits = self._cls(x)
         # a 49th output is "not a card": its probability is left out of the 48 card classes
         p = softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
-        if self.tta:
-            k = len(obbs)
-            p = (p[:k] + p[k:]) / 2
-        return p
+        return p.reshape(len(views), len(obbs), -1).mean(0)
 
     def detect(self, image) -> list[Detection]:
         """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
@@ -372,7 +375,7 @@ class Detector:
         assigned = assign_cards(probs, scores, self.calibration, visible)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
-        readable = READABLE_FROM if self.boxes == "whole" else 0.0
+        readable = self.readable_from if self.boxes == "whole" else 0.0
         dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable)
         return Trace(obbs_px, scores, probs, assigned, dets, visible)
 
