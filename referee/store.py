@@ -105,6 +105,18 @@ class ConflictError(StoreError):
         self.current = current
 
 
+class RoundTakenError(StoreError):
+    """A new round was saved as round ``position``, but another save took that place first
+    (two phones entering the same round).  ``current`` is the round saved there; nothing was
+    written, and the round can be saved again as round ``next_position``."""
+
+    def __init__(self, position: int, current: RoundRow | None, next_position: int) -> None:
+        super().__init__(f"round {position} was saved by another request; nothing was saved")
+        self.position = position
+        self.current = current
+        self.next_position = next_position
+
+
 @dataclass(frozen=True)
 class Session:
     """A game at one table.
@@ -720,8 +732,13 @@ def add_round(
     data: Mapping[str, Any],
     form_token: str | None = None,
     digest: str | None = None,
+    expected_position: int | None = None,
 ) -> tuple[RoundRow, bool]:
     """Append a round.  Returns (round, created).
+
+    ``expected_position``: the round number the form was opened for; when another save
+    already took it, nothing is written and ``RoundTakenError`` names the round saved there
+    (checked after the form token, so a double submit is still answered "already saved").
 
     ``form_token`` (a round form's one-time token, an API client's idempotency key) is
     scoped to the session: used again in this session, nothing is written and the round
@@ -738,6 +755,8 @@ def add_round(
                 used = _saved_with(db, session_id, form_token, digest)
                 if used is not None:
                     raise _AlreadySavedError(used.id)
+            if expected_position is not None:
+                _check_next_position(db, session_id, expected_position)
             rid = c.add_round(data)
             c.summary = f"add round {get_round(db, session_id, rid).position}"
             if form_token:
@@ -746,6 +765,17 @@ def add_round(
     except _AlreadySavedError as e:
         return get_round(db, session_id, e.round_id), False
     return get_round(db, session_id, rid), True
+
+
+def _check_next_position(db: Database, session_id: int, expected: int) -> None:
+    """Raise ``RoundTakenError`` unless the next round of the session is round ``expected``."""
+    (last,) = db.execute(
+        "SELECT coalesce(max(position), 0) FROM rounds WHERE session_id = ?", [session_id]
+    ).fetchone()
+    if last + 1 == expected:
+        return
+    rows = list(db["rounds"].rows_where("session_id = ? AND position = ?", [session_id, expected], limit=1))
+    raise RoundTakenError(expected, _round(rows[0]) if rows else None, last + 1)
 
 
 def _saved_with(db: Database, session_id: int, form_token: str, digest: str | None) -> RoundRow | None:

@@ -808,6 +808,14 @@ def _submit(
         page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
                                **round_words(sess))
         return page, 409
+    except store.RoundTakenError as e:
+        board = board_of(store.get_session(get_db(), sess.id))  # as it is now, with the round saved first
+        page = render_template(
+            "round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
+            next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=form.get("nonce"),
+            diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(sess),
+        )
+        return page, 409
     except store.SpentFormTokenError:
         return again(
             error="Nothing was saved: this form was saved once already, and that round has since been undone or "
@@ -831,8 +839,13 @@ def new_round(token: str):
         start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
         return _entry(sess, start, dealer=board.dealer, number=number, context=board.context)
 
+    # The round number the form was opened for: a round another phone saved since is not saved twice.
+    opened_for = str(posted().get("round_number") or "")
+    expected = int(opened_for) if opened_for.isdigit() and len(opened_for) < 10 else None
+
     def save(data: dict[str, Any]) -> str:
-        row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None)
+        row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None,
+                                       expected_position=expected)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = None
@@ -846,6 +859,10 @@ def new_round(token: str):
         if request.method == "GET":
             flash(f"Round {view.number} is saved: this is its form as it was scored. Save adds nothing twice; "
                   f"to change the round, edit round {view.number} from the scoreboard.")
+    elif (taken := next((v for v in board.rounds if expected is not None and v.number == expected), None)) is not None:
+        # Another phone saved this round first: score it as it was opened (its oya, its place);
+        # the store refuses the place, and the page offers the next one.
+        number, dealer, context = taken.number, taken.dealer, taken.context
     elif board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         closed = f"The game is over: {ended}. Start a new session for the next game."

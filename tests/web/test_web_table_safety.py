@@ -1,0 +1,112 @@
+"""Nothing lost or counted twice at a real table (issue 18): two phones, Back, Reload, photos.
+
+Each test names the row of issue 18 it pins.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from referee import store
+
+
+def text(r) -> str:
+    return r.get_data(as_text=True)
+
+
+def words(r) -> str:
+    """The page's text as a reader sees it: tags dropped, spaces folded."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text(r))).split())
+
+
+class _Forms(HTMLParser):
+    """The page's forms: each one's action and (name, value) pairs, buttons apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a.get("action", ""), "fields": [], "buttons": []})
+        elif self.forms and tag == "input" and a.get("name"):
+            if a.get("type") not in ("checkbox", "radio") or "checked" in a:
+                self.forms[-1]["fields"].append((a["name"], a.get("value", "")))
+        elif self.forms and tag == "button" and a.get("name"):
+            self.forms[-1]["buttons"].append((a["name"], a.get("value", "")))
+
+
+def forms_of(r) -> list[dict]:
+    parser = _Forms()
+    parser.feed(text(r))
+    return parser.forms
+
+
+def opened_form(client, keeper, h, piles, nonce_field="nonce") -> MultiDict:
+    """The new-round form as a phone opens it (its hidden fields), with ``piles`` tapped in."""
+    page = client.get(f"/s/{keeper}/round/new")
+    (form,) = [f for f in forms_of(page) if f["action"].startswith(f"/s/{keeper}/round/new")]
+    data = MultiDict([(k, v) for k, v in form["fields"] if not k.startswith("pile-")])
+    for i, p in enumerate(h.players):
+        for cid in piles.get(p, []):
+            data.add(f"pile-{i}", cid)
+    data["action"] = "save"
+    return data
+
+
+def rounds(client, keeper) -> list:
+    return client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"]
+
+
+# ---- row 1: two phones save the same round number ---------------------------------------
+
+
+def test_a_second_phone_saving_the_same_round_is_stopped_with_the_diff_and_a_choice(client, keeper, h):
+    first = opened_form(client, keeper, h, h.piles(0))
+    second = opened_form(client, keeper, h, h.piles(2))  # nearly the same cards, other piles
+    assert first["round_number"] == second["round_number"] == "1"
+    assert client.post(f"/s/{keeper}/round/new", data=first).status_code == 303
+    stopped = client.post(f"/s/{keeper}/round/new", data=second)
+    assert stopped.status_code == 409
+    said = words(stopped)
+    assert "Round 1 was just saved on another phone" in said
+    assert "only in yours" in said
+    assert "only in the saved one" in said
+    assert len(rounds(client, keeper)) == 1  # nothing counted twice
+    # "Save mine as round 2" saves it once, as round 2
+    (offer,) = [f for f in forms_of(stopped) if f["action"].startswith(f"/s/{keeper}/round/new")]
+    assert ("action", "save") in offer["buttons"]
+    assert "Save mine as round 2" in said
+    again = MultiDict(offer["fields"])
+    again["action"] = "save"
+    saved = client.post(offer["action"].split("#")[0], data=again)
+    assert saved.status_code == 303
+    assert "Round 2 saved" in text(client.get(saved.headers["Location"]))
+    assert [r["round"] for r in rounds(client, keeper)] == [1, 2]
+    assert client.post(offer["action"].split("#")[0], data=again).status_code == 303  # a double tap: once
+    assert len(rounds(client, keeper)) == 2
+    # "Discard mine" goes back to the scoreboard, where round 1 stays as saved
+    assert f'href="/s/{keeper}"' in text(stopped)
+
+
+def test_a_round_number_taken_between_check_and_write_is_refused_by_the_store(tmp_path):
+    db = store.open_db(tmp_path / "t.sqlite3")
+    sess = store.create_session(
+        db, name="t", ruleset="roppyakken", family="roppyakken", options={}, players=["A", "B"], dealer="A"
+    )
+    first, _ = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}}, "tok-1", expected_position=1)
+    rev = store.get_session(db, sess.id).rev
+    with pytest.raises(store.RoundTakenError) as taken:
+        store.add_round(db, sess.id, {"piles": {"B": ["pine-crane"]}}, "tok-2", expected_position=1)
+    assert (taken.value.position, taken.value.next_position, taken.value.current.id) == (1, 2, first.id)
+    assert len(store.rounds_of(db, sess.id)) == 1
+    assert store.get_session(db, sess.id).rev == rev  # nothing written, not even the rev
+    # the same token again is still "already saved", not a conflict
+    row, created = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}}, "tok-1", expected_position=1)
+    assert (row.id, created) == (first.id, False)
