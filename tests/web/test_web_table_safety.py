@@ -110,3 +110,26 @@ def test_a_round_number_taken_between_check_and_write_is_refused_by_the_store(tm
     # the same token again is still "already saved", not a conflict
     row, created = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}}, "tok-1", expected_position=1)
     assert (row.id, created) == (first.id, False)
+
+
+# ---- row 8: one score on one screen ------------------------------------------------------
+
+
+def _bar_and_table(page: str) -> tuple[list[str], list[str]]:
+    bar = page.split('id="preview"', 1)[1].split('class="bar-buttons"', 1)[0]
+    table = page.split('id="result"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'class="num">([^<]*)<', bar), re.findall(r"<td><strong>([^<]*)</strong></td>", table)
+
+
+def test_a_scored_incomplete_round_shows_the_result_tables_scores_in_the_bar(client, keeper, h):
+    # Aki's brights and ribbons alone: Ben and Chiyo hold nothing yet, so fuke voids the round.
+    aki = ["pine-crane", "cherry-curtain", "pampas-moon"]
+    aki += ["pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon"]
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form({"Aki": aki}, action="score", nonce="inc"))
+    page = text(client.get(r.headers["Location"].split("#")[0]))
+    bar, table = _bar_and_table(page)
+    assert table == ["0", "0", "0"]  # void by fuke, as the table says
+    assert bar == table
+    state = page.split('class="state"', 1)[1].split("</p>", 1)[0]
+    assert "incomplete" in state
+    assert "void (fuke)" in state
