@@ -514,6 +514,7 @@ def _entry(
     tab: str = "0",
     context: Mapping[str, Any] | None = None,
     show_hands: bool = False,
+    saved_round: store.RoundRow | None = None,
 ):
     context = context or {}
     owner: dict[str, int] = {}
@@ -565,7 +566,9 @@ def _entry(
         "mon_per_kan": _mon_per_kan(sess),
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
-        **_live_context(sess, rnd),
+        "saved_round": saved_round,
+        # A round shown as saved: the totals before it, not the current ones (which hold it already).
+        **_live_context(sess, rnd or saved_round),
     }
     return render_template(template, **ctx), status
 
@@ -730,11 +733,13 @@ def _submit(
     version: int | None = None,
     closed: str | None = None,
     need_nonce: bool = False,
+    saved_round: store.RoundRow | None = None,
 ):
     """Score a submitted round form, or save it with ``save(data)`` (which returns the flash message).
 
     An error, a conflict or a locked database gives the form back with every tap kept.
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
+    ``saved_round``: the round this form's token saved (Back after Save): shown as saved, with no Save.
     """
     form = posted()
     action = form.get("action") or "score"
@@ -792,6 +797,7 @@ def _submit(
         version=version,
         tab=form.get("tab", "0"),
         context=context,
+        saved_round=saved_round if request.method == "GET" else None,
     )
     if not saving or error:
         return again(error=error, status=422 if error and saving else 200)
@@ -857,8 +863,8 @@ def new_round(token: str):
     if view is not None:
         number, dealer, context = view.number, view.dealer, view.context
         if request.method == "GET":
-            flash(f"Round {view.number} is saved: this is its form as it was scored. Save adds nothing twice; "
-                  f"to change the round, edit round {view.number} from the scoreboard.")
+            flash(f"Round {view.number} is saved: this is its form as it was scored. To change the round, "
+                  f"use “Edit round {view.number}”.")
     elif (taken := next((v for v in board.rounds if expected is not None and v.number == expected), None)) is not None:
         # Another phone saved this round first: score it as it was opened (its oya, its place);
         # the store refuses the place, and the page offers the next one.
@@ -866,7 +872,9 @@ def new_round(token: str):
     elif board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         closed = f"The game is over: {ended}. Start a new session for the next game."
-    return _submit(sess, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True)
+    shown = store.get_round(get_db(), sess.id, view.id) if view is not None else None
+    return _submit(sess, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True,
+                   saved_round=shown)
 
 
 @bp.post("/s/<token>/round/preview")

@@ -133,3 +133,26 @@ def test_a_scored_incomplete_round_shows_the_result_tables_scores_in_the_bar(cli
     state = page.split('class="state"', 1)[1].split("</p>", 1)[0]
     assert "incomplete" in state
     assert "void (fuke)" in state
+
+
+# ---- row 7: Back after Save -------------------------------------------------------------
+
+
+def test_back_after_save_shows_the_saved_round_with_no_second_save_and_its_totals_before(client, keeper, h):
+    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score", nonce="back7"))
+    step = scored.headers["Location"].split("#")[0]
+    assert 'value="save"' in text(client.get(step))
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="back7")).status_code == 303
+    client.get(f"/s/{keeper}")  # the scoreboard, where "Round 1 saved." is shown
+    back = client.get(step)  # Back onto the scored page
+    assert back.status_code == 200
+    page = text(back)
+    assert 'value="save"' not in page
+    assert "Save round" not in page
+    (saved,) = rounds(client, keeper)
+    assert "Edit round 1" in words(back)
+    assert "Round 1 is saved" in words(back)
+    # the bar's totals are those before round 1 (0), never round 1 counted a second time
+    after = re.findall(r'class="after">total (-?\d+) → (-?\d+)<', page)
+    assert [int(a) for a, _ in after] == [0, 0, 0]
+    assert [int(b) for _, b in after] == [saved["totals"][p] for p in h.players]
