@@ -58,6 +58,7 @@ from referee.web.photo_review import (
     asked,
     box_views,
     dismissed_in,
+    distinct_chaff,
     records,
     review,
 )
@@ -254,6 +255,16 @@ def _fill(form: MultiDict, photos: list[store.PhotoRow], photo: store.PhotoRow) 
             _add(form, photo.slot, c)
 
 
+def _taken(form: MultiDict, photos: list[store.PhotoRow], slot: str) -> set[str]:
+    """Card ids a new photo of ``slot`` must leave to others: held by another slot of its group
+    (tapped in or on a photo), or on an earlier photo of ``slot`` (two photos of half a pile
+    each show different cards).  A card tapped into ``slot`` by hand is not taken: the photo
+    shows that card again."""
+    group = slot.partition("-")[0]
+    held = {c for c, slots in _claims(form, photos, group).items() if slots - {slot}}
+    return held | {c for p in photos if p.slot == slot for d in p.detections if (c := active(d)) is not None}
+
+
 def _still_seen(photos: list[store.PhotoRow], slot: str, card: str) -> bool:
     return any(p.slot == slot and any(active(d) == card for d in p.detections) for p in photos)
 
@@ -343,12 +354,17 @@ def _with(p: store.PhotoRow, dets: list[dict[str, Any]]) -> store.PhotoRow:
 
 
 def take_photo(
-    sess: store.Session, slot: str, upload, dismissed: set[str] | frozenset[str] = frozenset()
+    sess: store.Session,
+    slot: str,
+    upload,
+    dismissed: set[str] | frozenset[str] = frozenset(),
+    taken: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[store.PhotoRow | None, str | None]:
     """Decode, keep and detect one upload (bytes or a binary file).  Returns (photo, error in
     words); the photo is kept even when detection fails, and is None only when the file is
     not a usable image.  The decode runs under the detector's limit, like detection.
-    ``dismissed``: cards answered No in this slot before (see :func:`records`)."""
+    ``dismissed``: cards answered No in this slot before (see :func:`records`); ``taken``: card
+    ids the round holds already, which its plain chaff leave to them (:func:`distinct_chaff`)."""
     cfg = current_app.config
     if not (len(upload) if isinstance(upload, bytes) else stream_size(upload)):
         return None, "The photo is empty (0 bytes); take it again, or tap the cards in by hand."
@@ -372,7 +388,7 @@ def take_photo(
         slot=slot,
         file=rel,
         size=prepared.size,
-        detections=records(dets, dismissed),
+        detections=distinct_chaff(records(dets, dismissed), taken),
         error=error,
     )
     return photo, error
@@ -548,7 +564,7 @@ def round_photo(token: str):
         if not key.startswith("snap-") or not _valid_slot(slot, sess.players) or not upload.filename:
             continue
         uploaded.append(slot)
-        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(photos, slot))
+        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(photos, slot), _taken(form, photos, slot))
         if error:
             errors[slot] = error
         if photo is not None:

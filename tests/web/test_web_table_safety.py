@@ -156,3 +156,97 @@ def test_back_after_save_shows_the_saved_round_with_no_second_save_and_its_total
     after = re.findall(r'class="after">total (-?\d+) → (-?\d+)<', page)
     assert [int(a) for a, _ in after] == [0, 0, 0]
     assert [int(b) for _, b in after] == [saved["totals"][p] for p in h.players]
+
+
+# ---- row 3: two photos, each with one of a month's two chaff ----------------------------
+
+
+class _Stub:
+    """A detector returning ``by_call`` in turn (the model is not what these tests are about)."""
+
+    def __init__(self, *by_call):
+        self.by_call, self.calls = list(by_call), 0
+
+    def detect(self, image):
+        self.calls += 1
+        return self.by_call[min(self.calls - 1, len(self.by_call) - 1)]
+
+
+def _jpeg() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (320, 240), (30, 120, 60)).save(buf, "JPEG")
+    return buf.getvalue()
+
+
+def _photo_client(tmp_path, *by_call):
+    from referee.web import create_app
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "test", "HTMX_LOCAL": True,
+                      "DB_TIMEOUT": 0.2, "PHOTO_DETECTOR": lambda: _Stub(*by_call)})
+    return app.test_client()
+
+
+def _snap(client, keeper, slot: str, page=None):
+    """Snap ``slot`` with the round form as ``page`` (the last page) shows it."""
+    import io
+
+    body = _page_form(page) if page is not None else MultiDict({"nonce": "n", "tab": "0", "dealer": "Aki"})
+    body.add(f"snap-{slot}", (io.BytesIO(_jpeg()), "pile.jpg"))
+    body.add("snap", slot)
+    return client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data",
+                       follow_redirects=True)
+
+
+def _page_form(page) -> MultiDict:
+    (form,) = [f for f in forms_of(page) if f["action"].endswith("#result")]
+    return MultiDict([(k, v) for k, v in form["fields"]])
+
+
+def _pile(page, seat: int) -> list[str]:
+    return sorted(v for k, v in _page_form(page).items(multi=True) if k == f"pile-{seat}")
+
+
+def _det(card: str, x: int = 0):
+    from vision.detection import Detection
+
+    return Detection(card, 0.95, (x, 0, x + 40, 60))
+
+
+def test_two_piles_photos_each_with_one_cherry_chaff_are_two_cards_not_a_conflict(tmp_path, h):
+    client = _photo_client(tmp_path, [_det("cherry-chaff-1"), _det("pine-crane", 50)], [_det("cherry-chaff-1")])
+    keeper = h.new_session(client)
+    page = _snap(client, keeper, "pile-0")
+    page = _snap(client, keeper, "pile-1", page)
+    assert _pile(page, 0) == ["cherry-chaff-1", "pine-crane"]
+    assert _pile(page, 1) == ["cherry-chaff-2"]
+    assert "data-conflict" not in text(page)
+    assert "counts once" not in words(page)
+    assert "1 card tapped in from 1 photo" in words(page)
+    assert "2 cards tapped in from 1 photo" in words(page)
+
+
+def test_two_photos_of_half_a_pile_each_add_up(tmp_path, h):
+    # The capture guide's advice: two photos, half a pile each; both halves hold a pine chaff.
+    first = [_det("pine-chaff-1"), _det("pine-crane", 50)]
+    second = [_det(c, 50 * i) for i, c in enumerate(
+        ["pine-chaff-1", "plum-chaff-1", "plum-chaff-2", "cherry-chaff-1", "maple-chaff-1", "iris-chaff-1"])]
+    client = _photo_client(tmp_path, first, second)
+    keeper = h.new_session(client)
+    page = _snap(client, keeper, "pile-0", _snap(client, keeper, "pile-0"))
+    assert len(_pile(page, 0)) == 8
+    assert {"pine-chaff-1", "pine-chaff-2"} <= set(_pile(page, 0))
+    assert "8 cards tapped in from 2 photos" in words(page)
+
+
+def test_a_third_cherry_chaff_is_still_a_conflict_and_the_count_matches_the_pile(tmp_path, h):
+    two = [_det("cherry-chaff-1"), _det("cherry-chaff-2", 50)]
+    client = _photo_client(tmp_path, two, [_det("cherry-chaff-1"), _det("pine-crane", 50)])
+    keeper = h.new_session(client)
+    page = _snap(client, keeper, "pile-1", _snap(client, keeper, "pile-0"))
+    assert _pile(page, 1) == ["pine-crane"]  # the deck has two cherry chaff: a third is flagged
+    assert 'data-conflict="cherry-chaff-1"' in text(page)
+    assert "1 card tapped in from 1 photo" in words(page)  # as the tab shows, not 2
