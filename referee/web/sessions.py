@@ -486,6 +486,45 @@ def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
     piles[player] = [*piles[player], *(c for c in CARD_IDS if c not in held)]
 
 
+#: Round form steps on one pile (``<step>-<seat>``): every card left to it, clear it, put the cleared cards back.
+PILE_STEPS = ("rest-", "clear-", "unclear-")
+
+
+def rest_seats(data: Mapping[str, Any], players: Sequence[str]) -> set[int]:
+    """Seats where "every card in no pile goes to X" makes sense: the last pile, every other
+    playing pile holding cards already (a drop-out holds none), and some card in no pile."""
+    piles = data.get("piles") or {}
+    seated = [i for i, p in enumerate(players) if p in piles]
+    held = sum(len(piles[players[i]]) for i in seated)
+    if held >= len(CARD_IDS):
+        return set()
+    return {i for i in seated if all(piles[players[j]] for j in seated if j != i)}
+
+
+def clear_pile(data: dict[str, Any], players: Sequence[str], seat: str) -> dict[int, list[str]]:
+    """Empty seat ``seat``'s pile; returns ``{seat: the cards it held}`` (for "Undo")."""
+    piles = data.get("piles") or {}
+    if not seat.isdigit() or int(seat) >= len(players) or players[int(seat)] not in piles:
+        return {}
+    held = list(piles[players[int(seat)]])
+    piles[players[int(seat)]] = []
+    return {int(seat): held} if held else {}
+
+
+def put_back(data: dict[str, Any], players: Sequence[str], seat: str, cards: Sequence[str]) -> None:
+    """Put cleared ``cards`` back into seat ``seat``'s pile (those no other pile took since)."""
+    piles = data.get("piles") or {}
+    if not seat.isdigit() or int(seat) >= len(players) or players[int(seat)] not in piles:
+        return
+    held = {c for cs in piles.values() for c in cs}
+    player = players[int(seat)]
+    piles[player] = [*piles[player], *(c for c in dict.fromkeys(cards) if c in CARD_IDS and c not in held)]
+
+
+def _getlist(form: Any, key: str) -> list[str]:
+    return form.getlist(key) if hasattr(form, "getlist") else [form[key]] if key in form else []
+
+
 def _suggestions(
     sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> dict | None:
@@ -515,6 +554,7 @@ def _entry(
     context: Mapping[str, Any] | None = None,
     show_hands: bool = False,
     saved_round: store.RoundRow | None = None,
+    cleared: Mapping[int, list[str]] | None = None,
 ):
     context = context or {}
     owner: dict[str, int] = {}
@@ -567,6 +607,8 @@ def _entry(
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
         "saved_round": saved_round,
+        "cleared": cleared or {},
+        "rest_seats": rest_seats(data, sess.players),
         # A round shown as saved: the totals before it, not the current ones (which hold it already).
         **_live_context(sess, rnd or saved_round),
     }
@@ -750,6 +792,12 @@ def _submit(
     data, error = _round_data(sess, context)
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
+    cleared: dict[int, list[str]] = {}
+    if action.startswith("clear-"):
+        cleared = clear_pile(data, sess.players, action.removeprefix("clear-"))
+    elif action.startswith("unclear-"):
+        seat = action.removeprefix("unclear-")
+        put_back(data, sess.players, seat, list(_getlist(form, f"cleared-{seat}")))
     error = error or dealer_mismatch(form.get("dealer"), dealer, sess.players) or unanswered(sess, data)
     # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
@@ -768,17 +816,18 @@ def _submit(
     if first and data.get("first_to_target") not in first:
         error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
                  "target in this round. Say who got there first (below), then save.")
-    if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
+    if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")
-        if action.startswith("rest-") and action[5:].isdigit():
-            tab = action[5:]
+        seat = action.partition("-")[2]
+        if action.startswith(PILE_STEPS) and seat.isdigit():
+            tab = seat
         mode = action.removeprefix("picker-") if action.startswith("picker-") else None
         if mode:
             g.picker_mode = mode
         page, status = _entry(
             sess, data, dealer=dealer, number=number, rnd=rnd, nonce=form.get("nonce"), version=version,
-            tab=tab, context=context, show_hands=action == "hands",
+            tab=tab, context=context, show_hands=action == "hands", cleared=cleared,
         )
         resp = make_response(page, status)
         if mode:

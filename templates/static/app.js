@@ -31,6 +31,19 @@
     form.querySelectorAll("[data-count]").forEach(function (span) {
       span.textContent = form.querySelectorAll('input[name="' + span.dataset.count + '"]:checked').length;
     });
+    // "Every card in no pile goes to X" only on the last pile (every other pile holds cards);
+    // "Clear X's pile" only on a pile that holds some (as the server renders them).
+    var held = {}, seats = {}, total = 0;
+    form.querySelectorAll('input[type=checkbox][name^="pile-"]').forEach(function (box) {
+      var seat = seatOf(box);
+      seats[seat] = true;
+      if (box.checked) { held[seat] = (held[seat] || 0) + 1; total += 1; }
+    });
+    form.querySelectorAll("button.rest, button.clear").forEach(function (b) {
+      var seat = b.value.slice(b.value.indexOf("-") + 1);
+      if (b.classList.contains("clear")) { b.hidden = !held[seat]; return; }
+      b.hidden = total >= 48 || Object.keys(seats).some(function (s) { return s !== seat && !held[s]; });
+    });
   }
   document.addEventListener("change", function (ev) {
     var form = ev.target.closest && ev.target.closest("#round-form");

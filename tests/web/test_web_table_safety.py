@@ -250,3 +250,37 @@ def test_a_third_cherry_chaff_is_still_a_conflict_and_the_count_matches_the_pile
     assert _pile(page, 1) == ["pine-crane"]  # the deck has two cherry chaff: a third is flagged
     assert 'data-conflict="cherry-chaff-1"' in text(page)
     assert "1 card tapped in from 1 photo" in words(page)  # as the tab shows, not 2
+
+
+# ---- row 6: "every card in no pile" only on the last pile; clear a pile, with undo -------
+
+
+def _shown_buttons(page, kind: str) -> set[str]:
+    return {m.group(1) for m in re.finditer(rf'<button class="{kind}" name="action" value="([\w-]+)"[^>]*>', text(page))
+            if " hidden" not in m.group(0)}
+
+
+def test_every_card_left_is_offered_on_the_last_pile_only(client, keeper, h):
+    assert _shown_buttons(client.get(f"/s/{keeper}/round/new"), "rest") == set()  # not on the first tab
+    piles = h.piles(0)
+    two = {"Aki": piles["Aki"], "Ben": piles["Ben"]}
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form(two, action="score", nonce="rest"))
+    page = client.get(r.headers["Location"].split("#")[0])
+    assert _shown_buttons(page, "rest") == {"rest-2"}  # Chiyo's, the last pile
+
+
+def test_a_pile_can_be_cleared_and_the_clear_undone(client, keeper, h):
+    piles = h.piles(0)
+    r = client.post(f"/s/{keeper}/round/new", data=h.round_form(piles, action="clear-0", nonce="clr"))
+    page = client.get(r.headers["Location"].split("#")[0])
+    form = _page_form(page)
+    assert form.getlist("pile-0") == []
+    assert sorted(form.getlist("pile-1")) == sorted(piles["Ben"])  # the other piles stay
+    n = len(piles["Aki"])
+    assert f"Aki's pile was cleared ({n} cards)" in words(page)
+    assert "clear-0" not in _shown_buttons(page, "clear")  # nothing left to clear
+    form["action"] = "unclear-0"
+    back = client.get(client.post(f"/s/{keeper}/round/new", data=form).headers["Location"].split("#")[0])
+    assert sorted(_page_form(back).getlist("pile-0")) == sorted(piles["Aki"])
+    assert "was cleared" not in words(back)
+    assert rounds(client, keeper) == []  # neither step saved anything
