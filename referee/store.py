@@ -1087,6 +1087,28 @@ def add_photo_draft(
     return get_photo_draft(db, session_id, draft_id)
 
 
+@guarded
+def keep_draft(db: Database, session_id: int, draft_id: str, form: Sequence[tuple[str, str]]) -> PhotoDraft:
+    """Keep the round form as typed under ``draft_id``, replacing what that draft held (the live
+    preview keeps every tap this way, so Reload, Back and a tab the phone reloaded after the
+    camera lose nothing).  An id another session holds is not touched: a new id is used."""
+    with writing(db):
+        row = db.execute("SELECT session_id FROM photo_drafts WHERE id = ?", [draft_id]).fetchone()
+        if row is not None and row[0] != session_id:
+            draft_id = secrets.token_urlsafe(9)
+        db["photo_drafts"].upsert(
+            {
+                "id": draft_id,
+                "session_id": session_id,
+                "form": json.dumps([list(kv) for kv in form]),
+                "errors": "{}",
+                "created": _now(),
+            },
+            pk="id",
+        )
+    return get_photo_draft(db, session_id, draft_id)
+
+
 def get_photo_draft(db: Database, session_id: int, draft_id: str) -> PhotoDraft:
     """A session's draft; raises ``NotFoundError`` (unknown, another session's, or pruned)."""
     rows = list(db["photo_drafts"].rows_where("id = ? AND session_id = ?", [draft_id, session_id], limit=1))

@@ -16,6 +16,7 @@ import csv
 import functools
 import io
 import json
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -607,6 +608,7 @@ def _entry(
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
         "saved_round": saved_round,
+        "draft_id": d if _DRAFT_ID.fullmatch(d := str(posted().get("draft") or "")) else secrets.token_urlsafe(9),
         "cleared": cleared or {},
         "rest_seats": rest_seats(data, sess.players),
         # A round shown as saved: the totals before it, not the current ones (which hold it already).
@@ -816,7 +818,7 @@ def _submit(
     if first and data.get("first_to_target") not in first:
         error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
                  "target in this round. Say who got there first (below), then save.")
-    if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
+    if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")
         seat = action.partition("-")[2]
@@ -949,7 +951,7 @@ def preview(token: str):
     count = cards_entered(data)
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
-    return render_template(
+    page = render_template(
         "partials/preview.html",
         s=sess,
         result=result,
@@ -963,6 +965,34 @@ def preview(token: str):
         oob=True,
         **_live_context(sess, rnd),
     )
+    resp = make_response(page)
+    kept = _keep_typing(sess, rnd)
+    if kept:
+        resp.headers["HX-Replace-Url"] = kept
+    return resp
+
+
+#: A draft id as the round form carries it (``secrets.token_urlsafe``).
+_DRAFT_ID = re.compile(r"[\w-]{8,32}")
+
+
+def _keep_typing(sess: store.Session, rnd: store.RoundRow | None) -> str | None:
+    """Keep the form the live preview got as the page's draft (``store.keep_draft``, one per
+    page: the form's ``draft`` field) and return the page's URL showing it (``?step=``), which
+    the preview puts in the address bar (``HX-Replace-Url``): Reload, Back after Score, and a tab
+    the phone reloads after the camera show every tap.  None when the store is busy (the taps
+    stay on the page)."""
+    draft_id = request.form.get("draft", "")
+    if not _DRAFT_ID.fullmatch(draft_id):
+        draft_id = secrets.token_urlsafe(9)
+    kept = [(k, v) for k, v in request.form.items(multi=True) if k != "action" and not k.startswith("as-")]
+    try:
+        draft = store.keep_draft(get_db(), sess.id, draft_id, [*kept, ("action", "draft")])
+    except store.StoreUnavailableError:
+        return None
+    if rnd is not None:
+        return url_for("sessions.edit_round", token=sess.edit_token, round_id=rnd.id, step=draft.id)
+    return url_for("sessions.new_round", token=sess.edit_token, step=draft.id)
 
 
 @bp.get("/s/<token>/round/hands")

@@ -89,6 +89,63 @@
     }
   });
 
+  // ---- The referee out of reach (the server stopped, the Wi-Fi dropped): the page says so, keeps
+  // every tap (they are on the page, and the last live preview kept them on the server too) and
+  // offers a retry.  Score and Save ask /ping first, so they never land on the browser's
+  // "This site can't be reached".
+  function unreachable(form, retry) {
+    var box = document.getElementById("offline");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "offline";
+      box.className = "offline";
+      box.setAttribute("role", "alert");
+      var p = document.createElement("p");
+      p.className = "error";
+      p.textContent = "Can’t reach the referee (its computer or the Wi-Fi may be down). Your taps are kept on this page; nothing was saved twice or lost.";
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.id = "offline-retry";
+      b.textContent = "Retry";
+      box.appendChild(p);
+      box.appendChild(b);
+      var bar = form.querySelector(".entry-bar");
+      (bar || form).insertBefore(box, (bar || form).firstChild);
+    }
+    box.hidden = false;
+    box.querySelector("button").onclick = function () { box.hidden = true; retry(); };
+  }
+  function reached() {
+    var box = document.getElementById("offline");
+    if (box) { box.hidden = true; }
+  }
+  document.addEventListener("htmx:sendError", function (ev) {
+    var form = document.getElementById("round-form");
+    if (form && ev.detail.elt === form) {
+      unreachable(form, function () { window.htmx.trigger(form, "change"); });
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.xhr && ev.detail.xhr.status) { reached(); }
+  });
+  var asked = false;
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form.id !== "round-form" || !window.fetch || !form.requestSubmit) { return; }
+    if (asked) { asked = false; return; }  // the referee answered: submit as the button said
+    ev.preventDefault();
+    var submitter = ev.submitter || undefined;
+    var go = function () {
+      fetch(new URL("/ping", location.href), { cache: "no-store" }).then(function () {
+        reached();
+        asked = true;
+        form.requestSubmit(submitter);
+      }, function () { unreachable(form, go); });
+    };
+    go();
+  });
+
   // ---- Times: the server writes UTC; show them in this phone's local time.
   function localTimes(root) {
     root.querySelectorAll("time[datetime]").forEach(function (t) {

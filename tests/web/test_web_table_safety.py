@@ -284,3 +284,48 @@ def test_a_pile_can_be_cleared_and_the_clear_undone(client, keeper, h):
     assert sorted(_page_form(back).getlist("pile-0")) == sorted(piles["Aki"])
     assert "was cleared" not in words(back)
     assert rounds(client, keeper) == []  # neither step saved anything
+
+
+# ---- row 2: Reload mid-entry, Back after Score, Reload after a Snap ---------------------
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_every_tap_is_kept_on_the_server_and_reload_shows_it_unscored(client, keeper, h):
+    opened = opened_form(client, keeper, h, {"Aki": h.piles(0)["Aki"][:5]})
+    del opened["action"]
+    tap = client.post(f"/s/{keeper}/round/preview", data=opened, headers=HX)
+    url = tap.headers["HX-Replace-Url"]
+    assert url.startswith(f"/s/{keeper}/round/new?step=")
+    opened.add("pile-1", h.piles(0)["Ben"][0])  # one more tap: the same draft, now with it
+    assert client.post(f"/s/{keeper}/round/preview", data=opened, headers=HX).headers["HX-Replace-Url"] == url
+    reloaded = client.get(url)  # Reload (or Back to the page, or the tab reloaded after the camera)
+    assert reloaded.status_code == 200
+    form = _page_form(reloaded)
+    assert sorted(form.getlist("pile-0")) == sorted(h.piles(0)["Aki"][:5])
+    assert form.getlist("pile-1") == [h.piles(0)["Ben"][0]]
+    assert form["nonce"] == opened["nonce"]  # the same one-time token: Save still saves once
+    assert 'id="result"' not in text(reloaded)  # shown as typed, not scored
+    assert "Save round" not in text(reloaded)
+    assert rounds(client, keeper) == []
+
+
+def test_the_edit_pages_taps_are_kept_under_its_own_route(client, keeper, h):
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="e")).status_code == 303
+    rid = rounds(client, keeper)[0]["id"]
+    form = h.round_form(h.piles(2), action="score", round_id=str(rid))
+    del form["action"]
+    url = client.post(f"/s/{keeper}/round/preview", data=form, headers=HX).headers["HX-Replace-Url"]
+    assert url.startswith(f"/s/{keeper}/round/{rid}/edit?step=")
+    assert sorted(_page_form(client.get(url)).getlist("pile-0")) == sorted(h.piles(2)["Aki"])
+
+
+def test_a_draft_id_of_another_session_is_not_overwritten(client, keeper, h):
+    other = h.new_session(client, name="Other")
+    form = h.round_form(h.piles(0), draft="shared-draft-id")
+    del form["action"]
+    mine = client.post(f"/s/{keeper}/round/preview", data=form, headers=HX).headers["HX-Replace-Url"]
+    theirs = client.post(f"/s/{other}/round/preview", data=h.round_form({}, draft="shared-draft-id"), headers=HX)
+    assert theirs.headers["HX-Replace-Url"].split("step=")[1] != "shared-draft-id"
+    assert sorted(_page_form(client.get(mine)).getlist("pile-0")) == sorted(h.piles(0)["Aki"])

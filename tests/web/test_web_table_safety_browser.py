@@ -1,0 +1,53 @@
+"""Nothing lost at a real table, in a phone browser (390×844 Chromium; issue 18 rows 2 and 4).
+
+Reload mid-entry keeps every tap (the live preview keeps the form on the server and puts its
+``?step=`` in the address bar), and a referee out of reach says so on the page, keeps the
+taps and retries, instead of landing on the browser's "This site can't be reached".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+
+
+def tap(page, seat: int, card_id: str) -> None:
+    page.locator(f'input[name="pile-{seat}"][value="{card_id}"] + .face').click()
+
+
+def ticked(page, seat: int) -> list[str]:
+    return sorted(page.eval_on_selector_all(
+        f'input[name="pile-{seat}"]:checked', "els => els.map(e => e.value)"))
+
+
+def test_reload_mid_entry_keeps_the_taps_and_an_unreachable_referee_keeps_them_too(live, browser, client, h):
+    token = h.new_session(client)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live}/s/{token}/round/new")
+    cards = h.piles(0)["Aki"]
+    for cid in cards[:4]:
+        tap(page, 0, cid)
+    page.wait_for_function("() => location.search.includes('step=') && "
+                           "document.querySelector('#preview').textContent.includes('4 of 48')")
+    page.reload()
+    assert ticked(page, 0) == sorted(cards[:4])  # Reload mid-entry: every tap is kept
+    # The referee out of reach: a tap says so, keeps the tap, and Score stays on the page.
+    context.set_offline(True)
+    tap(page, 0, cards[4])
+    page.locator("#offline").wait_for()
+    assert "Can’t reach the referee" in page.locator("#offline").inner_text()
+    url = page.url
+    page.get_by_role("button", name="Score round").click()
+    page.locator("#offline").wait_for()
+    assert page.url == url
+    assert ticked(page, 0) == sorted(cards[:5])
+    # Back on line: Retry scores the round as tapped.
+    context.set_offline(False)
+    page.locator("#offline-retry").click()
+    page.locator("#result").wait_for()
+    assert ticked(page, 0) == sorted(cards[:5])
+    context.close()
