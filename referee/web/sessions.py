@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import io
 import json
 import re
@@ -575,7 +576,12 @@ def _entry(
             template = entry_form(sess.family).template
         except RefereeError:
             template = "round_json.html"
+    nonce = nonce if nonce_ok(nonce) else new_nonce()
+    draft_id = str(posted().get("draft") or "")
+    if not _DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one
+        draft_id = hashlib.sha256(f"draft:{sess.id}:{nonce}".encode()).hexdigest()[:16]
     ctx = {
+        "draft_id": draft_id,
         "s": sess,
         "data": data,
         "dealer": dealer,
@@ -584,7 +590,7 @@ def _entry(
         "result": result,
         "error": error,
         "scored": scored,
-        "nonce": nonce if nonce_ok(nonce) else new_nonce(),
+        "nonce": nonce,
         "version": version,
         "owner": owner,
         "hand_owner": hand_owner,
@@ -608,7 +614,6 @@ def _entry(
         "unit": families.get(sess.family).unit,
         "entered_void": families.get(sess.family).entered_void,
         "saved_round": saved_round,
-        "draft_id": d if _DRAFT_ID.fullmatch(d := str(posted().get("draft") or "")) else secrets.token_urlsafe(9),
         "cleared": cleared or {},
         "rest_seats": rest_seats(data, sess.players),
         # A round shown as saved: the totals before it, not the current ones (which hold it already).
