@@ -1004,6 +1004,16 @@ def set_photo_detections(db: Database, session_id: int, photo_id: str, detection
 
 
 @guarded
+def set_photo_slot(db: Database, session_id: int, photo_id: str, slot: str) -> None:
+    """Move a photo not yet saved with a round to another picker slot (snapped on the wrong tab)."""
+    with writing(db):
+        db.execute(
+            "UPDATE photos SET slot = ? WHERE id = ? AND session_id = ? AND round_id IS NULL",
+            [slot, photo_id, session_id],
+        )
+
+
+@guarded
 def attach_photos(db: Database, session_id: int, round_id: int, ids: Sequence[str]) -> None:
     """Keep ``ids`` as the round's photos; its other photos are detached (then pruned)."""
     with writing(db):

@@ -321,7 +321,40 @@ def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store
                 kept.append(p)
             out = kept
             _add(form, slot, card)
+    elif fix.startswith(("drop:", "move:")):
+        out = _drop_or_move(form, out, sess, fix)
     return answer(form, out, sess)
+
+
+def _drop_or_move(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session, fix: str) -> list[store.PhotoRow]:
+    """``drop:<photo>``: take a photo out of the round, with the cards only it put in its pile;
+    ``move:<photo>:<slot>``: move it to another slot of its group (snapped on the wrong tab),
+    its cards with it.  One tap each (issue 18 row 5).  Returns the round's photos after it."""
+    verb, _, rest = fix.partition(":")
+    pid, _, target = rest.partition(":")
+    photo = next((p for p in photos if p.id == pid), None)
+    if photo is None:
+        return photos
+    if verb == "move" and not (
+        _valid_slot(target, sess.players)
+        and target != photo.slot
+        and target.partition("-")[0] == photo.slot.partition("-")[0]
+    ):
+        return photos
+    others = [p for p in photos if p.id != pid]
+    for d in photo.detections:
+        c = active(d)
+        if c is not None and not _still_seen(others, photo.slot, c):
+            _remove(form, photo.slot, c)
+    if verb == "drop":
+        return others  # out of the form; the unsaved file is pruned like any unsaved photo
+    from dataclasses import replace
+
+    store.set_photo_slot(get_db(), sess.id, pid, target)
+    moved = replace(photo, slot=target)
+    out = [moved if p.id == pid else p for p in photos]
+    _fill(form, out, moved)
+    return out
 
 
 def answer(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session) -> list[store.PhotoRow]:
@@ -480,6 +513,13 @@ def slot_review(slot: str, photos: list[store.PhotoRow], form: MultiDict, player
     return review(slot, photos, form.getlist(slot), elsewhere)
 
 
+def _move_targets(slot: str, players) -> list[str]:
+    """The other slots of ``slot``'s group a photo can move to (piles; hands and the field)."""
+    group = slot.partition("-")[0]
+    seats = [str(i) for i in range(len(players))] + (["f"] if group == "hand" else [])
+    return [f"{group}-{x}" for x in seats if f"{group}-{x}" != slot]
+
+
 @pass_context
 def photo_slot(ctx, group: str, seat) -> Markup:
     """The "Snap" input, the capture guide and the review of a slot's photos: certain cards
@@ -504,6 +544,7 @@ def photo_slot(ctx, group: str, seat) -> Markup:
             error=state.get("errors", {}).get(slot),
             conflicts=conflicts(form, photos).get(slot, {}),
             slot_label=lambda x: slot_label(x, sess.players),
+            moves=_move_targets(slot, sess.players),
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
             cards=CARDS,
             BY_ID=BY_ID,

@@ -329,3 +329,39 @@ def test_a_draft_id_of_another_session_is_not_overwritten(client, keeper, h):
     theirs = client.post(f"/s/{other}/round/preview", data=h.round_form({}, draft="shared-draft-id"), headers=HX)
     assert theirs.headers["HX-Replace-Url"].split("step=")[1] != "shared-draft-id"
     assert sorted(_page_form(client.get(mine)).getlist("pile-0")) == sorted(h.piles(0)["Aki"])
+
+
+# ---- row 5: a photo snapped on the wrong tab: move it, or remove it, in one tap ----------
+
+
+def _photo_step(client, keeper, page, fix: str):
+    body = _page_form(page)
+    body["fix"] = fix
+    return client.post(f"/s/{keeper}/round/photo", data=body, follow_redirects=True)
+
+
+def test_a_photo_moves_to_another_pile_with_its_cards_and_is_removed_with_them(tmp_path, h):
+    client = _photo_client(tmp_path, [_det("pine-crane"), _det("pine-poetry-ribbon", 50)])
+    keeper = h.new_session(client)
+    page = _snap(client, keeper, "pile-0")
+    (pid,) = _page_form(page).getlist("photo")
+    assert f'value="move:{pid}:pile-1"' in text(page)
+    moved = _photo_step(client, keeper, page, f"move:{pid}:pile-1")
+    assert _pile(moved, 0) == []
+    assert _pile(moved, 1) == ["pine-crane", "pine-poetry-ribbon"]
+    ben = text(moved).split('id="photos-pile-1"', 1)[1].split('class="photo-slot"', 1)[0]
+    assert f'name="photo" value="{pid}"' in ben  # the photo is Ben's now
+    assert "2 cards tapped in from 1 photo" in words(moved)
+    gone = _photo_step(client, keeper, moved, f"drop:{pid}")
+    assert _pile(gone, 1) == []
+    assert _page_form(gone).getlist("photo") == []
+
+
+def test_removing_one_of_two_photos_keeps_the_cards_the_other_still_shows(tmp_path, h):
+    first = [_det("pine-crane"), _det("pine-poetry-ribbon", 50)]
+    client = _photo_client(tmp_path, first, [_det("pine-poetry-ribbon"), _det("plum-bush-warbler", 50)])
+    keeper = h.new_session(client)
+    page = _snap(client, keeper, "pile-0", _snap(client, keeper, "pile-0"))
+    second = _page_form(page).getlist("photo")[1]
+    left = _photo_step(client, keeper, page, f"drop:{second}")
+    assert _pile(left, 0) == ["pine-crane", "pine-poetry-ribbon"]
