@@ -620,14 +620,19 @@ def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
 
     ``with change(db, sid, "rules") as c: c.update_session(options=...); c.summary = "..."``:
     bumps the session's rev, runs the writes made through ``c`` (a ``ChangeLog``) and logs
-    the steps that revert them, so ``undo`` can.  An error inside rolls everything back.
+    the steps that revert them, so ``undo`` can.  A change that wrote nothing keeps the rev and
+    logs nothing.  An error inside rolls everything back.
     Raises ``NotFoundError`` for an unknown session, ``StoreUnavailableError`` when busy.
     """
     with writing(db):
+        before = db.execute("SELECT rev, updated FROM sessions WHERE id = ?", [session_id]).fetchone()
         rev = _bump(db, session_id)
         log = ChangeLog(db, session_id, rev, kind)
         yield log
-        if log.steps:
+        if not log.steps:
+            # Nothing changed (the same rules set again): no new rev, so no page reloads for it.
+            db.execute("UPDATE sessions SET rev = ?, updated = ? WHERE id = ?", [*before, session_id])
+        else:
             db["changes"].insert(
                 {
                     "session_id": session_id,

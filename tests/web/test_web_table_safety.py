@@ -365,3 +365,18 @@ def test_removing_one_of_two_photos_keeps_the_cards_the_other_still_shows(tmp_pa
     second = _page_form(page).getlist("photo")[1]
     left = _photo_step(client, keeper, page, f"drop:{second}")
     assert _pile(left, 0) == ["pine-crane", "pine-poetry-ribbon"]
+
+
+# ---- same kind: a save that disagrees with itself ---------------------------------------
+
+
+def test_setting_the_same_rules_through_the_store_keeps_the_rev_and_logs_nothing(tmp_path):
+    db = store.open_db(tmp_path / "t.sqlite3")
+    sess = store.create_session(db, name="t", ruleset="roppyakken", family="roppyakken",
+                                options={"target": 600}, players=["A", "B", "C"], dealer="A")
+    same = store.set_rules(db, sess.id, "roppyakken", {"target": 600}, "rules: nothing")
+    assert (same.rev, same.updated) == (sess.rev, sess.updated)
+    assert store.latest_change(db, sess.id) is None
+    changed = store.set_rules(db, sess.id, "roppyakken", {"target": 300}, "target 300")
+    assert changed.rev == sess.rev + 1
+    assert store.latest_change(db, sess.id).summary == "target 300"
