@@ -476,6 +476,20 @@ def _preview(
     return result, error
 
 
+def round_digest(data: Mapping[str, Any]) -> str:
+    """What names a round form's save for its one-time token: a SHA-256 of the round as stored,
+    each pile, hand and the field as a set (the order of taps does not count), so the same form
+    sent again is "already saved" and a changed one is refused rather than taken for it."""
+    canon = {k: v for k, v in data.items() if not k.startswith("_")}
+    for key in ("piles", "hands"):
+        if isinstance(canon.get(key), Mapping):
+            canon[key] = {p: sorted(map(str, cs)) if isinstance(cs, list) else cs for p, cs in canon[key].items()}
+    if isinstance(canon.get("field"), list):
+        canon["field"] = sorted(map(str, canon["field"]))
+    text = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
     """Put every card in no pile into seat ``seat``'s pile (the "every card left" button)."""
     if not seat.isdigit() or int(seat) >= len(players):
@@ -878,6 +892,13 @@ def _submit(
             diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(sess),
         )
         return page, 409
+    except store.FormTokenReusedError as e:
+        return again(
+            error=f"Nothing was saved: this form already saved round {e.position}, with other cards than these. "
+            f"Round {e.position} stays as it was saved; to change it, edit round {e.position} from the scoreboard. "
+            "Your cards are kept below.",
+            status=409,
+        )
     except store.SpentFormTokenError:
         return again(
             error="Nothing was saved: this form was saved once already, and that round has since been undone or "
@@ -907,7 +928,7 @@ def new_round(token: str):
 
     def save(data: dict[str, Any]) -> str:
         row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None,
-                                       expected_position=expected)
+                                       round_digest(data), expected_position=expected)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = None

@@ -380,3 +380,22 @@ def test_setting_the_same_rules_through_the_store_keeps_the_rev_and_logs_nothing
     changed = store.set_rules(db, sess.id, "roppyakken", {"target": 300}, "target 300")
     assert changed.rev == sess.rev + 1
     assert store.latest_change(db, sess.id).summary == "target 300"
+
+
+def test_a_changed_form_sent_again_with_a_used_token_is_refused_not_taken_for_the_saved_round(client, keeper, h):
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="dig")).status_code == 303
+    changed = h.piles(0)
+    changed["Aki"], changed["Ben"] = changed["Ben"], changed["Aki"]
+    refused = client.post(f"/s/{keeper}/round/new", data=h.round_form(changed, nonce="dig"))
+    assert refused.status_code == 409
+    assert "this form already saved round 1, with other cards" in words(refused)
+    assert sorted(_page_form(refused).getlist("pile-0")) == sorted(changed["Aki"])  # the typing is kept
+    (saved,) = rounds(client, keeper)
+    assert sorted(saved["input"]["piles"]["Aki"]) == sorted(h.piles(0)["Aki"])  # round 1 as it was saved
+    # the same form again, taps in another order, is the same save: "already saved"
+    same = h.piles(0)
+    same["Aki"] = same["Aki"][::-1]
+    again = client.post(f"/s/{keeper}/round/new", data=h.round_form(same, nonce="dig"))
+    assert again.status_code == 303
+    assert "Round 1 was already saved" in text(client.get(again.headers["Location"]))
+    assert len(rounds(client, keeper)) == 1
