@@ -870,8 +870,11 @@ def _submit(
         saved_round=saved_round if request.method == "GET" else None,
     )
     if not saving or error:
+        if saving and error:
+            _keep_failed_save(sess, form)
         return again(error=error, status=422 if error and saving else 200)
     if need_nonce and not nonce_ok(form.get("nonce")):
+        _keep_failed_save(sess, form)
         return again(
             error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
             "server). Your cards are kept below; press Save again.",
@@ -879,37 +882,59 @@ def _submit(
         )
     try:
         message = save(data)
-    except store.ConflictError as e:
+    except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError) as e:
+        _keep_failed_save(sess, form)
+        return _refused(sess, e, data, number=number, rnd=rnd, again=again, nonce=form.get("nonce"))
+    except store.StoreUnavailableError as e:
+        return again(error=e.message, status=503)
+    flash(message)
+    return see_other("sessions.scoreboard", token=sess.edit_token)
+
+
+def _keep_failed_save(sess: store.Session, form: Any) -> None:
+    """A Save refused (422, 409, 400) is answered from its POST: keep the form as a draft and name
+    its ``?step=`` page in ``g.replace_url``, which ``base.html`` gives ``app.js`` to put in the
+    address bar (``history.replaceState``), so Back onto it and Reload are a GET that shows it
+    again, never "Confirm Form Resubmission".  The store busy: nothing is kept (the page still is)."""
+    if request.method != "POST":
+        return
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]
+    try:
+        draft = store.add_photo_draft(get_db(), sess.id, kept, {})
+    except store.StoreUnavailableError:
+        return
+    g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft.id)
+
+
+def _refused(sess: store.Session, e: store.StoreError, data: dict[str, Any], *, number: int,
+             rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
+    """The page for a Save the store refused: someone else's edit, a round number taken, a used token."""
+    if isinstance(e, store.ConflictError):
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
         page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
                                **round_words(sess))
         return page, 409
-    except store.RoundTakenError as e:
+    if isinstance(e, store.RoundTakenError):
         board = board_of(store.get_session(get_db(), sess.id))  # as it is now, with the round saved first
         page = render_template(
             "round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
-            next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=form.get("nonce"),
+            next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=nonce,
             diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(sess),
         )
         return page, 409
-    except store.FormTokenReusedError as e:
+    if isinstance(e, store.FormTokenReusedError):
         return again(
             error=f"Nothing was saved: this form already saved round {e.position}, with other cards than these. "
             f"Round {e.position} stays as it was saved; to change it, edit round {e.position} from the scoreboard. "
             "Your cards are kept below.",
             status=409,
         )
-    except store.SpentFormTokenError:
-        return again(
-            error="Nothing was saved: this form was saved once already, and that round has since been undone or "
-            "deleted. Your cards are kept below; press Save again to save them as a new round.",
-            status=409,
-            nonce=new_nonce(),
-        )
-    except store.StoreUnavailableError as e:
-        return again(error=e.message, status=503)
-    flash(message)
-    return see_other("sessions.scoreboard", token=sess.edit_token)
+    return again(
+        error="Nothing was saved: this form was saved once already, and that round has since been undone or "
+        "deleted. Your cards are kept below; press Save again to save them as a new round.",
+        status=409,
+        nonce=new_nonce(),
+    )
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])

@@ -186,6 +186,9 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    // A refused Save answered from its POST names the GET that shows it again: Back and Reload use that.
+    var again = document.body.dataset.replaceUrl;
+    if (again && window.history.replaceState) { window.history.replaceState(null, "", again + location.hash); }
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
     localTimes(document);

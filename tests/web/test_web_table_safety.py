@@ -399,3 +399,20 @@ def test_a_changed_form_sent_again_with_a_used_token_is_refused_not_taken_for_th
     assert again.status_code == 303
     assert "Round 1 was already saved" in text(client.get(again.headers["Location"]))
     assert len(rounds(client, keeper)) == 1
+
+
+def test_a_refused_save_names_a_get_that_shows_it_again_for_back_and_reload(client, keeper, h):
+    # Chiyo's pile holds Aki's crane too: "a card in two piles", 422, answered from the POST.
+    piles = h.piles(0)
+    piles["Chiyo"] = [*piles["Chiyo"], piles["Aki"][0]]
+    refused = client.post(f"/s/{keeper}/round/new", data=h.round_form(piles, nonce="fail"))
+    assert refused.status_code == 422
+    url = re.search(r'<body data-replace-url="([^"]+)"', text(refused)).group(1)
+    assert url.startswith(f"/s/{keeper}/round/new?step=")
+    shown = client.get(html.unescape(url))  # what Back onto the page, or Reload, asks for now
+    assert shown.status_code == 200
+    error = re.search(r'<p class="error" role="alert">([^<]+)', text(refused)).group(1)
+    assert error in text(shown)
+    assert sorted(_page_form(shown).getlist("pile-2")) == sorted(piles["Chiyo"])
+    assert rounds(client, keeper) == []
+    assert "data-replace-url" not in text(shown)  # a GET is already what Reload repeats
