@@ -55,6 +55,7 @@ from referee.web.board import (
     first_to_target_choices,
     holds_nothing,
     option_value,
+    replay_error,
     round_input,
     session_rules,
     stored_round,
@@ -573,6 +574,8 @@ def _entry(
     cleared: Mapping[int, list[str]] | None = None,
 ):
     context = context or {}
+    if "totals" not in data and not isinstance(data.get("piles"), Mapping):
+        data = {**data, "piles": {}}  # a round typed without piles (dealt hands only) still shows its pickers
     owner: dict[str, int] = {}
     for i, p in enumerate(sess.players):
         for c in data.get("piles", {}).get(p, []):
@@ -833,6 +836,12 @@ def _submit(
         result, error = _preview(sess, data, dealer, context)
     error = error or closed
     saving = action == "save"
+    # The board must be able to replay what is saved (the API runs the same check).  A form for a round
+    # saved already, by this form or another phone, is the store's to answer ("already saved", taken).
+    board = board_of(sess)
+    if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
+            and (why := replay_error(sess, board, data, rnd.id if rnd else None))):
+        error = f"Nothing was saved: {why.message}"
     first = first_to_target_choices(sess, board_of(sess), number, result) if saving and not error else []
     if first and data.get("first_to_target") not in first:
         error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
