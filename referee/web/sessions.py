@@ -45,6 +45,7 @@ from werkzeug.datastructures import MultiDict
 from referee import api, families, store
 from referee.cards import CARD_IDS, month_label
 from referee.errors import RefereeError
+from referee.names import repeated_name, repeated_name_message
 from referee.web import get_db, privacy
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.board import (
@@ -66,15 +67,18 @@ from referee.web.chart import totals_chart
 from referee.web.forms import (
     CALL_ROWS,
     MAX_NAME,
+    MAX_NAME_UNITS,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_SESSION_NAME,
     SessionForm,
     cards_entered,
     check_preset,
+    cut_name,
     dekiyaku_choices,
-    duplicate_name,
     entry_form,
+    name_length,
+    name_too_long,
     option_fields,
     option_number_error,
     parse_session_form,
@@ -210,6 +214,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "values": values,
         "presets": presets,
         "max_players": MAX_PLAYERS,
+        "max_name_units": MAX_NAME_UNITS,
         "seats_min": seats[0],
         "seats_max": seats[1],
         "option_groups": [{"name": k, "specs": v} for k, v in groups.items()],
@@ -281,14 +286,13 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
-    twin = duplicate_name(players)
+    twin = repeated_name(players)
     if twin is not None:
-        raise RefereeError(
-            "bad-round", f"each player needs a different name; {twin[:40]!r} repeats another (ignoring case and spaces)"
-        )
-    long = [p for p in players if len(p) > MAX_NAME]
+        raise RefereeError("bad-round", repeated_name_message(*twin))
+    long = [p for p in players if name_too_long(p)]
     if long:
-        why = f"player name {long[0][:20]!r}... has {len(long[0])} characters; keep player names to {MAX_NAME}"
+        why = f"player name {cut_name(long[0], 20)!r}... has {name_length(long[0])} characters; keep player names to "
+        why += f"{MAX_NAME}"
         why += " characters"
         raise RefereeError("bad-round", why)
     if len(rounds) > MAX_ROUNDS:
@@ -836,16 +840,17 @@ def _submit(
         result, error = _preview(sess, data, dealer, context)
     error = error or closed
     saving = action == "save"
-    # The board must be able to replay what is saved (the API runs the same check).  A form for a round
-    # saved already, by this form or another phone, is the store's to answer ("already saved", taken).
-    board = board_of(sess)
-    if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
-            and (why := replay_error(sess, board, data, rnd.id if rnd else None))):
-        error = f"Nothing was saved: {why.message}"
     first = first_to_target_choices(sess, board_of(sess), number, result) if saving and not error else []
     if first and data.get("first_to_target") not in first:
         error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
                  "target in this round. Say who got there first (below), then save.")
+    # The board must be able to replay what is saved (the API runs the same check, after the same
+    # questions).  A form for a round saved already, by this form or another phone, is the store's to
+    # answer ("already saved", taken).
+    board = board_of(sess)
+    if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
+            and (why := replay_error(sess, board, data, rnd.id if rnd else None))):
+        error = f"Nothing was saved: {why.message}"
     if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")

@@ -244,11 +244,11 @@ def add_round(token: str):
         return error_response(409, f"the game is over: {ended}", "game-over")
     data = _round_input(sess, body, board.dealer, board.context)
     result = _checked(sess, data, board.dealer, board.context)
-    _replayable(sess, board, data)
     first = first_to_target_choices(sess, board, len(board.rounds) + 1, result)
     if first and data.get("first_to_target") not in first:
         return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
                               f'("first_to_target": one of {first})', "missing-decision")
+    _replayable(sess, board, data)
     try:
         row, created = store.add_round(get_db(), sess.id, data, form_token, digest)
     except store.SpentFormTokenError as e:
