@@ -1185,7 +1185,8 @@ def csv_cell(value: Any) -> Any:
 
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
-    """Download the rounds table as CSV: one row per round, scores then running totals; in a game
+    """Download the rounds table as CSV (UTF-8 with a byte order mark, which spreadsheets need to read
+    it as UTF-8): one row per round, scores then running totals; in a game
     played by months (Koi-Koi: the game context names the next round's month) a ``month`` column
     names each round's month by its plant ("Pine (松, month 1)")."""
     sess, _ = load(token)
@@ -1218,4 +1219,5 @@ def export_csv(token: str):
                 note,
             ]
         )
-    return download(out.getvalue(), _filename(sess, "csv"), "text/csv")
+    # A byte order mark first: Excel reads a CSV without one in the PC's code page, and 明子 comes out garbled.
+    return download("\ufeff" + out.getvalue(), _filename(sess, "csv"), "text/csv")
