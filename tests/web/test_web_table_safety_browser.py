@@ -51,3 +51,30 @@ def test_reload_mid_entry_keeps_the_taps_and_an_unreachable_referee_keeps_them_t
     page.locator("#result").wait_for()
     assert ticked(page, 0) == sorted(cards[:5])
     context.close()
+
+
+def test_hachihachi_amounts_in_the_bar_fit_their_column_at_390px(live, browser, client, h):
+    import json
+    from pathlib import Path
+
+    example = json.loads((Path(__file__).parents[2] / "referee/examples/hachihachi-round.json").read_text())
+    made = client.post("/api/v1/sessions", json={"name": "88", "ruleset": "hachihachi",
+                                                 "players": example["players"], "dealer": example["dealer"]})
+    token = made.get_json()["edit_token"]
+    body = {k: v for k, v in example.items() if k not in ("ruleset", "options", "players", "dealer")}
+    step = client.post(f"/s/{token}/round/new", data={"round_json": json.dumps(body), "action": "score",
+                                                      "nonce": h.signed("hh")})
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(live + step.headers["Location"].split("#")[0])
+    cells = page.eval_on_selector_all("#preview .live-scores li", """els => els.map(li => {
+        const num = li.querySelector('.num'), r = li.getBoundingClientRect(), n = num.getBoundingClientRect();
+        return {text: num.textContent.trim(), left: r.left, right: r.right, numLeft: n.left, numRight: n.right,
+                overflow: num.scrollWidth - num.clientWidth};
+    })""")
+    assert len(cells) == len(example["players"])
+    assert all("kan" in c["text"] or "mon" in c["text"] for c in cells)
+    for c in cells:  # once "−3 kan 6 mon+7 kan 0 mon−3 kan 6 mo": each amount ran into the next
+        assert c["overflow"] <= 0, c
+        assert c["left"] - 0.5 <= c["numLeft"], c
+        assert c["numRight"] <= c["right"] + 0.5, c
+    page.context.close()
