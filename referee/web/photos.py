@@ -351,6 +351,8 @@ def _drop_or_move(form: MultiDict, photos: list[store.PhotoRow], sess: store.Ses
     from dataclasses import replace
 
     store.set_photo_slot(get_db(), sess.id, pid, target)
+    if target.startswith("pile-"):
+        form["tab"] = target.partition("-")[2]  # the page opens on the pile the photo went to
     moved = replace(photo, slot=target)
     out = [moved if p.id == pid else p for p in photos]
     _fill(form, out, moved)

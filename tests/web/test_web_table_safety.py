@@ -349,6 +349,7 @@ def test_a_photo_moves_to_another_pile_with_its_cards_and_is_removed_with_them(t
     moved = _photo_step(client, keeper, page, f"move:{pid}:pile-1")
     assert _pile(moved, 0) == []
     assert _pile(moved, 1) == ["pine-crane", "pine-poetry-ribbon"]
+    assert _page_form(moved)["tab"] == "1"  # the page opens on Ben's pile, where the photo went
     ben = text(moved).split('id="photos-pile-1"', 1)[1].split('class="photo-slot"', 1)[0]
     assert f'name="photo" value="{pid}"' in ben  # the photo is Ben's now
     assert "2 cards tapped in from 1 photo" in words(moved)

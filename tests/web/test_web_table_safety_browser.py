@@ -78,3 +78,30 @@ def test_hachihachi_amounts_in_the_bar_fit_their_column_at_390px(live, browser, 
         assert c["left"] - 0.5 <= c["numLeft"], c
         assert c["numRight"] <= c["right"] + 0.5, c
     page.context.close()
+
+
+def test_two_phones_saving_the_same_next_round(live, browser, client, h):
+    token = h.new_session(client)
+    phones = [browser.new_context(**PHONE).new_page() for _ in range(2)]
+    piles = h.piles(0)
+    for page in phones:
+        page.goto(f"{live}/s/{token}/round/new")
+        for seat, player in enumerate(h.players):
+            page.locator(f'label[for="tab-{seat}"]').click()
+            for cid in piles[player]:
+                tap(page, seat, cid)
+        page.get_by_role("button", name="Score round").click()
+        page.locator("#result").wait_for()
+    first, second = phones
+    first.get_by_role("button", name="Save round 1").click()
+    first.wait_for_selector("#round-1")
+    second.get_by_role("button", name="Save round 1").click()
+    second.get_by_role("heading", name="Round 1 was just saved on another phone").wait_for()
+    h.accessible(second)
+    h.thumb_friendly(second)
+    assert len(client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]) == 1
+    second.get_by_role("button", name="Save mine as round 2").click()
+    second.wait_for_selector("#round-2")
+    assert len(client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]) == 2
+    for page in phones:
+        page.context.close()
