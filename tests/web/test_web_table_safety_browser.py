@@ -2,7 +2,8 @@
 
 Reload mid-entry keeps every tap (the live preview keeps the form on the server and puts its
 ``?step=`` in the address bar), and a referee out of reach says so on the page, keeps the
-taps and retries, instead of landing on the browser's "This site can't be reached".
+taps and retries, instead of landing on the browser's "This site can't be reached" (the test stops
+the server mid-round and starts it again).
 """
 
 from __future__ import annotations
@@ -23,8 +24,31 @@ def ticked(page, seat: int) -> list[str]:
         f'input[name="pile-{seat}"]:checked', "els => els.map(e => e.value)"))
 
 
-def test_reload_mid_entry_keeps_the_taps_and_an_unreachable_referee_keeps_them_too(live, browser, client, h):
+class Referee:
+    """The app on a port of its own that the test can stop and start again (the server stopped mid-round)."""
+
+    def __init__(self, app):
+        self.app, self.port, self.server = app, 0, None
+
+    def start(self) -> str:
+        import threading
+
+        from werkzeug.serving import make_server
+
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_reload_mid_entry_keeps_the_taps_and_a_stopped_referee_keeps_them_too(app, browser, client, h):
     token = h.new_session(client)
+    referee = Referee(app)
+    live = referee.start()
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(f"{live}/s/{token}/round/new")
@@ -35,8 +59,8 @@ def test_reload_mid_entry_keeps_the_taps_and_an_unreachable_referee_keeps_them_t
                            "document.querySelector('#preview').textContent.includes('4 of 48')")
     page.reload()
     assert ticked(page, 0) == sorted(cards[:4])  # Reload mid-entry: every tap is kept
-    # The referee out of reach: a tap says so, keeps the tap, and Score stays on the page.
-    context.set_offline(True)
+    # The server stops mid-round: a tap says so and keeps the tap; Score stays on the page.
+    referee.stop()
     tap(page, 0, cards[4])
     page.locator("#offline").wait_for()
     assert "Can’t reach the referee" in page.locator("#offline").inner_text()
@@ -45,12 +69,16 @@ def test_reload_mid_entry_keeps_the_taps_and_an_unreachable_referee_keeps_them_t
     page.locator("#offline").wait_for()
     assert page.url == url
     assert ticked(page, 0) == sorted(cards[:5])
-    # Back on line: Retry scores the round as tapped.
-    context.set_offline(False)
-    page.locator("#offline-retry").click()
-    page.locator("#result").wait_for()
-    assert ticked(page, 0) == sorted(cards[:5])
-    context.close()
+    h.accessible(page)
+    # Started again: Retry scores the round as tapped.
+    referee.start()
+    try:
+        page.locator("#offline-retry").click()
+        page.locator("#result").wait_for()
+        assert ticked(page, 0) == sorted(cards[:5])
+    finally:
+        context.close()
+        referee.stop()
 
 
 def test_hachihachi_amounts_in_the_bar_fit_their_column_at_390px(live, browser, client, h):
