@@ -515,6 +515,10 @@ def slot_review(slot: str, photos: list[store.PhotoRow], form: MultiDict, player
     return review(slot, photos, form.getlist(slot), elsewhere)
 
 
+#: Set (by app.js) once this phone has shown the capture guide: it is folded after that.
+GUIDE_COOKIE = "guide-seen"
+
+
 def _move_targets(slot: str, players) -> list[str]:
     """The other slots of ``slot``'s group a photo can move to (piles; hands and the field)."""
     group = slot.partition("-")[0]
@@ -547,6 +551,7 @@ def photo_slot(ctx, group: str, seat) -> Markup:
             conflicts=conflicts(form, photos).get(slot, {}),
             slot_label=lambda x: slot_label(x, sess.players),
             moves=_move_targets(slot, sess.players),
+            guide_seen=request.cookies.get(GUIDE_COOKIE) == "1",
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
             cards=CARDS,
             BY_ID=BY_ID,

@@ -191,6 +191,10 @@
     if (again && window.history.replaceState) { window.history.replaceState(null, "", again + location.hash); }
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
+    // The capture guide has been seen: later pages show it folded (photos.GUIDE_COOKIE).
+    if (document.querySelector("details.photo-guide-fold[open]")) {
+      document.cookie = "guide-seen=1; path=/; max-age=31536000; SameSite=Lax";
+    }
     localTimes(document);
     document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
   });

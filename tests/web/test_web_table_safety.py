@@ -417,3 +417,18 @@ def test_a_refused_save_names_a_get_that_shows_it_again_for_back_and_reload(clie
     assert sorted(_page_form(shown).getlist("pile-2")) == sorted(piles["Chiyo"])
     assert rounds(client, keeper) == []
     assert "data-replace-url" not in text(shown)  # a GET is already what Reload repeats
+
+
+# ---- smaller: the capture guide takes the first screen only until it has been seen -------
+
+
+def test_the_capture_guide_is_folded_once_this_phone_has_seen_it(tmp_path, h):
+    client = _photo_client(tmp_path, [_det("pine-crane"), _det("cherry-curtain", 50)])
+    keeper = h.new_session(client)
+    first = text(client.get(f"/s/{keeper}/round/new"))
+    assert first.count('<details class="photo-guide-fold" open>') == 3  # a new phone: shown
+    client.set_cookie("guide-seen", "1")  # what app.js sets once it was shown
+    later = text(client.get(f"/s/{keeper}/round/new"))
+    assert '<details class="photo-guide-fold" open>' not in later
+    assert later.count('<details class="photo-guide-fold">') == 3  # folded, one tap away
+    assert "How to photograph a pile" in later
