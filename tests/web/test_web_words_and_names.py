@@ -108,3 +108,18 @@ def test_a_name_over_the_limit_is_refused_naming_its_length_in_characters_cut_wh
     api_refused = client.post("/api/v1/sessions", json={"name": "t", "players": [name, "Ben", "Chiyo"]})
     assert api_refused.status_code == 422
     assert f"has {MAX_NAME + 1} characters; at most {MAX_NAME} characters" in api_refused.get_json()["message"]
+
+
+def test_two_players_on_equal_totals_draw_two_lines_side_by_side(client, keeper):
+    for k in range(2):
+        r = client.post(f"/api/v1/sessions/{keeper}/rounds",
+                        json={"totals": {"Aki": 100, "Ben": 100, "Chiyo": 20}, "form_token": f"eq-{k}"})
+        assert r.status_code == 201, r.get_json()
+    page = client.get(f"/s/{keeper}").get_data(as_text=True)
+    lines = [[tuple(map(float, pt.split(","))) for pt in m.split()]
+             for m in re.findall(r'<polyline points="([^"]+)"', page)]
+    aki, ben, chiyo = lines
+    assert aki != ben  # once drawn one over the other: Ben's line hid Aki's
+    assert all(abs(a[1] - b[1]) <= 6 for a, b in zip(aki, ben, strict=True))  # yet both at their true total
+    assert [a[0] for a in aki] == [b[0] for b in ben]
+    assert chiyo[-1][1] > aki[-1][1]  # below: fewer points
