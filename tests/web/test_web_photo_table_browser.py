@@ -64,7 +64,20 @@ def test_two_chaff_photos_then_move_and_remove_a_photo_and_reload(live, browser,
     assert ticked(page, "pile-0") == ["cherry-chaff-1", "pine-crane"]
     assert ticked(page, "pile-1") == ["cherry-chaff-2"]  # the deck's other cherry chaff
     assert page.locator("[data-conflict]").count() == 0
+    # Box numbers read at phone size, and a tile's confidence badge never covers its name.
+    sizes = page.eval_on_selector_all("#photos-pile-1 .box-label",
+                                      "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert sizes
+    assert min(sizes) >= 12
+    page.locator('label[for="tab-0"]').click()
+    overlaps = page.eval_on_selector_all("#panel-0 .tile:has(.conf)", """tiles => tiles.map(t => {
+        const a = t.querySelector('.conf').getBoundingClientRect();
+        const b = t.querySelector('.face > span').getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    })""")
+    assert overlaps == [False, False]
     h.accessible(page)
+    page.locator('label[for="tab-1"]').click()
     h.thumb_friendly(page)
     # Ben's photo was Chiyo's pile: one tap moves it, another removes it.
     page.locator("#photos-pile-1").get_by_role("button", name="Move to Chiyo's pile").click()
