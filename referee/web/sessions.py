@@ -427,6 +427,26 @@ def scoreboard(token: str):
     )
 
 
+@bp.post("/s/<token>/rematch")
+def rematch(token: str):
+    """A new session for the next game at the same table: the same seats in play order, the same
+    rules, and the oya the finished game names next.  Only once the game is over (else 409)."""
+    sess, _ = load(token, edit=True)
+    board = board_of(sess)
+    if not board.over:
+        abort(409, "This game is still being played: a rematch starts once it is over.")
+    name = cut_name(f"{sess.name} · rematch", MAX_SESSION_NAME)
+    try:
+        new = store.create_session(get_db(), name=name, ruleset=sess.ruleset, family=sess.family,
+                                   options=sess.options, players=sess.players, dealer=board.dealer)
+    except store.StoreUnavailableError as e:
+        flash(e.message)
+        return see_other("sessions.scoreboard", token=token)
+    remember_keeper(new.edit_token)
+    flash(f"Rematch: the same players and rules; {board.dealer} deals first.")
+    return see_other("sessions.scoreboard", token=new.edit_token)
+
+
 @bp.get("/s/<token>/poll")
 def poll(token: str):
     """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page)."""

@@ -432,3 +432,26 @@ def test_the_capture_guide_is_folded_once_this_phone_has_seen_it(tmp_path, h):
     assert '<details class="photo-guide-fold" open>' not in later
     assert later.count('<details class="photo-guide-fold">') == 3  # folded, one tap away
     assert "How to photograph a pile" in later
+
+
+# ---- beyond: "Rematch with these players" when a game ends ------------------------------
+
+
+def test_a_finished_game_offers_a_rematch_with_the_same_seats_rules_and_the_next_oya(client, h):
+    keeper = h.new_session(client, **{"opt.target": "100"})
+    assert client.post(f"/s/{keeper}/rematch").status_code == 409  # not before the game is over
+    assert "Rematch with these players" not in text(client.get(f"/s/{keeper}"))
+    done = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"totals": {"Aki": 20, "Ben": 150, "Chiyo": 0}})
+    assert done.status_code == 201, done.get_json()
+    before = client.get(f"/api/v1/sessions/{keeper}").get_json()
+    assert before["winner"] == "Ben"
+    assert "Rematch with these players" in text(client.get(f"/s/{keeper}"))
+    r = client.post(f"/s/{keeper}/rematch")
+    assert r.status_code == 303
+    new = r.headers["Location"].rsplit("/", 1)[-1]
+    after = client.get(f"/api/v1/sessions/{new}").get_json()
+    assert after["players"] == before["players"]
+    assert (after["ruleset"], after["options"]) == (before["ruleset"], before["options"])
+    assert after["dealer"] == before["next_dealer"]
+    assert after["rounds"] == []
+    assert after["name"] == "Friday · rematch"
