@@ -122,3 +122,9 @@ def _dodge(data: dict[str, list[int]]) -> dict[str, list[float]]:
 def legend(players: Sequence[str]) -> list[tuple[str, str]]:
     """(player, colour) pairs in the chart's order, for the legend under it."""
     return [(p, COLOURS[k % len(COLOURS)]) for k, p in enumerate(players)]
+
+
+def player_colours(players: Sequence[str]) -> dict[str, str]:
+    """Player -> their chart colour: the one colour a player has on every screen (the scoreboard,
+    the round's tabs and live bar, the chart and its legend)."""
+    return dict(legend(players))

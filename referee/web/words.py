@@ -55,4 +55,7 @@ def merge_warnings(warnings: Iterable[str], players: Sequence[str]) -> list[str]
 
 def init_app(app: Flask) -> None:
     """Register the helpers as template globals."""
-    app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings)
+    from referee.web.chart import player_colours
+
+    app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings,
+                                 player_colours=player_colours)

@@ -237,7 +237,7 @@ def test_the_scoreboard_is_ranked_with_points_to_go_and_a_chart(client, keeper, 
     """Reported: players not ranked, no "points to go", no chart over the rounds."""
     client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))  # Aki 70, Ben 50, Chiyo 220
     body = text(client.get(f"/s/{keeper}"))
-    order = [body.index(f'<span class="pname">{p}') for p in ("Chiyo", "Aki", "Ben")]
+    order = [body.index(f'aria-hidden="true"></span>{p}') for p in ("Chiyo", "Aki", "Ben")]  # after its swatch
     assert order == sorted(order)
     assert "380 to go" in body  # Chiyo: 600 - 220
     assert '<svg class="chart"' in body

@@ -123,3 +123,22 @@ def test_two_players_on_equal_totals_draw_two_lines_side_by_side(client, keeper)
     assert all(abs(a[1] - b[1]) <= 6 for a, b in zip(aki, ben, strict=True))  # yet both at their true total
     assert [a[0] for a in aki] == [b[0] for b in ben]
     assert chiyo[-1][1] > aki[-1][1]  # below: fewer points
+
+
+def test_each_player_has_one_colour_on_every_screen(client, keeper, h):
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="c")).status_code == 303
+    board = client.get(f"/s/{keeper}").get_data(as_text=True)
+    shown = re.findall(r'<li><span class="swatch" style="background: (#\w+)"></span>([^<]+)</li>', board)
+    legend = {p: c for c, p in shown}
+    assert set(legend) == set(h.players)
+    assert len(set(legend.values())) == 3
+
+    def marked(page: str, cls: str) -> dict[str, str]:
+        found = re.findall(rf'<span class="{cls}"><span class="swatch" style="background: (#\w+)" aria-hidden="true">'
+                           r"</span>([^<]+)", page)
+        return {p.strip(): c for c, p in found}
+
+    entry = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert marked(board, "pname") == legend  # the standings
+    assert marked(entry, "tname") == legend  # the round's tabs
+    assert marked(entry, "who") == legend  # the live bar
