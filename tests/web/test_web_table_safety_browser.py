@@ -59,6 +59,8 @@ def test_reload_mid_entry_keeps_the_taps_and_a_stopped_referee_keeps_them_too(ap
                            "document.querySelector('#preview').textContent.includes('4 of 48')")
     page.reload()
     assert ticked(page, 0) == sorted(cards[:4])  # Reload mid-entry: every tap is kept
+    # kept on the server, not copied with its one-time token into the phone's storage by htmx
+    assert page.evaluate("localStorage.getItem('htmx-history-cache')") is None
     # The server stops mid-round: a tap says so and keeps the tap; Score stays on the page.
     referee.stop()
     tap(page, 0, cards[4])
