@@ -70,6 +70,7 @@ def test_two_chaff_photos_then_move_and_remove_a_photo_and_reload(live, browser,
     assert sizes
     assert min(sizes) >= 12
     page.locator('label[for="tab-0"]').click()
+    page.get_by_role("button", name="Compact").click()  # text tiles: the names a badge could cover
     overlaps = page.eval_on_selector_all("#panel-0 .tile:has(.conf)", """tiles => tiles.map(t => {
         const a = t.querySelector('.conf').getBoundingClientRect();
         const b = t.querySelector('.face > span').getBoundingClientRect();
