@@ -156,3 +156,8 @@ def month_label(month: int) -> str:
     english = first.plant.replace("-", " ").capitalize()
     kanji = first.plant_ja.split(" ")[0]
     return f"{english} ({kanji}, month {month})"
+
+
+def count_cards(n: int) -> str:
+    """``1 card``, ``5 cards``: a number of cards in words."""
+    return f"{n} card" if n == 1 else f"{n} cards"

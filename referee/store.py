@@ -105,6 +105,18 @@ class ConflictError(StoreError):
         self.current = current
 
 
+class RoundTakenError(StoreError):
+    """A new round was saved as round ``position``, but another save took that place first
+    (two phones entering the same round).  ``current`` is the round saved there; nothing was
+    written, and the round can be saved again as round ``next_position``."""
+
+    def __init__(self, position: int, current: RoundRow | None, next_position: int) -> None:
+        super().__init__(f"round {position} was saved by another request; nothing was saved")
+        self.position = position
+        self.current = current
+        self.next_position = next_position
+
+
 @dataclass(frozen=True)
 class Session:
     """A game at one table.
@@ -608,14 +620,19 @@ def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
 
     ``with change(db, sid, "rules") as c: c.update_session(options=...); c.summary = "..."``:
     bumps the session's rev, runs the writes made through ``c`` (a ``ChangeLog``) and logs
-    the steps that revert them, so ``undo`` can.  An error inside rolls everything back.
+    the steps that revert them, so ``undo`` can.  A change that wrote nothing keeps the rev and
+    logs nothing.  An error inside rolls everything back.
     Raises ``NotFoundError`` for an unknown session, ``StoreUnavailableError`` when busy.
     """
     with writing(db):
+        before = db.execute("SELECT rev, updated FROM sessions WHERE id = ?", [session_id]).fetchone()
         rev = _bump(db, session_id)
         log = ChangeLog(db, session_id, rev, kind)
         yield log
-        if log.steps:
+        if not log.steps:
+            # Nothing changed (the same rules set again): no new rev, so no page reloads for it.
+            db.execute("UPDATE sessions SET rev = ?, updated = ? WHERE id = ?", [*before, session_id])
+        else:
             db["changes"].insert(
                 {
                     "session_id": session_id,
@@ -720,8 +737,13 @@ def add_round(
     data: Mapping[str, Any],
     form_token: str | None = None,
     digest: str | None = None,
+    expected_position: int | None = None,
 ) -> tuple[RoundRow, bool]:
     """Append a round.  Returns (round, created).
+
+    ``expected_position``: the round number the form was opened for; when another save
+    already took it, nothing is written and ``RoundTakenError`` names the round saved there
+    (checked after the form token, so a double submit is still answered "already saved").
 
     ``form_token`` (a round form's one-time token, an API client's idempotency key) is
     scoped to the session: used again in this session, nothing is written and the round
@@ -738,6 +760,8 @@ def add_round(
                 used = _saved_with(db, session_id, form_token, digest)
                 if used is not None:
                     raise _AlreadySavedError(used.id)
+            if expected_position is not None:
+                _check_next_position(db, session_id, expected_position)
             rid = c.add_round(data)
             c.summary = f"add round {get_round(db, session_id, rid).position}"
             if form_token:
@@ -746,6 +770,17 @@ def add_round(
     except _AlreadySavedError as e:
         return get_round(db, session_id, e.round_id), False
     return get_round(db, session_id, rid), True
+
+
+def _check_next_position(db: Database, session_id: int, expected: int) -> None:
+    """Raise ``RoundTakenError`` unless the next round of the session is round ``expected``."""
+    (last,) = db.execute(
+        "SELECT coalesce(max(position), 0) FROM rounds WHERE session_id = ?", [session_id]
+    ).fetchone()
+    if last + 1 == expected:
+        return
+    rows = list(db["rounds"].rows_where("session_id = ? AND position = ?", [session_id, expected], limit=1))
+    raise RoundTakenError(expected, _round(rows[0]) if rows else None, last + 1)
 
 
 def _saved_with(db: Database, session_id: int, form_token: str, digest: str | None) -> RoundRow | None:
@@ -974,6 +1009,16 @@ def set_photo_detections(db: Database, session_id: int, photo_id: str, detection
 
 
 @guarded
+def set_photo_slot(db: Database, session_id: int, photo_id: str, slot: str) -> None:
+    """Move a photo not yet saved with a round to another picker slot (snapped on the wrong tab)."""
+    with writing(db):
+        db.execute(
+            "UPDATE photos SET slot = ? WHERE id = ? AND session_id = ? AND round_id IS NULL",
+            [slot, photo_id, session_id],
+        )
+
+
+@guarded
 def attach_photos(db: Database, session_id: int, round_id: int, ids: Sequence[str]) -> None:
     """Keep ``ids`` as the round's photos; its other photos are detached (then pruned)."""
     with writing(db):
@@ -1053,6 +1098,28 @@ def add_photo_draft(
                 "errors": json.dumps(dict(errors)),
                 "created": _now(),
             }
+        )
+    return get_photo_draft(db, session_id, draft_id)
+
+
+@guarded
+def keep_draft(db: Database, session_id: int, draft_id: str, form: Sequence[tuple[str, str]]) -> PhotoDraft:
+    """Keep the round form as typed under ``draft_id``, replacing what that draft held (the live
+    preview keeps every tap this way, so Reload, Back and a tab the phone reloaded after the
+    camera lose nothing).  An id another session holds is not touched: a new id is used."""
+    with writing(db):
+        row = db.execute("SELECT session_id FROM photo_drafts WHERE id = ?", [draft_id]).fetchone()
+        if row is not None and row[0] != session_id:
+            draft_id = secrets.token_urlsafe(9)
+        db["photo_drafts"].upsert(
+            {
+                "id": draft_id,
+                "session_id": session_id,
+                "form": json.dumps([list(kv) for kv in form]),
+                "errors": "{}",
+                "created": _now(),
+            },
+            pk="id",
         )
     return get_photo_draft(db, session_id, draft_id)
 

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", help="replace the bench_pages section of this Markdown file")
     args = ap.parse_args(argv)
-    app = create_app({"DATA_DIR": tempfile.mkdtemp(), "SECRET_KEY": "bench", "HTMX_LOCAL": True, "CARD_ART": None})
+    app = create_app({"DATA_DIR": tempfile.mkdtemp(), "SECRET_KEY": "bench", "HTMX_LOCAL": True, "CARD_ART": False})
     rows = measure(app)
     out = table(rows)
     print(out)

@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     ap.add_argument("--width", type=int, default=390)
     ap.add_argument("--height", type=int, default=844)
-    ap.add_argument("--art", default=None, help="card art folder with MAPPING.tsv (default: text tiles)")
+    ap.add_argument("--art", default=None,
+                    help="card art folder with MAPPING.tsv (default: the shipped thumbnails; none: text tiles)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -108,3 +108,36 @@ def test_changara_best_of_three_match():
 def test_new_game_validates_players():
     with pytest.raises(RefereeError):
         new_game(rules(), ["A", "B", "C", "D"])
+
+
+# Issue 18: when several players pass the target in one round, one line says why the winner won.
+@pytest.mark.parametrize(
+    ("totals", "options", "first", "winner", "line"),
+    [
+        ({"A": 150, "B": 120, "C": 0}, {}, None, "A",
+         "A and B reached 100: A wins with the highest total, 150 (RULES.md, Instant wins and the end of the game)"),
+        ({"A": 150, "B": 150, "C": 0}, {}, None, None,
+         "A and B are level at 150, over 100: the game goes on with another round "
+         "(RULES.md, Instant wins and the end of the game)"),
+        ({"A": 150, "B": 120, "C": 0}, {"first_to_target_wins": True}, "B", "B",
+         "A and B reached 100: B wins, the first to get there (house rule first_to_target_wins, seed 002 local rule)"),
+    ],
+    ids=["highest total", "level: the game goes on", "first to the target"],
+)
+def test_several_over_the_target_get_one_line_saying_why(totals, options, first, winner, line):
+    from referee import api
+
+    rnd = {"totals": totals, **({"first_to_target": first} if first else {})}
+    out = api.game_json({"ruleset": "roppyakken", "options": {"target": 100, **options}, "players": ["A", "B", "C"],
+                         "rounds": [rnd]})
+    assert out["winner"] == winner
+    assert out["rounds"][0]["warnings"].count(line) == 1
+
+
+def test_one_player_over_the_target_needs_no_such_line():
+    from referee import api
+
+    out = api.game_json({"ruleset": "roppyakken", "options": {"target": 100}, "players": ["A", "B", "C"],
+                         "rounds": [{"totals": {"A": 150, "B": 20, "C": 0}}]})
+    assert out["winner"] == "A"
+    assert not [w for w in out["rounds"][0]["warnings"] if "reached 100" in w]

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from referee.cards import mask
+from referee.cards import count_cards, mask
 from referee.errors import RefereeError
 from referee.explain import Line, PlayerLines
 from referee.koikoi.rules import KoikoiRules
@@ -155,13 +155,13 @@ def make_round(
     hand_table = _table(hands, "hands", players)
     pile_ids = parse_groups({p: pile_table.get(p, ()) for p in players}, what="pile")
     hand_ids = parse_groups({p: hand_table[p] for p in players if p in hand_table}, what="hand")
-    warnings = [f"pile {p} has {len(ids)} cards; captured piles are even (pairs)"
+    warnings = [f"odd pile for {p} ({count_cards(len(ids))}): captured piles are even (pairs)"
                 for p, ids in pile_ids.items() if len(ids) % 2]
     for p, ids in hand_ids.items():
         if len(ids) > HAND_SIZE:
             raise RefereeError("bad-round", f"hand {p} has {len(ids)} cards; a dealt hand holds {HAND_SIZE}")
         if len(ids) < HAND_SIZE:
-            warnings.append(f"hand {p} has {len(ids)} cards; a dealt hand holds {HAND_SIZE}")
+            warnings.append(f"short hand for {p} ({count_cards(len(ids))}): a dealt hand holds {HAND_SIZE}")
     stopper = None if stopped_by is None else _player(stopped_by, "stopped_by", players)
     return RoundInput(players, dealer, pile_ids, {p: hand_ids.get(p, ()) for p in players},
                       _calls(calls, players), stopper, month, tuple(warnings))
@@ -319,13 +319,22 @@ def score_round(rules: KoikoiRules, rnd: RoundInput) -> RoundResult:
     winner = scorer if scorer is not None and scores[scorer] > 0 else None
     next_dealer = next_dealer_after(rules, rnd, winner)
     if winner is None:
-        warnings.append(f"the hands ran out: nobody scores (option exhausted = {o.exhausted}); "
-                        f"{next_dealer} deals next")
+        why = _RAN_OUT.get(o.exhausted, "by the house rules")
+        warnings.append(f"the hands ran out: nobody scores ({why}); {next_dealer} deals next")
     out = tuple(
         PlayerRound(p, yaku[p], (), totals[p], scores[p], (*yaku[p], *extra[p])) for p in rnd.players
     )
     return RoundResult(out, rnd.dealer, rnd.month, rnd.stopped_by, rnd.calls, outcome, winner,
                        multiplier if winner else 1, next_dealer, tuple(warnings))
+
+
+#: Why nobody scores when the hands ran out, by the house rule for it (option ``exhausted``), in players' words.
+_RAN_OUT = {
+    "nobody": "the house rules score nobody then",
+    "dealer": "the dealer's oya-ken is worth 0 here",
+    "higher": "neither player made a yaku",
+    "last-caller": "nobody called koi-koi",
+}
 
 
 def _exhausted(rules: KoikoiRules, rnd: RoundInput, totals: dict[str, int],

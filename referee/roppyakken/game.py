@@ -136,6 +136,28 @@ def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) 
     return None
 
 
+def _names(players: Sequence[str]) -> str:
+    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def _why_the_winner(target: int, totals: Mapping[str, int], winner: str | None, first: str | None) -> list[str]:
+    """One line, when two or more totals stand at the target after a round, saying why the game
+    was won (or goes on), with the rule's source."""
+    over = [p for p, t in totals.items() if t >= target]
+    if len(over) < 2:
+        return []
+    if winner is not None and winner == first:
+        return [f"{_names(over)} reached {target}: {winner} wins, the first to get there "
+                "(house rule first_to_target_wins, seed 002 local rule)"]
+    if winner is not None:
+        return [f"{_names(over)} reached {target}: {winner} wins with the highest total, {totals[winner]} "
+                "(RULES.md, Instant wins and the end of the game)"]
+    top = max(totals.values())
+    level = [p for p in over if totals[p] == top]
+    return [f"{_names(level)} are level at {top}, over {target}: the game goes on with another round "
+            "(RULES.md, Instant wins and the end of the game)"]
+
+
 def play_round(
     state: GameState,
     piles: Mapping[str, Sequence[str]],
@@ -184,6 +206,8 @@ def play_round(
                     totals[p] = 0
     first = None if result.void else _first_to_target(rules, state.totals, totals, first_to_target, notes)
     winner = result.instant_win or first or _game_winner(o, totals, wins, scored)
+    if not result.instant_win and not o.rounds and o.winner != "most-times-over-target":
+        notes.extend(_why_the_winner(o.target, totals, winner, first))
     if notes:
         result = replace(result, warnings=(*result.warnings, *notes))
     shown = MappingProxyType(dict(totals))

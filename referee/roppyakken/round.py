@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from referee.cards import CARDS, mask, month_label
+from referee.cards import CARDS, count_cards, mask, month_label
 from referee.errors import RefereeError
 from referee.explain import Line, PlayerLines, mask_ids
 from referee.names import printable_name, repeated_name, repeated_name_message
@@ -295,7 +295,7 @@ def score_round(rules: RoppyakkenRules, rnd: RoundInput) -> RoundResult:
     for p in rnd.players:
         ids = rnd.piles.get(p, ())
         if len(ids) % 2:
-            warnings.append(f"pile {p} has {len(ids)} cards; captured piles are even (pairs or fours)")
+            warnings.append(f"odd pile for {p} ({count_cards(len(ids))}): captured piles are even (pairs or fours)")
         pile = rnd.masks[p]
         kinds, card_points = _card_kinds(pile)
         hits, notes = find_yaku(rules, pile)

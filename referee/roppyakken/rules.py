@@ -67,7 +67,7 @@ class Options:
     )
     first_to_target_wins: bool = opt(
         False, "The first player to reach the target during the round wins, even if another ends it higher "
-        "(seed 002 local rule); a round where two or more reach it says who was first (first_to_target).",
+        "(seed 002 local rule); a round where two or more reach it asks who got there first.",
         label="The first to reach the target wins", group="Game",
     )
     exact_instant_yaku: bool = opt(

@@ -10,7 +10,8 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``DB_TIMEOUT``: seconds a write waits for a locked database (then a clear 503 page).
 - ``DB_KEEP_CONNECTIONS``: each server thread keeps its database connection between requests
   (``serve`` turns it on; off by default, so each request opens and closes its own).
-- ``CARD_ART``: a card art folder with a ``MAPPING.tsv`` (file -> card id); unset: text tiles.
+- ``CARD_ART``: a card art folder with a ``MAPPING.tsv`` (file -> card id); unset: the shipped
+  thumbnails (``templates/static/cards``); ``"none"`` or ``False``: text tiles.
 - ``HTMX_LOCAL``: serve the vendored htmx instead of the pinned CDN copy (offline tables, tests).
 - ``POLL_SECONDS``: how often an open scoreboard asks for changes.
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.

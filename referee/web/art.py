@@ -1,10 +1,14 @@
-"""Card faces: art from a configured folder, or clear text tiles.
+"""Card faces: the shipped thumbnails, art from a configured folder, or clear text tiles.
 
 ``CARD_ART`` names a folder with a ``MAPPING.tsv`` (columns ``file`` and ``id``,
-as in ``shared/cards/art/*``).  Its files are served at ``/cards/<card id>``;
-a card the mapping does not name, or no folder at all, gets a text tile (the
-month's kanji, a kind badge 光 / 種 / 短 / カス and the English name), never
-a broken image.  The art is never copied into the project.
+as in ``shared/cards/art/*``).  Unset (None), the small pictures the app ships are used
+(``templates/static/cards``: WebP thumbnails of one CC BY-SA 4.0 set, made by
+``scripts/make_thumbnails.py``, with their ``ATTRIBUTION.txt``); ``False``, ``""`` or
+``"none"``: text tiles only.  The files are served at ``/cards/<card id>``; a card the
+mapping does not name, or no folder at all, gets a text tile (the month's kanji, a kind badge
+光 / 種 / 短 / カス and the English name), never a broken image.  Only the thumbnails are
+in the project; the art sets are never copied into it.  The picker shows pictures unless
+this device chose the compact text tiles.
 
 Must not import the store.
 """
@@ -102,8 +106,13 @@ def plant_kanji(month: int) -> str:
 
 def init_app(app: Flask) -> None:
     """Load the configured art (if any) and register the ``/cards/<id>`` route and template helpers."""
-    art = load_art(app.config["CARD_ART"]) if app.config.get("CARD_ART") else None
-    app.extensions["card_art"] = art
+    configured = app.config.get("CARD_ART")
+    if configured is None:  # the shipped thumbnails, where the install has them
+        shipped = Path(app.static_folder or "") / "cards"
+        configured = shipped if (shipped / "MAPPING.tsv").is_file() else None
+    elif str(configured).strip().lower() in ("", "none", "false"):
+        configured = None
+    app.extensions["card_art"] = load_art(configured) if configured else None
 
     @app.get("/cards/<card_id>")
     def card_face(card_id: str):
@@ -120,11 +129,11 @@ def init_app(app: Flask) -> None:
         return current_app.extensions["card_art"] is not None
 
     def picker_mode() -> str:
-        """``art`` where art is configured and this device chose it, else ``compact``."""
+        """``art`` where there are card pictures, unless this device chose ``compact`` text tiles."""
         if not art_available():
             return "compact"
         mode = g.get("picker_mode") or request.cookies.get(PICKER_COOKIE)
-        return mode if mode in PICKER_MODES else "compact"
+        return mode if mode in PICKER_MODES else "art"
 
     @app.context_processor
     def picker_settings() -> dict:

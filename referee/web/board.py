@@ -362,6 +362,34 @@ def _dealer_before(out: Mapping[str, Any], played: int) -> str:
     return rounds[played]["dealer"] if played < len(rounds) else out["next_dealer"]
 
 
+def replay_error(session: Session, board: Board, data: Mapping[str, Any],
+                 round_id: int | None = None) -> RefereeError | None:
+    """Why the board could not replay ``data`` (a stored-shape round) as the next round, or, with
+    ``round_id``, in place of that round; None when it can.  The one check a save passes, from
+    the API and the round form alike: the board plays the rounds that count through
+    ``Family.game_json``, which may be stricter than scoring the round alone (a Roppyakken round
+    of dealt hands only scores, but a game round needs its piles), so a round saved is a round
+    the scoreboard shows.  The error's message does not name a round number."""
+    try:
+        rules = session_rules(session)
+        family = families.of(rules)
+    except RefereeError as e:
+        return e
+    before = []
+    for v in board.rounds:
+        if round_id is not None and v.id == round_id:
+            break
+        if v.error is None:
+            before.append(stored_round(session.family, v.data))
+    game = {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
+            "dealer": session.dealer, "rounds": [*before, stored_round(session.family, data)]}
+    try:
+        family.game_json(rules, game)
+    except RefereeError as e:
+        return RefereeError(e.code, _without_round_number(e.message))
+    return None
+
+
 def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
     """Replay the session's rounds and return its standings."""
     try:

@@ -85,19 +85,46 @@ def totals_chart(board: Board, label: Callable[[int], str] | None = None, unit: 
     step = max(1, rounds // 8)
     for i in range(0, rounds + 1, step):
         parts.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle">{i}</text>')
-    for k, (_player, line) in enumerate(data.items()):
+    shift = _dodge(data)
+    for k, (player, line) in enumerate(data.items()):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
+        points = " ".join(f"{x(i):.1f},{y(v) + shift[player][i]:.1f}" for i, v in enumerate(line))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr} '
             f'stroke-linejoin="round"/>'
         )
-        parts.append(f'<circle cx="{x(rounds):.1f}" cy="{y(line[-1]):.1f}" r="3.5" fill="{colour}"/>')
+        parts.append(
+            f'<circle cx="{x(rounds):.1f}" cy="{y(line[-1]) + shift[player][-1]:.1f}" r="3.5" fill="{colour}"/>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+#: Pixels between two lines at the same total, so that neither hides the other.
+DODGE = 3.0
+
+
+def _dodge(data: dict[str, list[int]]) -> dict[str, list[float]]:
+    """Player -> a vertical shift in pixels per point: players level at a point are drawn
+    ``DODGE`` apart around the true value (two players on equal totals drew one line)."""
+    shift = {p: [0.0] * len(line) for p, line in data.items()}
+    for i in range(len(next(iter(data.values()), []))):
+        level: dict[int, list[str]] = {}
+        for p, line in data.items():
+            level.setdefault(line[i], []).append(p)
+        for players in level.values():
+            for rank, p in enumerate(players):
+                shift[p][i] = (rank - (len(players) - 1) / 2) * DODGE
+    return shift
 
 
 def legend(players: Sequence[str]) -> list[tuple[str, str]]:
     """(player, colour) pairs in the chart's order, for the legend under it."""
     return [(p, COLOURS[k % len(COLOURS)]) for k, p in enumerate(players)]
+
+
+def player_colours(players: Sequence[str]) -> dict[str, str]:
+    """Player -> their chart colour: the one colour a player has on every screen (the scoreboard,
+    the round's tabs and live bar, the chart and its legend)."""
+    return dict(legend(players))

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import regex
+
 from referee import api, families
 from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
@@ -22,6 +24,11 @@ from referee.ruleset import load_table, parse_value
 MAX_PLAYERS = 6
 #: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
 MAX_NAME = 40
+#: Bounds on a name in code points and in UTF-16 units (what a browser's ``maxlength`` counts), well
+#: above MAX_NAME characters of any script or emoji (👨🏻‍👩🏻‍👧🏻‍👦🏻 is 11 code points, 19 units):
+#: the limit players read is MAX_NAME characters as they see them (``name_length``).
+MAX_NAME_CODEPOINTS = MAX_NAME * 12
+MAX_NAME_UNITS = MAX_NAME * 20
 MAX_SESSION_NAME = 100
 MAX_ROUNDS = 1000
 #: The largest number a house rule may be set to, either way (a target, yaku points, kan, mon...):
@@ -67,6 +74,23 @@ class SessionForm:
     dealer: int = 0
     options: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+
+
+def name_length(name: str) -> int:
+    """A name's length in characters as a reader counts them: grapheme clusters (``regex``'s
+    ``\\X``), so 👨‍👩‍👧‍👦 is one character, not 7 code points or 11 UTF-16 units."""
+    return len(regex.findall(r"\X", name))
+
+
+def cut_name(name: str, n: int) -> str:
+    """The first ``n`` characters (grapheme clusters) of ``name``: never half an emoji or a letter
+    without its accent."""
+    return "".join(regex.findall(r"\X", name)[:n])
+
+
+def name_too_long(name: str) -> bool:
+    """More than MAX_NAME characters (or, whatever they are, more code points than any such name has)."""
+    return len(name) > MAX_NAME_CODEPOINTS or name_length(name) > MAX_NAME
 
 
 def duplicate_name(names: Sequence[str]) -> str | None:
@@ -219,7 +243,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             options[key] = value
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
-    twin = duplicate_name(names)
+    twin = repeated_name(names)
     if extra:
         sf.errors["players"] = (
             f"A session seats at most {MAX_PLAYERS} players; {extra[0][1][:40]!r} would be player "
@@ -228,18 +252,20 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     elif len(names) < 2:
         sf.errors["players"] = "Enter at least two player names, in play order."
     elif twin is not None:
+        # Names the one already seated too: "ＡＫＩ" alone does not say which name it clashes with.
         sf.errors["players"] = (
-            f"Each player needs a different name: {twin!r} is already at the table "
-            "(names are compared ignoring case, spaces and full-width letters)."
+            f"Each player needs a different name: {twin[1]!r} is the same player as {twin[0]!r}, already at the "
+            "table (names are compared ignoring case, spaces and full-width letters)."
         )
     elif hidden := [i for i, p in seated if not printable_name(p)]:
         sf.errors["players"] = (
             f"Player {hidden[0] + 1}’s name has a character that does not show (a control or invisible character, "
             "often pasted in with the name); type the name again."
         )
-    elif long := [p for p in names if len(p) > MAX_NAME]:
+    elif long := [p for p in names if name_too_long(p)]:
         sf.errors["players"] = (
-            f"“{long[0][:20]}…” has {len(long[0])} characters; keep player names to {MAX_NAME} characters."
+            f"“{cut_name(long[0], 20)}…” has {name_length(long[0])} characters; keep player names to {MAX_NAME} "
+            "characters."
         )
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""

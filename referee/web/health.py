@@ -4,6 +4,9 @@ Answers 200 ``{"status": "ok", "database": "ok", "models": "loaded"}`` when the 
 read and is migrated and the card detector's models are loaded; else 503 with the same keys,
 ``status`` ``"unavailable"`` and each failing part saying why.  Loads the models on first call
 (at most ``HEALTH_MODEL_WAIT`` seconds, default 20).  Never cached.
+
+``GET /ping``: 204 at once, touching nothing: the round form asks it before Score and Save, so
+a phone that cannot reach the referee says so on the page with its taps kept (``app.js``).
 """
 
 from __future__ import annotations
@@ -34,3 +37,9 @@ def healthz():
     resp.status_code = 200 if ok else 503
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+@bp.get("/ping")
+def ping():
+    """204: the referee is reachable (no database, no models)."""
+    return "", 204, {"Cache-Control": "no-store"}

@@ -19,11 +19,12 @@ Pure functions over those records, with no Flask and no database: the views in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from referee.cards import BY_ID, Card
+from referee.cards import BY_ID, CARDS, Card
 from vision.detection import SUGGEST_FLOOR, Detection
 from vision.merge import merge
 
@@ -66,6 +67,36 @@ def records(dets: Iterable[Detection], dismissed: Iterable[str] = ()) -> list[di
         rec = dict(d.to_dict(), fixed=d.card)
         if d.uncertain:
             rec["ask"] = NO if d.card in no else OPEN
+        out.append(rec)
+    return out
+
+
+_PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
+#: Plain chaff ids by month, in deck order (``cherry-chaff-1``, ``cherry-chaff-2``): cards the
+#: players cannot tell apart, so a photo's ``-1`` or ``-2`` names a count, not one card.
+CHAFF_IDS: dict[int, tuple[str, ...]] = {
+    m: tuple(c.id for c in CARDS if c.month == m and _PLAIN_CHAFF.search(c.id)) for m in range(1, 13)
+}
+
+
+def distinct_chaff(dets: Sequence[Mapping[str, Any]], taken: Collection[str]) -> list[dict[str, Any]]:
+    """A new photo's records with each plain chaff renamed to a same-month chaff id that
+    ``taken`` (the ids the round already holds: other piles, this pile's earlier photos) and the
+    photo's own earlier records leave free, so two photos each showing one cherry chaff are
+    two cherry chaff (the deck has two), not one card claimed twice (issue 18 row 3).  A chaff
+    with no free id left (more than the deck holds) keeps its id, and is flagged as before.
+    Other cards are kept as they are: each exists once, so a second sighting is the same card."""
+    used = set(taken)
+    out = []
+    for d in dets:
+        rec = dict(d)
+        c = rec.get("fixed", rec["card"])
+        if c is not None and c == rec["card"] and c in used and c in BY_ID:
+            free = [x for x in CHAFF_IDS.get(BY_ID[c].month, ()) if x not in used] if _PLAIN_CHAFF.search(c) else []
+            if free:
+                rec["card"] = rec["fixed"] = c = free[0]
+        if c is not None:
+            used.add(c)
         out.append(rec)
     return out
 
@@ -184,21 +215,24 @@ class Review:
     boxes: dict[str, list[Box]]
     asks: dict[str, list[Suggestion]]
     guide: str | None
+    in_pile: frozenset[str] | None = None
 
     @property
     def tapped(self) -> int:
-        """Cards the photos put in the pile."""
-        return sum(not d.uncertain for d in self.seen)
+        """Cards the photos put in the pile: seen as certain there and in its picker (a card
+        another pile holds is flagged, not counted), so the count matches the pile's tab."""
+        return sum(not d.uncertain and (self.in_pile is None or d.card in self.in_pile) for d in self.seen)
 
 
 def review(
     slot: str,
     photos: Sequence[PhotoLike],
-    in_slot: Iterable[str] = (),
+    in_slot: Iterable[str] | None = None,
     elsewhere: Mapping[str, Sequence[str]] | None = None,
 ) -> Review:
     """Review ``slot`` from its ``photos`` (oldest first).  ``in_slot``: cards tapped into
-    its picker; ``elsewhere``: card -> names of the other slots holding it."""
+    its picker (None: not known, every certain card counts as tapped in); ``elsewhere``: card
+    -> names of the other slots holding it."""
     mine = [p for p in photos if p.slot == slot]
     sightings = []
     where: dict[tuple, tuple[str, int]] = {}
@@ -216,7 +250,8 @@ def review(
                 where.setdefault((c, det.confidence, det.box), (p.id, i))
         sightings.append(row)
     seen = merge(sightings)
-    held = set(in_slot) | {d.card for d in seen if not d.uncertain}
+    in_slot = None if in_slot is None else frozenset(in_slot)
+    held = set(in_slot or ()) | {d.card for d in seen if not d.uncertain}
     suggestions = []
     for d in seen:
         if d.uncertain and d.card not in held:
@@ -234,4 +269,4 @@ def review(
         guide = "none" if not getattr(mine[-1], "error", None) else None
     elif any(d.get("uncertain") for d in mine[-1].detections):
         guide = "unclear"
-    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide)
+    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide, in_slot)

@@ -58,6 +58,7 @@ from referee.web.photo_review import (
     asked,
     box_views,
     dismissed_in,
+    distinct_chaff,
     records,
     review,
 )
@@ -254,6 +255,16 @@ def _fill(form: MultiDict, photos: list[store.PhotoRow], photo: store.PhotoRow) 
             _add(form, photo.slot, c)
 
 
+def _taken(form: MultiDict, photos: list[store.PhotoRow], slot: str) -> set[str]:
+    """Card ids a new photo of ``slot`` must leave to others: held by another slot of its group
+    (tapped in or on a photo), or on an earlier photo of ``slot`` (two photos of half a pile
+    each show different cards).  A card tapped into ``slot`` by hand is not taken: the photo
+    shows that card again."""
+    group = slot.partition("-")[0]
+    held = {c for c, slots in _claims(form, photos, group).items() if slots - {slot}}
+    return held | {c for p in photos if p.slot == slot for d in p.detections if (c := active(d)) is not None}
+
+
 def _still_seen(photos: list[store.PhotoRow], slot: str, card: str) -> bool:
     return any(p.slot == slot and any(active(d) == card for d in p.detections) for p in photos)
 
@@ -310,7 +321,42 @@ def apply_corrections(form: MultiDict, photos: list[store.PhotoRow], sess: store
                 kept.append(p)
             out = kept
             _add(form, slot, card)
+    elif fix.startswith(("drop:", "move:")):
+        out = _drop_or_move(form, out, sess, fix)
     return answer(form, out, sess)
+
+
+def _drop_or_move(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session, fix: str) -> list[store.PhotoRow]:
+    """``drop:<photo>``: take a photo out of the round, with the cards only it put in its pile;
+    ``move:<photo>:<slot>``: move it to another slot of its group (snapped on the wrong tab),
+    its cards with it.  One tap each (issue 18 row 5).  Returns the round's photos after it."""
+    verb, _, rest = fix.partition(":")
+    pid, _, target = rest.partition(":")
+    photo = next((p for p in photos if p.id == pid), None)
+    if photo is None:
+        return photos
+    if verb == "move" and not (
+        _valid_slot(target, sess.players)
+        and target != photo.slot
+        and target.partition("-")[0] == photo.slot.partition("-")[0]
+    ):
+        return photos
+    others = [p for p in photos if p.id != pid]
+    for d in photo.detections:
+        c = active(d)
+        if c is not None and not _still_seen(others, photo.slot, c):
+            _remove(form, photo.slot, c)
+    if verb == "drop":
+        return others  # out of the form; the unsaved file is pruned like any unsaved photo
+    from dataclasses import replace
+
+    store.set_photo_slot(get_db(), sess.id, pid, target)
+    if target.startswith("pile-"):
+        form["tab"] = target.partition("-")[2]  # the page opens on the pile the photo went to
+    moved = replace(photo, slot=target)
+    out = [moved if p.id == pid else p for p in photos]
+    _fill(form, out, moved)
+    return out
 
 
 def answer(form: MultiDict, photos: list[store.PhotoRow], sess: store.Session) -> list[store.PhotoRow]:
@@ -343,12 +389,17 @@ def _with(p: store.PhotoRow, dets: list[dict[str, Any]]) -> store.PhotoRow:
 
 
 def take_photo(
-    sess: store.Session, slot: str, upload, dismissed: set[str] | frozenset[str] = frozenset()
+    sess: store.Session,
+    slot: str,
+    upload,
+    dismissed: set[str] | frozenset[str] = frozenset(),
+    taken: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[store.PhotoRow | None, str | None]:
     """Decode, keep and detect one upload (bytes or a binary file).  Returns (photo, error in
     words); the photo is kept even when detection fails, and is None only when the file is
     not a usable image.  The decode runs under the detector's limit, like detection.
-    ``dismissed``: cards answered No in this slot before (see :func:`records`)."""
+    ``dismissed``: cards answered No in this slot before (see :func:`records`); ``taken``: card
+    ids the round holds already, which its plain chaff leave to them (:func:`distinct_chaff`)."""
     cfg = current_app.config
     if not (len(upload) if isinstance(upload, bytes) else stream_size(upload)):
         return None, "The photo is empty (0 bytes); take it again, or tap the cards in by hand."
@@ -372,7 +423,7 @@ def take_photo(
         slot=slot,
         file=rel,
         size=prepared.size,
-        detections=records(dets, dismissed),
+        detections=distinct_chaff(records(dets, dismissed), taken),
         error=error,
     )
     return photo, error
@@ -464,6 +515,17 @@ def slot_review(slot: str, photos: list[store.PhotoRow], form: MultiDict, player
     return review(slot, photos, form.getlist(slot), elsewhere)
 
 
+#: Set (by app.js) once this phone has shown the capture guide: it is folded after that.
+GUIDE_COOKIE = "guide-seen"
+
+
+def _move_targets(slot: str, players) -> list[str]:
+    """The other slots of ``slot``'s group a photo can move to (piles; hands and the field)."""
+    group = slot.partition("-")[0]
+    seats = [str(i) for i in range(len(players))] + (["f"] if group == "hand" else [])
+    return [f"{group}-{x}" for x in seats if f"{group}-{x}" != slot]
+
+
 @pass_context
 def photo_slot(ctx, group: str, seat) -> Markup:
     """The "Snap" input, the capture guide and the review of a slot's photos: certain cards
@@ -488,6 +550,8 @@ def photo_slot(ctx, group: str, seat) -> Markup:
             error=state.get("errors", {}).get(slot),
             conflicts=conflicts(form, photos).get(slot, {}),
             slot_label=lambda x: slot_label(x, sess.players),
+            moves=_move_targets(slot, sess.players),
+            guide_seen=request.cookies.get(GUIDE_COOKIE) == "1",
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
             cards=CARDS,
             BY_ID=BY_ID,
@@ -548,7 +612,7 @@ def round_photo(token: str):
         if not key.startswith("snap-") or not _valid_slot(slot, sess.players) or not upload.filename:
             continue
         uploaded.append(slot)
-        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(photos, slot))
+        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(photos, slot), _taken(form, photos, slot))
         if error:
             errors[slot] = error
         if photo is not None:

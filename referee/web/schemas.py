@@ -27,10 +27,12 @@ from spectree.plugins.flask_plugin import FlaskPlugin
 from referee.web.errors import error_response
 from referee.web.forms import (
     MAX_NAME,
+    MAX_NAME_CODEPOINTS,
     MAX_OPTION_NUMBER,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_SESSION_NAME,
+    name_length,
     option_number_error,
 )
 
@@ -56,7 +58,21 @@ def _option_numbers(options: dict[str, Any]) -> dict[str, Any]:
 
 #: Ruleset overrides (dotted keys to values) whose numbers stay within ``forms.MAX_OPTION_NUMBER``.
 Options = Annotated[dict[str, Any], AfterValidator(_option_numbers)]
+
+
+def _name_characters(name: str) -> str:
+    """At most MAX_NAME characters as players count them (grapheme clusters: an emoji is one)."""
+    if name_length(name) > MAX_NAME:
+        raise PydanticCustomError(
+            "name_too_long", f"has {name_length(name)} characters; at most {MAX_NAME} characters"
+        )
+    return name
+
 NonBlank = r"\S"
+
+PlayerName = Annotated[
+    str, Field(min_length=1, max_length=MAX_NAME_CODEPOINTS, pattern=NonBlank), AfterValidator(_name_characters)
+]
 
 
 class _Request(BaseModel):
@@ -185,7 +201,7 @@ class NewSessionIn(_Request):
         description='must be an object of option names to values, e.g. {"target": 600}; every number in it '
         f"between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}",
     )
-    players: list[Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NonBlank)]] = Field(
+    players: list[PlayerName] = Field(
         min_length=2,
         max_length=MAX_PLAYERS,
         description=f"must be 2 to {MAX_PLAYERS} players' names in play order: non-empty strings of at most "

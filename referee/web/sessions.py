@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import io
 import json
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +45,7 @@ from werkzeug.datastructures import MultiDict
 from referee import api, families, store
 from referee.cards import CARD_IDS, month_label
 from referee.errors import RefereeError
+from referee.names import repeated_name, repeated_name_message
 from referee.web import get_db, privacy
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.board import (
@@ -53,6 +56,7 @@ from referee.web.board import (
     first_to_target_choices,
     holds_nothing,
     option_value,
+    replay_error,
     round_input,
     session_rules,
     stored_round,
@@ -63,15 +67,18 @@ from referee.web.chart import totals_chart
 from referee.web.forms import (
     CALL_ROWS,
     MAX_NAME,
+    MAX_NAME_UNITS,
     MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_SESSION_NAME,
     SessionForm,
     cards_entered,
     check_preset,
+    cut_name,
     dekiyaku_choices,
-    duplicate_name,
     entry_form,
+    name_length,
+    name_too_long,
     option_fields,
     option_number_error,
     parse_session_form,
@@ -207,6 +214,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "values": values,
         "presets": presets,
         "max_players": MAX_PLAYERS,
+        "max_name_units": MAX_NAME_UNITS,
         "seats_min": seats[0],
         "seats_max": seats[1],
         "option_groups": [{"name": k, "specs": v} for k, v in groups.items()],
@@ -278,14 +286,13 @@ def session_from_export(data: Any) -> dict[str, Any]:
         raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
-    twin = duplicate_name(players)
+    twin = repeated_name(players)
     if twin is not None:
-        raise RefereeError(
-            "bad-round", f"each player needs a different name; {twin[:40]!r} repeats another (ignoring case and spaces)"
-        )
-    long = [p for p in players if len(p) > MAX_NAME]
+        raise RefereeError("bad-round", repeated_name_message(*twin))
+    long = [p for p in players if name_too_long(p)]
     if long:
-        why = f"player name {long[0][:20]!r}... has {len(long[0])} characters; keep player names to {MAX_NAME}"
+        why = f"player name {cut_name(long[0], 20)!r}... has {name_length(long[0])} characters; keep player names to "
+        why += f"{MAX_NAME}"
         why += " characters"
         raise RefereeError("bad-round", why)
     if len(rounds) > MAX_ROUNDS:
@@ -423,6 +430,26 @@ def scoreboard(token: str):
     )
 
 
+@bp.post("/s/<token>/rematch")
+def rematch(token: str):
+    """A new session for the next game at the same table: the same seats in play order, the same
+    rules, and the oya the finished game names next.  Only once the game is over (else 409)."""
+    sess, _ = load(token, edit=True)
+    board = board_of(sess)
+    if not board.over:
+        abort(409, "This game is still being played: a rematch starts once it is over.")
+    name = cut_name(f"{sess.name} · rematch", MAX_SESSION_NAME)
+    try:
+        new = store.create_session(get_db(), name=name, ruleset=sess.ruleset, family=sess.family,
+                                   options=sess.options, players=sess.players, dealer=board.dealer)
+    except store.StoreUnavailableError as e:
+        flash(e.message)
+        return see_other("sessions.scoreboard", token=token)
+    remember_keeper(new.edit_token)
+    flash(f"Rematch: the same players and rules; {board.dealer} deals first.")
+    return see_other("sessions.scoreboard", token=new.edit_token)
+
+
 @bp.get("/s/<token>/poll")
 def poll(token: str):
     """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page)."""
@@ -477,6 +504,20 @@ def _preview(
     return result, error
 
 
+def round_digest(data: Mapping[str, Any]) -> str:
+    """What names a round form's save for its one-time token: a SHA-256 of the round as stored,
+    each pile, hand and the field as a set (the order of taps does not count), so the same form
+    sent again is "already saved" and a changed one is refused rather than taken for it."""
+    canon = {k: v for k, v in data.items() if not k.startswith("_")}
+    for key in ("piles", "hands"):
+        if isinstance(canon.get(key), Mapping):
+            canon[key] = {p: sorted(map(str, cs)) if isinstance(cs, list) else cs for p, cs in canon[key].items()}
+    if isinstance(canon.get("field"), list):
+        canon["field"] = sorted(map(str, canon["field"]))
+    text = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
     """Put every card in no pile into seat ``seat``'s pile (the "every card left" button)."""
     if not seat.isdigit() or int(seat) >= len(players):
@@ -487,6 +528,45 @@ def give_rest(data: dict[str, Any], players: Sequence[str], seat: str) -> None:
         return  # a Hachi-hachi drop-out has no pile
     held = {c for cards in piles.values() for c in cards}
     piles[player] = [*piles[player], *(c for c in CARD_IDS if c not in held)]
+
+
+#: Round form steps on one pile (``<step>-<seat>``): every card left to it, clear it, put the cleared cards back.
+PILE_STEPS = ("rest-", "clear-", "unclear-")
+
+
+def rest_seats(data: Mapping[str, Any], players: Sequence[str]) -> set[int]:
+    """Seats where "every card in no pile goes to X" makes sense: the last pile, every other
+    playing pile holding cards already (a drop-out holds none), and some card in no pile."""
+    piles = data.get("piles") or {}
+    seated = [i for i, p in enumerate(players) if p in piles]
+    held = sum(len(piles[players[i]]) for i in seated)
+    if held >= len(CARD_IDS):
+        return set()
+    return {i for i in seated if all(piles[players[j]] for j in seated if j != i)}
+
+
+def clear_pile(data: dict[str, Any], players: Sequence[str], seat: str) -> dict[int, list[str]]:
+    """Empty seat ``seat``'s pile; returns ``{seat: the cards it held}`` (for "Undo")."""
+    piles = data.get("piles") or {}
+    if not seat.isdigit() or int(seat) >= len(players) or players[int(seat)] not in piles:
+        return {}
+    held = list(piles[players[int(seat)]])
+    piles[players[int(seat)]] = []
+    return {int(seat): held} if held else {}
+
+
+def put_back(data: dict[str, Any], players: Sequence[str], seat: str, cards: Sequence[str]) -> None:
+    """Put cleared ``cards`` back into seat ``seat``'s pile (those no other pile took since)."""
+    piles = data.get("piles") or {}
+    if not seat.isdigit() or int(seat) >= len(players) or players[int(seat)] not in piles:
+        return
+    held = {c for cs in piles.values() for c in cs}
+    player = players[int(seat)]
+    piles[player] = [*piles[player], *(c for c in dict.fromkeys(cards) if c in CARD_IDS and c not in held)]
+
+
+def _getlist(form: Any, key: str) -> list[str]:
+    return form.getlist(key) if hasattr(form, "getlist") else [form[key]] if key in form else []
 
 
 def _suggestions(
@@ -517,8 +597,12 @@ def _entry(
     tab: str = "0",
     context: Mapping[str, Any] | None = None,
     show_hands: bool = False,
+    saved_round: store.RoundRow | None = None,
+    cleared: Mapping[int, list[str]] | None = None,
 ):
     context = context or {}
+    if "totals" not in data and not isinstance(data.get("piles"), Mapping):
+        data = {**data, "piles": {}}  # a round typed without piles (dealt hands only) still shows its pickers
     owner: dict[str, int] = {}
     for i, p in enumerate(sess.players):
         for c in data.get("piles", {}).get(p, []):
@@ -536,7 +620,12 @@ def _entry(
             template = entry_form(sess.family).template
         except RefereeError:
             template = "round_json.html"
+    nonce = nonce if nonce_ok(nonce) else new_nonce()
+    draft_id = str(posted().get("draft") or "")
+    if not _DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one
+        draft_id = hashlib.sha256(f"draft:{sess.id}:{nonce}".encode()).hexdigest()[:16]
     ctx = {
+        "draft_id": draft_id,
         "s": sess,
         "data": data,
         "dealer": dealer,
@@ -545,7 +634,7 @@ def _entry(
         "result": result,
         "error": error,
         "scored": scored,
-        "nonce": nonce if nonce_ok(nonce) else new_nonce(),
+        "nonce": nonce,
         "version": version,
         "owner": owner,
         "hand_owner": hand_owner,
@@ -571,7 +660,11 @@ def _entry(
         "month_names": [(m, (families.get(sess.family).month_name or month_label)(m)) for m in range(1, 13)],
         "month_rows": month_rows(sess.family),
         "bonus_deck": list(option_value(sess, "bonus_cards", ()) or ()),
-        **_live_context(sess, rnd),
+        "saved_round": saved_round,
+        "cleared": cleared or {},
+        "rest_seats": rest_seats(data, sess.players),
+        # A round shown as saved: the totals before it, not the current ones (which hold it already).
+        **_live_context(sess, rnd or saved_round),
     }
     return render_template(template, **ctx), status
 
@@ -743,11 +836,13 @@ def _submit(
     version: int | None = None,
     closed: str | None = None,
     need_nonce: bool = False,
+    saved_round: store.RoundRow | None = None,
 ):
     """Score a submitted round form, or save it with ``save(data)`` (which returns the flash message).
 
     An error, a conflict or a locked database gives the form back with every tap kept.
     ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
+    ``saved_round``: the round this form's token saved (Back after Save): shown as saved, with no Save.
     """
     form = posted()
     action = form.get("action") or "score"
@@ -758,6 +853,12 @@ def _submit(
     data, error = _round_data(sess, context)
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
+    cleared: dict[int, list[str]] = {}
+    if action.startswith("clear-"):
+        cleared = clear_pile(data, sess.players, action.removeprefix("clear-"))
+    elif action.startswith("unclear-"):
+        seat = action.removeprefix("unclear-")
+        put_back(data, sess.players, seat, list(_getlist(form, f"cleared-{seat}")))
     error = error or dealer_mismatch(form.get("dealer"), dealer, sess.players) or unanswered(sess, data)
     # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
@@ -776,17 +877,25 @@ def _submit(
     if first and data.get("first_to_target") not in first:
         error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
                  "target in this round. Say who got there first (below), then save.")
-    if action in ("hands", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith("rest-"):
+    # The board must be able to replay what is saved (the API runs the same check, after the same
+    # questions).  A form for a round saved already, by this form or another phone, is the store's to
+    # answer ("already saved", taken).
+    board = board_of(sess)
+    if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
+            and (why := replay_error(sess, board, data, rnd.id if rnd else None))):
+        error = f"Nothing was saved: {why.message}"
+    if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")
-        if action.startswith("rest-") and action[5:].isdigit():
-            tab = action[5:]
+        seat = action.partition("-")[2]
+        if action.startswith(PILE_STEPS) and seat.isdigit():
+            tab = seat
         mode = action.removeprefix("picker-") if action.startswith("picker-") else None
         if mode:
             g.picker_mode = mode
         page, status = _entry(
             sess, data, dealer=dealer, number=number, rnd=rnd, nonce=form.get("nonce"), version=version,
-            tab=tab, context=context, show_hands=action == "hands",
+            tab=tab, context=context, show_hands=action == "hands", cleared=cleared,
         )
         resp = make_response(page, status)
         if mode:
@@ -805,10 +914,14 @@ def _submit(
         version=version,
         tab=form.get("tab", "0"),
         context=context,
+        saved_round=saved_round if request.method == "GET" else None,
     )
     if not saving or error:
+        if saving and error:
+            _keep_failed_save(sess, form)
         return again(error=error, status=422 if error and saving else 200)
     if need_nonce and not nonce_ok(form.get("nonce")):
+        _keep_failed_save(sess, form)
         return again(
             error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
             "server). Your cards are kept below; press Save again.",
@@ -816,22 +929,59 @@ def _submit(
         )
     try:
         message = save(data)
-    except store.ConflictError as e:
-        diff = round_diff(sess.players, data, e.current.data if e.current else None)
-        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
-                               **round_words(sess))
-        return page, 409
-    except store.SpentFormTokenError:
-        return again(
-            error="Nothing was saved: this form was saved once already, and that round has since been undone or "
-            "deleted. Your cards are kept below; press Save again to save them as a new round.",
-            status=409,
-            nonce=new_nonce(),
-        )
+    except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError) as e:
+        _keep_failed_save(sess, form)
+        return _refused(sess, e, data, number=number, rnd=rnd, again=again, nonce=form.get("nonce"))
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)
     return see_other("sessions.scoreboard", token=sess.edit_token)
+
+
+def _keep_failed_save(sess: store.Session, form: Any) -> None:
+    """A Save refused (422, 409, 400) is answered from its POST: keep the form as a draft and name
+    its ``?step=`` page in ``g.replace_url``, which ``base.html`` gives ``app.js`` to put in the
+    address bar (``history.replaceState``), so Back onto it and Reload are a GET that shows it
+    again, never "Confirm Form Resubmission".  The store busy: nothing is kept (the page still is)."""
+    if request.method != "POST":
+        return
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]
+    try:
+        draft = store.add_photo_draft(get_db(), sess.id, kept, {})
+    except store.StoreUnavailableError:
+        return
+    g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft.id)
+
+
+def _refused(sess: store.Session, e: store.StoreError, data: dict[str, Any], *, number: int,
+             rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
+    """The page for a Save the store refused: someone else's edit, a round number taken, a used token."""
+    if isinstance(e, store.ConflictError):
+        diff = round_diff(sess.players, data, e.current.data if e.current else None)
+        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
+                               **round_words(sess))
+        return page, 409
+    if isinstance(e, store.RoundTakenError):
+        board = board_of(store.get_session(get_db(), sess.id))  # as it is now, with the round saved first
+        page = render_template(
+            "round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
+            next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=nonce,
+            diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(sess),
+        )
+        return page, 409
+    if isinstance(e, store.FormTokenReusedError):
+        return again(
+            error=f"Nothing was saved: this form already saved round {e.position}, with other cards than these. "
+            f"Round {e.position} stays as it was saved; to change it, edit round {e.position} from the scoreboard. "
+            "Your cards are kept below.",
+            status=409,
+        )
+    return again(
+        error="Nothing was saved: this form was saved once already, and that round has since been undone or "
+        "deleted. Your cards are kept below; press Save again to save them as a new round.",
+        status=409,
+        nonce=new_nonce(),
+    )
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])
@@ -844,8 +994,13 @@ def new_round(token: str):
         start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
         return _entry(sess, start, dealer=board.dealer, number=number, context=board.context)
 
+    # The round number the form was opened for: a round another phone saved since is not saved twice.
+    opened_for = str(posted().get("round_number") or "")
+    expected = int(opened_for) if opened_for.isdigit() and len(opened_for) < 10 else None
+
     def save(data: dict[str, Any]) -> str:
-        row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None)
+        row, created = store.add_round(get_db(), sess.id, data, posted().get("nonce") or None,
+                                       round_digest(data), expected_position=expected)
         return f"Round {row.position} saved." if created else f"Round {row.position} was already saved."
 
     closed = None
@@ -857,12 +1012,18 @@ def new_round(token: str):
     if view is not None:
         number, dealer, context = view.number, view.dealer, view.context
         if request.method == "GET":
-            flash(f"Round {view.number} is saved: this is its form as it was scored. Save adds nothing twice; "
-                  f"to change the round, edit round {view.number} from the scoreboard.")
+            flash(f"Round {view.number} is saved: this is its form as it was scored. To change the round, "
+                  f"use “Edit round {view.number}”.")
+    elif (taken := next((v for v in board.rounds if expected is not None and v.number == expected), None)) is not None:
+        # Another phone saved this round first: score it as it was opened (its oya, its place);
+        # the store refuses the place, and the page offers the next one.
+        number, dealer, context = taken.number, taken.dealer, taken.context
     elif board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         closed = f"The game is over: {ended}. Start a new session for the next game."
-    return _submit(sess, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True)
+    shown = store.get_round(get_db(), sess.id, view.id) if view is not None else None
+    return _submit(sess, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True,
+                   saved_round=shown)
 
 
 @bp.post("/s/<token>/round/preview")
@@ -888,7 +1049,7 @@ def preview(token: str):
     count = cards_entered(data)
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
-    return render_template(
+    page = render_template(
         "partials/preview.html",
         s=sess,
         result=result,
@@ -902,6 +1063,34 @@ def preview(token: str):
         oob=True,
         **_live_context(sess, rnd),
     )
+    resp = make_response(page)
+    kept = _keep_typing(sess, rnd)
+    if kept:
+        resp.headers["HX-Replace-Url"] = kept
+    return resp
+
+
+#: A draft id as the round form carries it (``secrets.token_urlsafe``).
+_DRAFT_ID = re.compile(r"[\w-]{8,32}")
+
+
+def _keep_typing(sess: store.Session, rnd: store.RoundRow | None) -> str | None:
+    """Keep the form the live preview got as the page's draft (``store.keep_draft``, one per
+    page: the form's ``draft`` field) and return the page's URL showing it (``?step=``), which
+    the preview puts in the address bar (``HX-Replace-Url``): Reload, Back after Score, and a tab
+    the phone reloads after the camera show every tap.  None when the store is busy (the taps
+    stay on the page)."""
+    draft_id = request.form.get("draft", "")
+    if not _DRAFT_ID.fullmatch(draft_id):
+        draft_id = secrets.token_urlsafe(9)
+    kept = [(k, v) for k, v in request.form.items(multi=True) if k != "action" and not k.startswith("as-")]
+    try:
+        draft = store.keep_draft(get_db(), sess.id, draft_id, [*kept, ("action", "draft")])
+    except store.StoreUnavailableError:
+        return None
+    if rnd is not None:
+        return url_for("sessions.edit_round", token=sess.edit_token, round_id=rnd.id, step=draft.id)
+    return url_for("sessions.new_round", token=sess.edit_token, step=draft.id)
 
 
 @bp.get("/s/<token>/round/hands")
@@ -1029,7 +1218,8 @@ def csv_cell(value: Any) -> Any:
 
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
-    """Download the rounds table as CSV: one row per round, scores then running totals; in a game
+    """Download the rounds table as CSV (UTF-8 with a byte order mark, which spreadsheets need to read
+    it as UTF-8): one row per round, scores then running totals; in a game
     played by months (Koi-Koi: the game context names the next round's month) a ``month`` column
     names each round's month by its plant ("Pine (松, month 1)")."""
     sess, _ = load(token)
@@ -1062,4 +1252,5 @@ def export_csv(token: str):
                 note,
             ]
         )
-    return download(out.getvalue(), _filename(sess, "csv"), "text/csv")
+    # A byte order mark first: Excel reads a CSV without one in the PC's code page, and 明子 comes out garbled.
+    return download("\ufeff" + out.getvalue(), _filename(sess, "csv"), "text/csv")

@@ -22,7 +22,15 @@ from referee.errors import RefereeError
 from referee.rescore import merged_options
 from referee.rescore import rescore as what_if
 from referee.web import get_db, privacy
-from referee.web.board import RoundView, first_to_target_choices, holds_nothing, stored_round, without_context
+from referee.web.board import (
+    Board,
+    RoundView,
+    first_to_target_choices,
+    holds_nothing,
+    replay_error,
+    stored_round,
+    without_context,
+)
 from referee.web.errors import error_response
 from referee.web.forms import check_preset
 from referee.web.schemas import (
@@ -136,6 +144,12 @@ def _checked(
         abort(error_response(501, f"this game's scoring module is not installed ({e.name})", "unavailable"))
 
 
+def _replayable(sess: store.Session, board: Board, data: dict[str, Any], round_id: int | None = None) -> None:
+    """422 for a round the scoreboard could not replay (``board.replay_error``, the check the round form runs too)."""
+    if (e := replay_error(sess, board, data, round_id)) is not None:
+        abort(error_response(422, e.message, e.code))
+
+
 @bp.get("/sessions")
 @validate(resp=responses({200: SessionListOut}, 503))
 def list_sessions():
@@ -234,6 +248,7 @@ def add_round(token: str):
     if first and data.get("first_to_target") not in first:
         return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
                               f'("first_to_target": one of {first})', "missing-decision")
+    _replayable(sess, board, data)
     try:
         row, created = store.add_round(get_db(), sess.id, data, form_token, digest)
     except store.SpentFormTokenError as e:
@@ -281,6 +296,7 @@ def edit_round(token: str, round_id: int):
     context = view.context if view else board.context
     data = _round_input(sess, body, dealer, context)
     _checked(sess, data, dealer, context)
+    _replayable(sess, board, data, round_id)
     try:
         row = store.update_round(get_db(), sess.id, round_id, data, version)
     except store.ConflictError as e:

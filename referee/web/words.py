@@ -67,5 +67,7 @@ def family_words(family: str) -> Words:
 
 def init_app(app: Flask) -> None:
     """Register the helpers as template globals."""
+    from referee.web.chart import player_colours
+
     app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings,
-                                 family_words=family_words)
+                                 family_words=family_words, player_colours=player_colours)

@@ -31,6 +31,19 @@
     form.querySelectorAll("[data-count]").forEach(function (span) {
       span.textContent = form.querySelectorAll('input[name="' + span.dataset.count + '"]:checked').length;
     });
+    // "Every card in no pile goes to X" only on the last pile (every other pile holds cards);
+    // "Clear X's pile" only on a pile that holds some (as the server renders them).
+    var held = {}, seats = {}, total = 0;
+    form.querySelectorAll('input[type=checkbox][name^="pile-"]').forEach(function (box) {
+      var seat = seatOf(box);
+      seats[seat] = true;
+      if (box.checked) { held[seat] = (held[seat] || 0) + 1; total += 1; }
+    });
+    form.querySelectorAll("button.rest, button.clear").forEach(function (b) {
+      var seat = b.value.slice(b.value.indexOf("-") + 1);
+      if (b.classList.contains("clear")) { b.hidden = !held[seat]; return; }
+      b.hidden = total >= 48 || Object.keys(seats).some(function (s) { return s !== seat && !held[s]; });
+    });
   }
   document.addEventListener("change", function (ev) {
     var form = ev.target.closest && ev.target.closest("#round-form");
@@ -76,6 +89,63 @@
     }
   });
 
+  // ---- The referee out of reach (the server stopped, the Wi-Fi dropped): the page says so, keeps
+  // every tap (they are on the page, and the last live preview kept them on the server too) and
+  // offers a retry.  Score and Save ask /ping first, so they never land on the browser's
+  // "This site can't be reached".
+  function unreachable(form, retry) {
+    var box = document.getElementById("offline");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "offline";
+      box.className = "offline";
+      box.setAttribute("role", "alert");
+      var p = document.createElement("p");
+      p.className = "error";
+      p.textContent = "Can’t reach the referee (its computer or the Wi-Fi may be down). Your taps are kept on this page; nothing was saved twice or lost.";
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.id = "offline-retry";
+      b.textContent = "Retry";
+      box.appendChild(p);
+      box.appendChild(b);
+      var bar = form.querySelector(".entry-bar");
+      (bar || form).insertBefore(box, (bar || form).firstChild);
+    }
+    box.hidden = false;
+    box.querySelector("button").onclick = function () { box.hidden = true; retry(); };
+  }
+  function reached() {
+    var box = document.getElementById("offline");
+    if (box) { box.hidden = true; }
+  }
+  document.addEventListener("htmx:sendError", function (ev) {
+    var form = document.getElementById("round-form");
+    if (form && ev.detail.elt === form) {
+      unreachable(form, function () { window.htmx.trigger(form, "change"); });
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.xhr && ev.detail.xhr.status) { reached(); }
+  });
+  var asked = false;
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form.id !== "round-form" || !window.fetch || !form.requestSubmit) { return; }
+    if (asked) { asked = false; return; }  // the referee answered: submit as the button said
+    ev.preventDefault();
+    var submitter = ev.submitter || undefined;
+    var go = function () {
+      fetch(new URL("/ping", location.href), { cache: "no-store" }).then(function () {
+        reached();
+        asked = true;
+        form.requestSubmit(submitter);
+      }, function () { unreachable(form, go); });
+    };
+    go();
+  });
+
   // ---- Times: the server writes UTC; show them in this phone's local time.
   function localTimes(root) {
     root.querySelectorAll("time[datetime]").forEach(function (t) {
@@ -116,8 +186,15 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    // A refused Save answered from its POST names the GET that shows it again: Back and Reload use that.
+    var again = document.body.dataset.replaceUrl;
+    if (again && window.history.replaceState) { window.history.replaceState(null, "", again + location.hash); }
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
+    // The capture guide has been seen: later pages show it folded (photos.GUIDE_COOKIE).
+    if (document.querySelector("details.photo-guide-fold[open]")) {
+      document.cookie = "guide-seen=1; path=/; max-age=31536000; SameSite=Lax";
+    }
     localTimes(document);
     document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
   });

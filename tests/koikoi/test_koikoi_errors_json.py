@@ -87,8 +87,9 @@ def test_an_error_inside_a_game_names_the_round():
 
 def test_an_odd_pile_and_a_short_hand_are_warnings():
     out = api.score_json({**BASE, "piles": {"A": ["pine-crane"]}, "hands": {"B": ["plum-chaff-1"]}})
-    assert any("pile A has 1 cards" in w for w in out["warnings"])
-    assert any("hand B has 1 cards" in w for w in out["warnings"])
+    # once "pile A has 1 cards" (issue 18: plural words)
+    assert "odd pile for A (1 card): captured piles are even (pairs)" in out["warnings"]
+    assert "short hand for B (1 card): a dealt hand holds 8" in out["warnings"]
 
 
 def test_the_ruleset_lists_every_option_of_the_rules():

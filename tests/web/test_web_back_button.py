@@ -62,11 +62,13 @@ def test_score_shows_the_result_and_the_same_save_button_on_a_get(client, keeper
     saved = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="once"))
     assert saved.status_code == 303
     assert saved.headers["Location"].endswith(f"/s/{keeper}")
-    # Back from the scoreboard lands on the scored page again (a GET): Save there saves nothing twice.
+    # Back from the scoreboard lands on the scored page again (a GET): it shows the saved round,
+    # with no second Save (issue 18 row 7); a page kept from before still saves nothing twice.
     back = text(client.get(step_url(r)))
     assert "Round 1 is saved" in back  # shown as the round it became, not as round 2
     assert "<h1>Round 1 " in back
-    assert "Save round 1" in back
+    assert "Save round 1" not in back
+    assert "Edit round 1" in back
     again = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="once"))
     assert again.status_code == 303
     assert len(client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"]) == 1

@@ -32,7 +32,8 @@ def test_back_and_reload_after_score_and_save_never_ask_to_resubmit(live, browse
     page.get_by_role("button", name="Score round").click()
     assert "Next oya: Chiyo" in page.locator("#result").inner_text()
     first = page.url
-    page.get_by_role("button", name="Score again").click()
+    with page.expect_navigation():  # Score asks /ping first: the old page's #result is there meanwhile
+        page.get_by_role("button", name="Score again").click()
     page.locator("#result").wait_for()
     # Back from a second Score: the first result again, from a GET (no resubmission page).
     response = page.go_back()
@@ -45,12 +46,12 @@ def test_back_and_reload_after_score_and_save_never_ask_to_resubmit(live, browse
     response = page.go_back()
     assert response is None or response.ok
     assert page.locator('input[name="pile-2"]:checked').count() == len(piles["Chiyo"])
-    # Reload re-shows the result; Save there saves nothing twice.
+    # Reload re-shows the result as the saved round: no second Save, its edit page instead (issue 18 row 7).
     response = page.reload()
     assert response.ok
     assert "Brights (hikari)" in page.locator("#result").inner_text()
-    page.get_by_role("button", name="Save round 1").click()
-    page.wait_for_selector("#round-1")
-    assert "Round 1 was already saved" in page.content()
+    assert page.get_by_role("button", name="Save round 1").count() == 0
+    page.get_by_role("link", name="Edit round 1").click()
+    page.wait_for_url(f"**/s/{token}/round/*/edit")
     assert len(client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]) == 1
     context.close()

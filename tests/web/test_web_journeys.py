@@ -188,7 +188,7 @@ def test_export_json_and_csv(live, browser, client, h):
     assert len(data["game"]["rounds"]) == 1
     with page.expect_download() as dl:
         page.get_by_role("link", name="Export CSV").click()
-    assert Path(dl.value.path()).read_text(encoding="utf-8").startswith("round,dealer,void")
+    assert Path(dl.value.path()).read_text(encoding="utf-8-sig").startswith("round,dealer,void")
 
 
 def test_a_hachihachi_round(live, browser, h):

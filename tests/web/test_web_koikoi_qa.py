@@ -249,7 +249,7 @@ def test_the_conflict_page_shows_both_versions_calls(client, h):
 def export_rows(client, token: str) -> list[dict[str, str]]:
     r = client.get(f"/s/{token}/export.csv")
     assert r.status_code == 200
-    return list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    return list(csv.DictReader(io.StringIO(r.get_data().decode("utf-8-sig"))))
 
 
 # KOIKOI-RULES.md "The game": round n is month n (tsukifuda uses it); docs/KOIKOI.md: extra rounds go on
@@ -265,7 +265,7 @@ def test_the_csv_export_has_the_month_of_each_koikoi_round(client, h):
 
 def test_the_csv_export_of_an_empty_koikoi_session_still_has_the_column(client):
     r = client.get(f"/s/{create(client)}/export.csv")
-    assert next(csv.reader(io.StringIO(r.get_data(as_text=True))))[:2] == ["round", "month"]
+    assert next(csv.reader(io.StringIO(r.get_data().decode("utf-8-sig"))))[:2] == ["round", "month"]
 
 
 def test_games_without_months_get_no_month_column(client, h):

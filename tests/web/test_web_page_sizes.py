@@ -26,7 +26,7 @@ def sizes(tmp_path_factory):
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("sizes")), "SECRET_KEY": "x",
-                      "HTMX_LOCAL": True, "CARD_ART": None})
+                      "HTMX_LOCAL": True, "CARD_ART": False})
     return bench.measure(app)
 
 

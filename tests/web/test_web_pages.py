@@ -203,7 +203,20 @@ def test_round_entry_shows_48_cards_per_player_by_month(client, keeper):
     assert body.index('value="pine-crane"') < body.index('value="plum-bush-warbler"')
     assert "光" in body
     assert "カス" in body
-    assert "<img" not in body  # no art configured: never a broken image
+    # the shipped card pictures (issue 18), each one there: never a broken image
+    faces = set(re.findall(r'<img src="(/cards/[\w-]+)"', body))
+    assert len(faces) == 48
+    for src in faces:
+        with client.get(src) as r:
+            assert (r.status_code, r.mimetype) == (200, "image/webp"), src
+            assert len(r.data) < 8 * 1024  # a small picture, a few KB
+
+
+def test_without_art_the_round_entry_shows_text_tiles_and_no_image(tmp_path, h):
+    c = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "x", "CARD_ART": "none"}).test_client()
+    body = text(c.get(f"/s/{h.new_session(c)}/round/new"))
+    assert "<img" not in body
+    assert "カス" in body
 
 
 def test_score_then_save(client, keeper, h):
@@ -432,7 +445,9 @@ def test_export_csv(client, keeper, h):
     client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0)))
     r = client.get(f"/s/{keeper}/export.csv")
     assert r.mimetype == "text/csv"
-    lines = text(r).splitlines()
+    # a byte order mark first, so that Excel reads 明子 as UTF-8 (issue 18: once without one)
+    assert r.get_data().startswith("\ufeff".encode())
+    lines = r.get_data().decode("utf-8-sig").splitlines()
     assert lines[0].startswith("round,dealer,void,Aki (points)")
     assert lines[1].startswith("1,Aki,,70,50,220,70,50,220")
 
@@ -505,8 +520,16 @@ def test_bad_art_folder_is_a_clear_error(tmp_path):
         create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "x", "CARD_ART": str(tmp_path)})
 
 
-def test_credits_without_art(client):
-    assert "text tiles" in text(client.get("/credits"))
+def test_credits_without_art(tmp_path):
+    c = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "x", "CARD_ART": False}).test_client()
+    assert "text tiles" in text(c.get("/credits"))
+
+
+def test_credits_name_the_shipped_card_pictures_and_their_licence(client):
+    page = text(client.get("/credits"))
+    assert "Louie Mantia, Jr." in page
+    assert "CC BY-SA 4.0" in page
+    assert "scripts/make_thumbnails.py" in page  # what was adapted, and how
 
 
 def test_init_db_command(runner, app):

@@ -1,0 +1,144 @@
+"""Words and names as players read them on a phone (issue 18, the smaller items).
+
+Each test names what it once showed: "has 1 cards", "pile 明子 and Ben has 5 cards", "(option
+exhausted = nobody)", a help text ending in "(first_to_target)", "3 to 6 players" beside a form
+seating 2, "House rules (21 options)" beside What-if's 23, a duplicate-name error naming only the
+new entry, and a name limit that cut 👨‍👩‍👧‍👦 in half.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from referee import api
+from referee.cards import CARDS
+from referee.web.forms import MAX_NAME, option_fields, seat_range
+from referee.web.words import merge_warnings
+
+FAMILY = "👨‍👩‍👧‍👦"
+
+
+def words(r) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", r.get_data(as_text=True))).split())
+
+
+def _deal(counts: dict[str, int]) -> dict[str, list[str]]:
+    ids = iter(c.id for c in CARDS)
+    return {p: [next(ids) for _ in range(n)] for p, n in counts.items()}
+
+
+def test_odd_piles_of_two_players_merge_into_words_that_read_right():
+    players = ["明子", "Ben", "Chiyo"]
+    piles = _deal({"明子": 5, "Ben": 5, "Chiyo": 1})
+    out = api.score_json({"ruleset": "roppyakken", "players": players, "piles": piles})
+    said = merge_warnings(out["warnings"], players)
+    assert "odd pile for 明子 and Ben (5 cards): captured piles are even (pairs or fours)" in said
+    assert "odd pile for Chiyo (1 card): captured piles are even (pairs or fours)" in said
+    assert not [w for w in said if "1 cards" in w or " has " in w]
+
+
+def test_a_koikoi_round_where_the_hands_ran_out_says_why_in_players_words():
+    out = api.score_json({"ruleset": "koikoi", "players": ["Aki", "Ben"], "piles": {"Aki": [], "Ben": []},
+                          "stopped_by": None})
+    (ran_out,) = [w for w in out["warnings"] if w.startswith("the hands ran out")]
+    assert "option" not in ran_out
+    assert "=" not in ran_out
+
+
+@pytest.mark.parametrize("preset", api.preset_names())
+def test_no_option_help_names_a_json_key(preset):
+    _, specs = option_fields(preset)
+    keys = [s["key"] for s in specs if re.search(r"\((?:option )?[a-z]+(?:_[a-z]+)+\)\.?$", s["doc"] or "")]
+    assert keys == []  # once: first_to_target_wins's help ended "(first_to_target)"
+
+
+@pytest.mark.parametrize("preset", [p for p in api.preset_names() if "player" in api.ruleset_json(p)["description"]])
+def test_a_presets_description_seats_the_players_its_form_seats(preset):
+    from referee import families
+
+    info, specs = option_fields(preset)
+    low, high = seat_range(specs, families.get(info["game"]).seats)
+    text = re.sub(r"^Two[ -]player", "2 to 2 player", info["description"])
+    counts = re.search(r"(\d) (?:to|or) (\d) player", text)
+    assert counts is not None
+    assert (int(counts.group(1)), int(counts.group(2))) == (low, high)
+
+
+def test_new_session_and_what_if_count_the_same_house_rules(client, keeper):
+    new = re.search(r"House rules \((\d+) options\)", words(client.get("/new")))
+    what_if = re.search(r"House rules \((\d+) options\)", words(client.get(f"/s/{keeper}/what-if")))
+    assert new.group(1) == what_if.group(1)
+
+
+def _form(players, name="t") -> dict:
+    form = {"name": name, "ruleset": "roppyakken", "dealer": "0"}
+    form.update({f"player-{i}": p for i, p in enumerate(players)})
+    return form
+
+
+def test_a_duplicate_name_error_names_the_player_it_repeats(client):
+    r = client.post("/new", data=_form(["Aki", "Ben", "ＡＫＩ"]))
+    assert r.status_code == 422
+    assert "'ＡＫＩ' is the same player as 'Aki'" in words(r)
+
+
+def test_a_name_of_ten_family_emoji_is_ten_characters_kept_whole(client):
+    name = FAMILY * 10  # 70 code points, 110 UTF-16 units: once cut to a broken 👨👩 by maxlength="40"
+    r = client.post("/new", data=_form([name, "Ben", "Chiyo"]))
+    assert r.status_code == 303, words(r)[:300]
+    token = r.headers["Location"].rsplit("/", 1)[-1]
+    assert client.get(f"/api/v1/sessions/{token}").get_json()["players"][0] == name
+    page = client.get("/new").get_data(as_text=True)
+    limits = {int(n) for n in re.findall(r'name="player-\d+"[^>]*maxlength="(\d+)"', page)}
+    assert min(limits) >= len(name.encode("utf-16-le")) // 2  # the box never cuts such a name
+    api_made = client.post("/api/v1/sessions", json={"name": "t", "players": [name, "Ben", "Chiyo"]})
+    assert api_made.status_code == 201, api_made.get_json()
+
+
+def test_a_name_over_the_limit_is_refused_naming_its_length_in_characters_cut_whole(client):
+    name = FAMILY * (MAX_NAME + 1)
+    r = client.post("/new", data=_form([name, "Ben", "Chiyo"]))
+    assert r.status_code == 422
+    assert f"has {MAX_NAME + 1} characters; keep player names to {MAX_NAME}" in words(r)
+    shown = re.search(r"“([^…]*)…” has", words(r)).group(1)
+    assert shown == FAMILY * 20  # cut on whole emoji
+    api_refused = client.post("/api/v1/sessions", json={"name": "t", "players": [name, "Ben", "Chiyo"]})
+    assert api_refused.status_code == 422
+    assert f"has {MAX_NAME + 1} characters; at most {MAX_NAME} characters" in api_refused.get_json()["message"]
+
+
+def test_two_players_on_equal_totals_draw_two_lines_side_by_side(client, keeper):
+    for k in range(2):
+        r = client.post(f"/api/v1/sessions/{keeper}/rounds",
+                        json={"totals": {"Aki": 100, "Ben": 100, "Chiyo": 20}, "form_token": f"eq-{k}"})
+        assert r.status_code == 201, r.get_json()
+    page = client.get(f"/s/{keeper}").get_data(as_text=True)
+    lines = [[tuple(map(float, pt.split(","))) for pt in m.split()]
+             for m in re.findall(r'<polyline points="([^"]+)"', page)]
+    aki, ben, chiyo = lines
+    assert aki != ben  # once drawn one over the other: Ben's line hid Aki's
+    assert all(abs(a[1] - b[1]) <= 6 for a, b in zip(aki, ben, strict=True))  # yet both at their true total
+    assert [a[0] for a in aki] == [b[0] for b in ben]
+    assert chiyo[-1][1] > aki[-1][1]  # below: fewer points
+
+
+def test_each_player_has_one_colour_on_every_screen(client, keeper, h):
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="c")).status_code == 303
+    board = client.get(f"/s/{keeper}").get_data(as_text=True)
+    shown = re.findall(r'<li><span class="swatch" style="background: (#\w+)"></span>([^<]+)</li>', board)
+    legend = {p: c for c, p in shown}
+    assert set(legend) == set(h.players)
+    assert len(set(legend.values())) == 3
+
+    def marked(page: str, cls: str) -> dict[str, str]:
+        found = re.findall(rf'<span class="{cls}"><span class="swatch" style="background: (#\w+)" aria-hidden="true">'
+                           r"</span>([^<]+)", page)
+        return {p.strip(): c for c, p in found}
+
+    entry = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert marked(board, "pname") == legend  # the standings
+    assert marked(entry, "tname") == legend  # the round's tabs
+    assert marked(entry, "who") == legend  # the live bar
