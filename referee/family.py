@@ -81,6 +81,10 @@ class Family:
     - ``entered_void``: the number pad's tick for a round entered as totals that nobody
       scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
       round nobody won.
+    - ``explicit_ending(round_object) -> dict``: a round stored before the family's JSON required
+      it to say how it ended, with its old meaning said (Go-Stop, Koi-Koi: no ``stopped_by`` was
+      "nobody stopped", now ``stopped_by: null``); for the store's migration and old exports.
+      None: the family's rounds need no such key.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
       player pages, named as the ruleset names them (not a round's label, which may add a
@@ -107,6 +111,7 @@ class Family:
     game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+    explicit_ending: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
     seats: tuple[int, ...] = ()
     month_name: Callable[[int], str] | None = None

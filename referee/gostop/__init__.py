@@ -37,6 +37,7 @@ FAMILY = Family(
     format_amount=_money,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
+    explicit_ending=game.explicit_ending,
     entered_void="나가리 (nagari): nobody stopped; nobody pays",
     month_name=hwatu.month_name,
     void_badge="나가리 · nagari",

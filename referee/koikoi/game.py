@@ -26,6 +26,37 @@ from referee.koikoi.totals import score_totals
 ROUND_KEYS = frozenset({"piles", "hands", "calls", "stopped_by", "totals", "void"})
 
 
+#: What a played round that does not say how it ended is told (the web form asks the same).
+ENDING_MISSING = ("\"stopped_by\" is missing: say how the round ended, with the player who stopped (勝負), "
+                  "or \"stopped_by\": null when the hands ran out")
+
+
+def ending_missing(data: Mapping[str, Any]) -> bool:
+    """Whether a played round says neither who stopped nor that the hands ran out: ``stopped_by``
+    is required (a player, or null), except for a round won at the deal on a lucky hand (dealt
+    hands, no pile: KOIKOI-RULES.md "Lucky hands").  Entered totals say nothing of it."""
+    if "stopped_by" in data or "totals" in data:
+        return False
+    piles, hands = data.get("piles") or {}, data.get("hands") or {}
+    at_deal = isinstance(piles, Mapping) and isinstance(hands, Mapping) and not any(piles.values()) and any(
+        hands.values())
+    return not at_deal
+
+
+def check_ending(data: Mapping[str, Any]) -> None:
+    """Refuse a played round that does not say how it ended (``ending_missing``), so that a forgotten
+    stopper is never scored as "the hands ran out" (docs/KOIKOI.md "JSON").  Raises
+    ``RefereeError('bad-round')`` naming the field."""
+    if ending_missing(data):
+        raise RefereeError("bad-round", ENDING_MISSING)
+
+
+def explicit_ending(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A round stored before endings were explicit, with its old meaning said: no ``stopped_by``
+    was "the hands ran out" (``stopped_by: null``)."""
+    return {**data, "stopped_by": None} if ending_missing(data) else dict(data)
+
+
 def month_of_round(number: int) -> int:
     """The month (1-12) of round ``number`` (1-based): round n is month n, and an extra round
     after the twelfth goes on from month 1 (docs/KOIKOI.md)."""
@@ -140,6 +171,7 @@ def play_game(
             else:
                 rnd = make_round(rules, players, r.get("piles"), r.get("hands"), r.get("calls") or (),
                                  r.get("stopped_by"), dealer, month)
+                check_ending(r)
                 result = score_round(rules, rnd)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None

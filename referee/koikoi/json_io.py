@@ -12,7 +12,7 @@ from typing import Any
 from referee import totals as entered
 from referee.errors import RefereeError
 from referee.koikoi.game import ROUND_KEYS as GAME_ROUND_KEYS
-from referee.koikoi.game import month_of_round, play_game
+from referee.koikoi.game import check_ending, month_of_round, play_game
 from referee.koikoi.round import make_round, score_round
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.totals import score_totals
@@ -42,6 +42,7 @@ def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
         raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
     rnd = make_round(rules, data.get("players"), data.get("piles"), data.get("hands"), data.get("calls") or (),
                      data.get("stopped_by"), data.get("dealer"), data.get("month"))
+    check_ending(data)  # after the cards and players are checked, which name more
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
 
 

@@ -197,9 +197,15 @@ SESSION_KEYS = ("ruleset", "options", "players")
 REQUEST_KEYS = ("version", "form_token")
 
 
+#: Round keys whose null is an answer, kept when stored: ``stopped_by: null`` says nobody stopped
+#: (Go-Stop's nagari, Koi-Koi's hands running out), which the JSON must say (docs/GOSTOP.md "JSON").
+NULL_ANSWERS = frozenset({"stopped_by"})
+
+
 def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """What a session stores of a round object: the keys of one round of the family's game
-    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values.
+    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values
+    (but for ``NULL_ANSWERS``).
 
     Other keys are kept, so that the core names them in its error.  ``dealer`` is kept only
     where a game round may state it (it is checked against the oya before this).
@@ -209,7 +215,7 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     for k, v in data.items():
         if k in SESSION_KEYS or k in REQUEST_KEYS or (k == "dealer" and k not in keys):
             continue
-        if v is None or (isinstance(v, list | dict) and not v):
+        if (v is None and not (k in NULL_ANSWERS and k in keys)) or (isinstance(v, list | dict) and not v):
             continue
         out[k] = v
     return out

@@ -98,8 +98,9 @@ class RoundIn(_Request):
         None, description="Koi-Koi: must be the koi-koi calls of this round in the order made, or be left out"
     )
     stopped_by: str | None = Field(
-        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out; "
-        "Go-Stop: the player who stopped (스톱), or null for a nagari, chongtong or three ppeok"
+        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out (required "
+        "but for a lucky hand at the deal); Go-Stop: the player who stopped (스톱), or null for a nagari (required "
+        "but beside chongtong or three ppeok)"
     )
     bonus: dict[str, list[int]] | None = Field(
         None, description="Go-Stop: must map players to the pi values of their bonus cards (보너스피), e.g. [3], "
