@@ -15,7 +15,7 @@ from referee.errors import RefereeError
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
-__all__ = ["game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
+__all__ = ["family_of", "game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
 
 def load_from_json(data: Mapping):
@@ -32,6 +32,12 @@ def load_from_json(data: Mapping):
     if not isinstance(options, Mapping):
         raise RefereeError("bad-ruleset", f"\"options\" must be an object, got {options!r}")
     return load_ruleset(name, options)
+
+
+def family_of(data: Mapping):
+    """The family (``referee.family.Family``) of a round or game object's ruleset.  Raises as
+    ``load_from_json``."""
+    return families.of(load_from_json(data))
 
 
 def score_json(data: Mapping) -> dict:

@@ -63,6 +63,13 @@ class Family:
     - ``odd_piles_warn``: the deck check warns of a pile with an odd number of cards (captures
       come in pairs); False where steals make odd piles normal (GOSTOP-RULES.md "Cards").
     - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).
+    - ``void_text``: what a round's text says of a void round (``--format text``), in the family's
+      words (Roppyakken's fuke; Go-Stop's nagari, where ppeok payouts still stand).
+    - ``instant_text``: what a round's text says of an instant win, a format string over the round
+      result's keys (``{winner}``, ``{instant_win}``): Roppyakken's shiko wins the game, Go-Stop's
+      chongtong or 3뻑 only ends the round.
+    - ``dealer_word``: what the family's players call the dealer, beside "dealer" in text output
+      (``oya``; Go-Stop: 선).
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -117,6 +124,9 @@ class Family:
     month_name: Callable[[int], str] | None = None
     odd_piles_warn: bool = True
     void_badge: str = "fuke · void"
+    void_text: str = "Round void (fuke): nobody scores; the same dealer deals again."
+    instant_text: str = "Instant win: {instant_win} wins the game."
+    dealer_word: str = "oya"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

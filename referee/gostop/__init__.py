@@ -38,8 +38,13 @@ FAMILY = Family(
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
     explicit_ending=game.explicit_ending,
-    entered_void="나가리 (nagari): nobody stopped; nobody pays",
+    entered_void="나가리 (nagari): nobody stopped; no round score is paid (ppeok payouts stand)",
     month_name=hwatu.month_name,
     void_badge="나가리 · nagari",
+    void_text=("나가리 (nagari): nobody stopped, so no round score is paid (ppeok payouts stand); the same dealer "
+               "deals again and the next round is doubled."),
+    # GOSTOP-RULES.md "Instant wins": chongtong and 3뻑 end the round; the game has no end of its own.
+    instant_text="{winner} wins the round at once ({instant_win}): each other player pays; the game goes on.",
+    dealer_word="선",
     odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
 )

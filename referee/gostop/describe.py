@@ -111,8 +111,9 @@ def describe(rules: GostopRules) -> HowItScores:
             f"뻑 ppeok from a player's first turn in a row: each other player pays {ppeok} (never doubled, paid even "
             "in a nagari).",
             f"3뻑 three ppeok end the round: each other player pays {_pts(o.three_ppeok_points)}.",
-            "Instant wins take only the nagari multiplier. 나가리 nagari: nobody stopped; nobody pays, the dealer "
-            "deals again, and the next round is doubled.",
+            "Instant wins end the round (the game goes on) and take only the nagari multiplier. 나가리 nagari: "
+            "nobody stopped; no round score is paid (ppeok payouts stand), the dealer deals again, and the next "
+            "round is doubled.",
         )),
         Section("money", "Money", (
             "Each loser pays (base + go points) × the factors on every loser × their own factors, times the stake. "

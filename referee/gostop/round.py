@@ -212,7 +212,8 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
                 pay(loser, winner, points, "round")
     else:
         outcome = "nagari"
-        warnings.append(f"나가리 (nagari): nobody stopped; nobody pays, {rnd.dealer} deals again and the next round "
+        paid = "only the ppeok payouts are paid" if _ppeok(rules, rnd) else "nobody pays"
+        warnings.append(f"나가리 (nagari): nobody stopped; {paid}, {rnd.dealer} deals again and the next round "
                         f"is ×{next_carry(rnd.nagari_carry, o.nagari_cap)}")
     if outcome == "three-ppeok" and rnd.gos:
         warnings.append("gos do not count when three ppeok end the round")
