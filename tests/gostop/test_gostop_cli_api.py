@@ -158,3 +158,12 @@ def test_other_families_keep_their_words(capsys):
     code, out, _ = run(["score", str(EXAMPLES / "koikoi-round.json"), "--format", "text"], capsys)
     assert code == 0
     assert "Next dealer (oya): Aki" in out
+
+
+def test_a_round_in_korean_card_names():
+    """QA: '비광', '송학', '국진' were "unknown card"; a round typed in hwatu names scores as its ids."""
+    by_name = {"ruleset": "gostop", "players": ["A", "B", "C"], "stopped_by": "A",
+               "piles": {"A": ["송학 광", "벚꽃 광", "공산 광"], "B": ["비광"], "C": ["국진", "똥광"]}}
+    out = api.score_json(by_name)
+    assert out["money"] == {"A": 600, "B": -300, "C": -300}  # samgwang 3 from each (both hold a bright)
+    assert out["players"]["C"]["sake_cup"] == "animal"
