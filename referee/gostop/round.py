@@ -203,8 +203,11 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
             owed, points, times = _share(rules, rnd, winner, loser, wlines, tallies, common, loser in gobak)
             multiplier[loser] = times
             lines[loser] += owed
-            lines[winner] += [Line(winner, x.code, f"from {loser}: {x.en}", x.ja, -x.points) for x in owed]
-            if payer is not None and payer != loser:
+            transfer = payer is not None and payer != loser
+            # The winner's lines name who pays: under dokbak another loser pays this loser's share.
+            source = f"from {payer}, paying {loser}'s share (독박 dokbak)" if transfer else f"from {loser}"
+            lines[winner] += [Line(winner, x.code, f"{source}: {x.en}", x.ja, -x.points) for x in owed]
+            if transfer:
                 lines[loser].append(Line(loser, "dokbak", f"독박: {payer} pays {loser}'s share", "독박", points))
                 lines[payer].append(Line(payer, "dokbak", f"독박: {payer} pays {loser}'s share", "독박", -points))
                 pay(payer, winner, points, "dokbak")
