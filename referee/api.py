@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import families
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
@@ -27,10 +27,10 @@ def load_from_json(data: Mapping):
         raise RefereeError("bad-round", f"expected a JSON object, got {type(data).__name__}")
     name = data.get("ruleset", families.DEFAULT_RULESET)
     if not isinstance(name, str):
-        raise RefereeError("bad-ruleset", f"\"ruleset\" must be a preset name or file, got {name!r}")
+        raise RefereeError("bad-ruleset", f"\"ruleset\" must be a preset name or file, {given(name)}")
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
-        raise RefereeError("bad-ruleset", f"\"options\" must be an object, got {options!r}")
+        raise RefereeError("bad-ruleset", f"\"options\" must be an object, {given(options)}")
     return load_ruleset(name, options)
 
 

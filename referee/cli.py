@@ -62,7 +62,7 @@ def _with_options(data: dict, pairs: Sequence[str]) -> dict:
     if extra:
         given = data.get("options") or {}
         if not isinstance(given, dict):
-            raise RefereeError("bad-round", f"\"options\" must be an object, got {given!r}")
+            raise RefereeError("bad-round", f"\"options\" must be an object, {given(given)}")
         data = {**data, "options": {**given, **extra}}
     return data
 

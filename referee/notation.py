@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 
 from referee.cards import BY_ID, CARD_IDS, CARDS
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 
 
 def normalise(token: str) -> str:
@@ -127,7 +127,7 @@ def resolve(token: str) -> tuple[str, ...]:
     Raises ``RefereeError('unknown-card')`` naming the token and the nearest ids.
     """
     if not isinstance(token, str):
-        raise RefereeError("unknown-card", f"card must be a string, got {token!r}")
+        raise RefereeError("unknown-card", f"card must be a string, {given(token)}")
     # Stored rounds hold exact ids: look them up before normalising (re-scoring a long history).
     cands = ALIASES.get(token) or ALIASES.get(normalise(token))
     if cands is None:

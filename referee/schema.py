@@ -15,7 +15,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 
 
 def opt(
@@ -37,7 +37,7 @@ def opt(
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
     return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}"
+        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 from referee.gostop.inputs import THREE_PPEOK, check_players, make_round
 from referee.gostop.round import RoundResult, score_round
 from referee.gostop.rules import GostopRules
@@ -124,15 +124,15 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
         try:
             if not isinstance(r, Mapping):
                 raise RefereeError("bad-round", f"expected a round object with some of {', '.join(sorted(ROUND_KEYS))}"
-                                   f", got {r!r}")
+                                   f", {given(r)}")
             unknown = sorted(set(r) - ROUND_KEYS)
             if unknown:
                 raise RefereeError("bad-round", f"unknown key(s) {', '.join(unknown)}; expected "
                                    f"{', '.join(sorted(ROUND_KEYS))}")
-            given = r.get("nagari_carry")
-            if given is not None and given != carry:
-                raise RefereeError("bad-round", f"\"nagari_carry\" is {given!r}, but the referee carries ×{carry} "
-                                   "into this round (leave it out)")
+            stated = r.get("nagari_carry")
+            if stated is not None and stated != carry:
+                raise RefereeError("bad-round", f"\"nagari_carry\" is {shown(stated)}, but the referee carries "
+                                   f"×{carry} into this round (leave it out)")
             result = score_data(rules, players, {**r, "nagari_carry": carry}, dealer)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None

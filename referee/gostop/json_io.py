@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.gostop.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.gostop.game import play_game, score_data
 from referee.gostop.rules import GostopRules
@@ -39,7 +39,7 @@ def game_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     _check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
     return play_game(rules, data.get("players"), rounds, data.get("dealer")).to_json()
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID, select
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.schema import build, opt
 
 #: What a point line counts (GOSTOP-RULES.md "Points from captures"): a number of brights,
@@ -182,7 +182,7 @@ class GostopRules:
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}")
+    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}")
 
 
 def _check_options(o: Options, source: str) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.koikoi.round import RoundResult, check_players, make_round, score_round
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.totals import score_totals
@@ -156,7 +156,7 @@ def play_game(
                                "start a new game")
         if not isinstance(r, Mapping):
             raise RefereeError("bad-round", f"round {i}: expected a round object with some of "
-                               f"{', '.join(sorted(ROUND_KEYS))}, got {r!r}")
+                               f"{', '.join(sorted(ROUND_KEYS))}, {given(r)}")
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "

@@ -23,7 +23,7 @@ from typing import Any
 
 from referee import families
 from referee.cards import month_label
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
@@ -252,7 +252,7 @@ def without_context(family: str, data: Mapping[str, Any],
     out = dict(data)
     for key, value in context.items():
         if key not in keys and key in out and out.pop(key) != value:
-            return out, f'"{key}" is {data[key]!r}, but this round\'s {key} is {value!r} (leave it out)'
+            return out, f'"{key}" is {shown(data[key])}, but this round\'s {key} is {value!r} (leave it out)'
     return out, None
 
 
