@@ -230,13 +230,17 @@ ROUND_CONTENT = ("piles", "totals", "hands", "instant", "ppeok")
 def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
     """Whether a round object has no card and no entered total: ``{}``, ``{"piles": {}}`` or piles
     (hands, totals) that name players with no card each.  Such a round is refused (web form and API).
-    A name not in ``players`` counts as content, so that the core names the unknown player."""
+    A name not in ``players``, or a value that is no list (``{"A": null}``), counts as content, so
+    that the core names it as it does for the CLI; so does a round that says how it ended
+    (``NULL_ANSWERS``: ``stopped_by``, even null: a nagari or a draw with no cards)."""
+    if any(k in data for k in NULL_ANSWERS):
+        return False
     for key in ROUND_CONTENT:
         value = data.get(key)
         if isinstance(value, Mapping):
             if players is not None and any(k not in players for k in value):
                 return False
-            if any(v is not None and not (isinstance(v, list | dict) and not v) for v in value.values()):
+            if any(not (isinstance(v, list | dict) and not v) for v in value.values()):
                 return False
         elif value:
             return False

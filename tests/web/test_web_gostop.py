@@ -183,3 +183,32 @@ def test_an_old_export_with_a_nagari_and_no_stopper_imports_as_it_meant(client):
     assert r.status_code == 303, r.get_data(as_text=True)[:500]
     got = client.get(f"/api/v1/sessions/{r.headers['Location'].rsplit('/', 1)[-1]}").get_json()
     assert got["totals"] == {"Jiwoo": 1200, "Minho": -600, "Seoyeon": -600}  # 3 ×2 나가리 from each
+
+
+@pytest.mark.parametrize("body", [
+    {"piles": {"Jiwoo": SAMGWANG}, "bonus": {"Jiwoo": 3}, "stopped_by": None},
+    {"piles": {"Jiwoo": None}, "stopped_by": None},
+    {"piles": {"Jiwoo": "pine-crane"}, "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "gos": {"Jiwoo": "2"}, "stopped_by": "Jiwoo"},
+    {"piles": {"Jiwoo": SAMGWANG}, "ppeok": {"Jiwoo": 5}, "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "instant": "chongtong", "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "stopped_by": 5},
+    {"bonus": {"Jiwoo": [3]}, "stopped_by": None},
+], ids=["bonus not a list", "a pile missing", "a pile not a list", "gos as text", "ppeok not a list",
+        "instant not an object", "stopped_by not a name", "a nagari with no piles"])
+def test_the_api_and_the_cli_give_one_message(client, gs, body):
+    """QA: the API's schema answered type errors in its own words ("bonus.A" must be an array) while the
+    CLI said '"bonus" of Jiwoo is 3; expected a list of pi values'; the core is the one validation."""
+    from referee import api
+    from referee.errors import RefereeError
+
+    try:
+        cli = api.score_json({"ruleset": "gostop", "players": PLAYERS, **body})
+    except RefereeError as e:
+        cli = {"error": e.code, "message": e.message}
+    r = client.post(f"/api/v1/sessions/{gs}/preview", json=body)
+    if "error" in cli:
+        assert (r.status_code, r.get_json()) == (422, cli)
+    else:
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["money"] == cli["money"]
