@@ -103,5 +103,7 @@ def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:
     out = {"name": rules.name, "game": rules.game, "title": rules.title, "description": rules.description,
            "options": [vars(s) | {"choices": list(s.choices)} for s in option_specs(rules.options)]}
     if hasattr(rules, "yaku"):
-        out["yaku"] = [{"id": y.id, "name": y.en, "name_ja": y.ja, "points": y.points} for y in rules.yaku]
+        local = f"name_{families.of(rules).local_language}"  # Go-Stop: name_ko beside name_ja
+        out["yaku"] = [{"id": y.id, "name": y.en, local: y.ja, "name_ja": y.ja, "points": y.points}
+                       for y in rules.yaku]
     return out

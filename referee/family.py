@@ -68,6 +68,9 @@ class Family:
     - ``instant_text``: what a round's text says of an instant win, a format string over the round
       result's keys (``{winner}``, ``{instant_win}``): Roppyakken's shiko wins the game, Go-Stop's
       chongtong or 3뻑 only ends the round.
+    - ``local_language``: the language of the yaku's local names (``ja``; Go-Stop ``ko``).  JSON
+      names them ``name_ja`` in every family (the slot callers read) and also ``name_<language>``
+      where that is not Japanese.
     - ``dealer_word``: what the family's players call the dealer, beside "dealer" in text output
       (``oya``; Go-Stop: 선).
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
@@ -127,6 +130,7 @@ class Family:
     void_text: str = "Round void (fuke): nobody scores; the same dealer deals again."
     instant_text: str = "Instant win: {instant_win} wins the game."
     dealer_word: str = "oya"
+    local_language: str = "ja"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

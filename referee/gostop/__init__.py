@@ -46,5 +46,6 @@ FAMILY = Family(
     # GOSTOP-RULES.md "Instant wins": chongtong and 3뻑 end the round; the game has no end of its own.
     instant_text="{winner} wins the round at once ({instant_win}): each other player pays; the game goes on.",
     dealer_word="선",
+    local_language="ko",  # point lines' local names are Korean (name_ko; name_ja kept)
     odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
 )

@@ -12,7 +12,7 @@ from referee.cards import BY_ID
 from referee.describe import HowItScores, Section, YakuEntry, option_entries, words
 from referee.explain import mask_ids
 from referee.gostop.factors import GO_FACTOR_FROM, MEONG_TTA, go_points, go_times
-from referee.gostop.hwatu import month_name
+from referee.gostop.hwatu import hwatu_month, month_name
 from referee.gostop.points import RAIN_GWANG
 from referee.gostop.rules import GostopRules, Yaku
 
@@ -120,7 +120,8 @@ def describe(rules: GostopRules) -> HowItScores:
             "The winner deals next. A round's money always sums to zero.",
         )),
         Section("months", "Hwatu months (월)", (
-            "Go-Stop numbers the months of the hwatu deck: " + ", ".join(month_name(m) for m in range(1, 13)) + ".",
+            "Go-Stop numbers the months of the hwatu deck: "
+            + ", ".join(month_name(m) for m in sorted(range(1, 13), key=hwatu_month)) + ".",
         )),
     )
     return HowItScores(rules.name, rules.title, rules.description, "Go-Stop", "점", sections,

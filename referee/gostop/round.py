@@ -274,5 +274,5 @@ def score_round(rules: GostopRules, rnd: RoundInput) -> RoundResult:
     best = max(tried, key=lambda r: r.money[holder])  # max keeps the first (animal) on a tie
     note = f"{holder}'s sake cup counts as {'a pi (쌍피)' if best.player(holder).sake_cup == 'pi' else 'an animal'}"
     if len(tried) == 2 and tried[0].money[holder] != tried[1].money[holder]:
-        note += ", where it is worth more to them"
+        note += (", where it earns them more" if best.winner == holder else ", where it costs them less")
     return replace(best, warnings=(*best.warnings, note))

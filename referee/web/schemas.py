@@ -150,7 +150,8 @@ class RoundIn(_Request):
         None, description="Go-Stop: may name the loser the table holds liable for feeding the winner (독박)"
     )
     nagari_carry: core(Annotated[int, Field(ge=1)] | None) = Field(
-        None, description="Go-Stop: may be repeated, but must be the nagari multiplier the session carries"
+        None, description="Go-Stop: best left out (the session carries the nagari multiplier, ×2 after each "
+        "nagari in a row); if given, it must be that multiplier (1, 2, 4 ...)"
     )
     month: core(Annotated[int, Field(ge=1, le=12)] | None) = Field(
         None, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"

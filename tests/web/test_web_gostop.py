@@ -156,6 +156,8 @@ def test_api_round_and_openapi(client, gs):
     props = doc["components"]["schemas"]["Round"]["properties"]
     assert {"bonus", "sake_cup", "gos", "last_go", "shakes", "bombs", "ppeok", "instant", "dokbak"} <= set(props)
     assert "보너스피" in props["bonus"]["description"]
+    # QA: "may be repeated, but must be the nagari multiplier the session carries" read as an instruction
+    assert props["nagari_carry"]["description"].startswith("Go-Stop: best left out (the session carries")
 
 
 def test_api_round_must_say_how_it_ended_and_a_null_stopper_is_kept(client, gs):
