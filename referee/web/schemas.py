@@ -349,6 +349,12 @@ class SessionOut(_Response):
     unit: str
     totals: dict[str, int]
     next_dealer: str
+    next_round: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the next round carries from the game (Family.next_round): Go-Stop "
+        '{"nagari_carry": 2} after a nagari (the multiplier the next round pays), Koi-Koi {"month": 3}; '
+        "empty for the other families",
+    )
     winner: str | None
     wins: dict[str, int]
     target: int | None

@@ -172,6 +172,7 @@ def test_api_round_must_say_how_it_ended_and_a_null_stopper_is_kept(client, gs):
     got = client.get(f"/api/v1/sessions/{gs}").get_json()
     assert got["rounds"][0]["input"]["stopped_by"] is None
     assert got["totals"] == {"Jiwoo": 0, "Minho": 0, "Seoyeon": 0}
+    assert got["next_round"] == {"nagari_carry": 2}  # QA: GET had no field for the carried multiplier
 
 
 def test_an_old_export_with_a_nagari_and_no_stopper_imports_as_it_meant(client):
