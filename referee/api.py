@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import families
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.ruleset import load_ruleset, preset_names
 from referee.schema import option_specs
 
-__all__ = ["game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
+__all__ = ["family_of", "game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
 
 def load_from_json(data: Mapping):
@@ -27,11 +27,17 @@ def load_from_json(data: Mapping):
         raise RefereeError("bad-round", f"expected a JSON object, got {type(data).__name__}")
     name = data.get("ruleset", families.DEFAULT_RULESET)
     if not isinstance(name, str):
-        raise RefereeError("bad-ruleset", f"\"ruleset\" must be a preset name or file, got {name!r}")
+        raise RefereeError("bad-ruleset", f"\"ruleset\" must be a preset name or file, {given(name)}")
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
-        raise RefereeError("bad-ruleset", f"\"options\" must be an object, got {options!r}")
+        raise RefereeError("bad-ruleset", f"\"options\" must be an object, {given(options)}")
     return load_ruleset(name, options)
+
+
+def family_of(data: Mapping):
+    """The family (``referee.family.Family``) of a round or game object's ruleset.  Raises as
+    ``load_from_json``."""
+    return families.of(load_from_json(data))
 
 
 def score_json(data: Mapping) -> dict:
@@ -97,5 +103,7 @@ def ruleset_json(name: str, options: Mapping[str, Any] | None = None) -> dict:
     out = {"name": rules.name, "game": rules.game, "title": rules.title, "description": rules.description,
            "options": [vars(s) | {"choices": list(s.choices)} for s in option_specs(rules.options)]}
     if hasattr(rules, "yaku"):
-        out["yaku"] = [{"id": y.id, "name": y.en, "name_ja": y.ja, "points": y.points} for y in rules.yaku]
+        local = f"name_{families.of(rules).local_language}"  # Go-Stop: name_ko beside name_ja
+        out["yaku"] = [{"id": y.id, "name": y.en, local: y.ja, "name_ja": y.ja, "points": y.points}
+                       for y in rules.yaku]
     return out

@@ -62,7 +62,7 @@ def _with_options(data: dict, pairs: Sequence[str]) -> dict:
     if extra:
         given = data.get("options") or {}
         if not isinstance(given, dict):
-            raise RefereeError("bad-round", f"\"options\" must be an object, got {given!r}")
+            raise RefereeError("bad-round", f"\"options\" must be an object, {given(given)}")
         data = {**data, "options": {**given, **extra}}
     return data
 
@@ -73,8 +73,9 @@ def _print(obj: dict) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score one round file."""
-    out = api.score_json(_with_options(_read_json(args.file), args.option))
-    print(round_text(out)) if args.format == "text" else _print(out)
+    data = _with_options(_read_json(args.file), args.option)
+    out = api.score_json(data)
+    print(round_text(out, api.family_of(data))) if args.format == "text" else _print(out)
     return 0
 
 

@@ -7,6 +7,33 @@ Programming and configuration mistakes raise plain ``ValueError``.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+#: Longest value ``shown`` writes before cutting it short.
+SHOWN_MAX = 80
+
+
+def shown(value: Any) -> str:
+    """A value from the user's input as they wrote it, for a message: strings quoted as before
+    (``'Aki'``), ``true``/``false``, JSON for lists and objects, and ``missing`` for null or a
+    key left out, never Python's ``None`` or ``True``.  Cut short past ``SHOWN_MAX`` characters."""
+    if value is None:
+        return "missing"
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
+
+
+def given(value: Any) -> str:
+    """What was given, after "must be ...": ``got [1, 2]``, or ``but it is missing``."""
+    return "but it is missing" if value is None else f"got {shown(value)}"
+
 
 class RefereeError(ValueError):
     """A user-caused problem with a round, a card list or a ruleset.

@@ -102,6 +102,14 @@ class Family:
     - ``void_badge``: how the scoreboard marks a void round (``fuke · void``; Go-Stop: its nagari).
     - ``words``: the dealer, card kinds, void round and money in the players' words (``Words``),
       so that no template names a game's words.
+    - ``void_text``: what a round's text says of a void round (``--format text``), in the family's
+      words (Roppyakken's fuke; Go-Stop's nagari, where ppeok payouts still stand).
+    - ``instant_text``: what a round's text says of an instant win, a format string over the round
+      result's keys (``{winner}``, ``{instant_win}``): Roppyakken's shiko wins the game, Go-Stop's
+      chongtong or 3뻑 only ends the round.
+    - ``local_language``: the language of the yaku's local names (``ja``; Go-Stop ``ko``).  JSON
+      names them ``name_ja`` in every family (the slot callers read) and also ``name_<language>``
+      where that is not Japanese.
     - ``suggest_json(round_object) -> dict``: what the cards show before decisions are
       stated (Hachi-hachi), or None.
     - ``card_points(card) -> int``: card points whose deck total the piles of a whole round
@@ -120,6 +128,10 @@ class Family:
     - ``entered_void``: the number pad's tick for a round entered as totals that nobody
       scored (README "Entered totals"), in the family's words: Roppyakken's fuke, Koi-Koi's
       round nobody won.
+    - ``explicit_ending(round_object) -> dict``: a round stored before the family's JSON required
+      it to say how it ended, with its old meaning said (Go-Stop, Koi-Koi: no ``stopped_by`` was
+      "nobody stopped", now ``stopped_by: null``); for the store's migration and old exports.
+      None: the family's rounds need no such key.
     - ``yaku_made(rules, game_round) -> {player: [{id, name, name_ja}]}``: the yaku (teyaku,
       dekiyaku...) each player made in one round of the game JSON's ``rounds``, for the
       player pages, named as the ruleset names them (not a round's label, which may add a
@@ -146,12 +158,16 @@ class Family:
     game_summary: Callable[[Any, Mapping[str, Any]], dict] | None = None
     describe: Callable[[Any], Any] | None = None
     yaku_made: Callable[[Any, Mapping[str, Any]], dict[str, list[dict[str, str]]]] | None = None
+    explicit_ending: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     entered_void: str = "Fuke: this round was void (everyone 0, the same oya deals again)"
     seats: tuple[int, ...] = ()
     month_name: Callable[[int], str] | None = None
     odd_piles_warn: bool = True
     void_badge: str = "fuke · void"
     words: Words = Words()
+    void_text: str = "Round void (fuke): nobody scores; the same dealer deals again."
+    instant_text: str = "Instant win: {instant_win} wins the game."
+    local_language: str = "ja"
 
     def __post_init__(self) -> None:
         if self.entry_form not in ENTRY_FORMS:

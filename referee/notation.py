@@ -1,20 +1,24 @@
 """Card notation: turn what players type into card ids from CARDS.tsv.
 
 Accepted tokens: ids (``pine-crane``), English names (``Pine with Crane``),
-Japanese names (``松に鶴``), and the generic chaff forms ``pine-chaff`` /
-``松のカス``, which take the next free chaff of that month, since same-month
-chaff are interchangeable for scoring.  Case is ignored; space, ``-`` and ``_``
-are the same.  Pure core: standard library only.
+Japanese names (``松に鶴``), Korean hwatu names (``비광``, ``송학 광``, ``국진``:
+``referee/data/hwatu_names.tsv``, with or without the space), and the generic chaff
+forms ``pine-chaff`` / ``松のカス`` / ``송학 피``, which take the next free chaff of that
+month, since same-month chaff are interchangeable for scoring.  A Korean name of a month
+or a set (``송학``, ``고도리``) is not one card: the error lists the cards it could mean.
+Case is ignored; space, ``-`` and ``_`` are the same.  Pure core: standard library only.
 """
 
 from __future__ import annotations
 
+import csv
 import difflib
 import re
 from collections.abc import Iterable, Mapping
+from importlib import resources
 
 from referee.cards import BY_ID, CARD_IDS, CARDS
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 
 
 def normalise(token: str) -> str:
@@ -43,11 +47,66 @@ def _build_aliases() -> dict[str, tuple[str, ...]]:
         if c.kind == "chaff" and c.roppyakken_points == 0 and "lightning" not in c.tags:
             # Generic same-month chaff: "pine-chaff" / 松のカス.
             add(f"{c.plant}-chaff", c.id)
+    for row in HWATU_NAMES:
+        if row["use"] == "card":
+            for key in _korean_keys(row["name"]):
+                for cid in row["ids"].split():
+                    add(key, cid)
     return {k: tuple(v) for k, v in aliases.items()}
 
 
+def _load_hwatu_names() -> tuple[dict[str, str], ...]:
+    text = resources.files("referee").joinpath("data/hwatu_names.tsv").read_text(encoding="utf-8")
+    rows = tuple(csv.DictReader(text.splitlines(), delimiter="\t"))
+    for row in rows:
+        unknown = [c for c in row["ids"].split() if c not in BY_ID]
+        if unknown or row["use"] not in ("card", "month", "set"):
+            raise ValueError(f"hwatu_names.tsv: {row['name']!r} has ids {unknown} not in CARDS.tsv or use "
+                             f"{row['use']!r}; expected card ids and use card, month or set")
+    return rows
+
+
+def _korean_keys(name: str) -> set[str]:
+    """A Korean name as players type it: with its space (``송학 광``) or without (``송학광``)."""
+    key = normalise(name)
+    return {key, key.replace("-", "")}
+
+
+#: Korean hwatu names (화투): ``name``, ``ids`` (space-separated; several: interchangeable chaff,
+#: the next free one is taken) and ``use``: ``card`` (accepted), ``month`` or ``set`` (a name of
+#: several cards, answered with the cards it could mean).  Hwatu numbers: 11월 오동, 12월 비.
+HWATU_NAMES: tuple[dict[str, str], ...] = _load_hwatu_names()
 #: normalised token -> candidate ids (several only for interchangeable chaff).
 ALIASES: dict[str, tuple[str, ...]] = _build_aliases()
+#: Korean id -> its first Korean card name, for hints (``비광 (willow-rain-man)``).
+KOREAN_NAME: dict[str, str] = {}
+for _row in HWATU_NAMES:
+    for _cid in _row["ids"].split():
+        if _row["use"] == "card":
+            KOREAN_NAME.setdefault(_cid, _row["name"])
+#: normalised Korean name of a month or a set -> (its name, its use, the cards it names).
+SEVERAL: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    key: (row["name"], row["use"], tuple(row["ids"].split()))
+    for row in HWATU_NAMES if row["use"] != "card" for key in _korean_keys(row["name"])
+}
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def _named(ids: Iterable[str], korean: bool) -> str:
+    """Card ids in a hint, each with its Korean name first when the player typed Korean (interchangeable
+    chaff, which share a name, once)."""
+    if not korean:
+        return ", ".join(ids)
+    seen: dict[str, str] = {}
+    for cid in ids:
+        seen.setdefault(KOREAN_NAME.get(cid, cid), cid)
+    return ", ".join(f"{name} ({cid})" if name != cid else cid for name, cid in seen.items())
+
+
+def _several_hint(token: str, name: str, use: str, ids: tuple[str, ...]) -> str:
+    what = "a month" if use == "month" else "a set"
+    return (f"unknown card {token!r}: {name} is {what} of {len(ids)} cards, not one card; did you mean "
+            f"{_named(ids, True)}?")
 
 
 def suggest(token: str, n: int = 3) -> list[str]:
@@ -68,12 +127,15 @@ def resolve(token: str) -> tuple[str, ...]:
     Raises ``RefereeError('unknown-card')`` naming the token and the nearest ids.
     """
     if not isinstance(token, str):
-        raise RefereeError("unknown-card", f"card must be a string, got {token!r}")
+        raise RefereeError("unknown-card", f"card must be a string, {given(token)}")
     # Stored rounds hold exact ids: look them up before normalising (re-scoring a long history).
     cands = ALIASES.get(token) or ALIASES.get(normalise(token))
     if cands is None:
+        several = SEVERAL.get(normalise(token))
+        if several is not None:
+            raise RefereeError("unknown-card", _several_hint(token, *several))
         near = suggest(token)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        hint = f"; did you mean {_named(near, bool(_HANGUL.search(token)))}?" if near else ""
         raise RefereeError("unknown-card", f"unknown card {token!r}{hint}")
     return cands
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import api, families
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 
 GAME_KEYS = ("ruleset", "options", "players", "dealer", "rounds")
 
@@ -48,7 +48,7 @@ def merged_options(game: Mapping[str, Any], ruleset: str | None, overrides: Mapp
     before = game.get("ruleset") or families.DEFAULT_RULESET
     options = game.get("options") or {}
     if not isinstance(options, Mapping):
-        raise RefereeError("bad-ruleset", f'"options" must be an object, got {options!r}')
+        raise RefereeError("bad-ruleset", f'"options" must be an object, {given(options)}')
     if ruleset is None or ruleset == before:
         return before, {**options, **overrides}
     return ruleset, dict(overrides)

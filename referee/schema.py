@@ -15,12 +15,12 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 
 
 def opt(
     default: Any, doc: str, *, choices: tuple = (), min: int | None = None, label: str = "", group: str = "",
-    unit: str = "",
+    unit: str = "", source: str = "",
 ) -> Any:
     """A dataclass field with the documentation and limits the validator and form use.
 
@@ -28,8 +28,11 @@ def opt(
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
     plants to players: ``referee.describe.value_words``).
+    ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
+    players read).
     """
-    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group, "unit": unit}
+    meta = {"doc": doc, "choices": choices, "min": min, "label": label, "group": group, "unit": unit,
+            "source": source}
     if isinstance(default, dict):
         return field(default_factory=lambda: types.MappingProxyType(dict(default)), metadata=meta)
     return field(default=default, metadata=meta)
@@ -37,7 +40,7 @@ def opt(
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
     return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}"
+        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
     )
 
 

@@ -1221,6 +1221,46 @@ def m010_rules_change_log(db: Database) -> None:
     """
 
 
+# ---- explicit round endings (issue 20 QA) -----------------------------------
+# A Go-Stop or Koi-Koi round must say how it ended (``stopped_by``: a player, or null), or a
+# forgotten stopper is scored as a nagari.  Rounds stored before dropped a null ``stopped_by``:
+# their family's ``explicit_ending`` gives them back the meaning they had (nobody stopped).
+
+
+def _explicit(family: str, data: Any) -> Any:
+    """A stored round (its object) with its ending said; unchanged where nothing is missing."""
+    from referee import families  # read here only, by this migration
+    from referee.errors import RefereeError
+
+    try:
+        upgrade = families.get(family).explicit_ending
+    except RefereeError:  # a family this install does not know: its rounds stay as they are
+        return data
+    return upgrade(data) if upgrade is not None and isinstance(data, dict) else data
+
+
+@migrations()
+def m011_explicit_round_endings(db: Database) -> None:
+    """Stored Go-Stop and Koi-Koi rounds with no ``stopped_by`` get ``stopped_by: null`` (what they
+    meant), in the rounds and in the undo log's steps, so they still score as before."""
+    family = {r["id"]: r["family"] for r in db["sessions"].rows}
+    for row in list(db["rounds"].rows):
+        old = json.loads(row["data"])
+        new = _explicit(family.get(row["session_id"], ""), old)
+        if new != old:
+            db["rounds"].update(row["id"], {"data": json.dumps(new)})
+    for row in list(db["changes"].rows):
+        steps = json.loads(row["undo"] or "[]")
+        changed = False
+        for step in steps:
+            if step[0] in ("insert", "restore") and isinstance(step[1], dict) and "data" in step[1]:
+                new = _explicit(family.get(row["session_id"], ""), step[1]["data"])
+                changed = changed or new != step[1]["data"]
+                step[1]["data"] = new
+        if changed:
+            db["changes"].update(row["id"], {"undo": json.dumps(steps, ensure_ascii=False, separators=(",", ":"))})
+
+
 @guarded
 def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str) -> Session:
     """Change a session's ruleset and options (dotted-key overrides), logged for undo with ``summary``.

@@ -5,7 +5,13 @@ Reads the public JSON shapes only, so it works for every family.  Pure core.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from referee.cards import month_label
+from referee.family import Family
+
+#: Family words used here, with their defaults where no family is given.
+_WORDS = {f.name: f.default for f in fields(Family) if f.name in ("void_text", "instant_text", "words")}
 
 
 def _line(line: dict) -> str:
@@ -14,8 +20,11 @@ def _line(line: dict) -> str:
     return f"    {line['points']:>+6}  {label}" + (f"  [{cards}]" if cards else "")
 
 
-def round_text(out: dict) -> str:
-    """A readable table of a round result object (README "Round result")."""
+def round_text(out: dict, family: Family | None = None) -> str:
+    """A readable table of a round result object (README "Round result"), in ``family``'s words
+    (``Family.void_text``, ``instant_text``, and ``words.dealer``: the dealer's name; None: the
+    defaults)."""
+    words = {k: getattr(family, k) for k in _WORDS} if family is not None else _WORDS
     rows = [f"Month: {month_label(out['month'])}"] if out.get("month") else []
     for name, p in out["players"].items():
         score = p["net_text"] if "net_text" in p else p.get("round_score")
@@ -24,13 +33,14 @@ def round_text(out: dict) -> str:
     if out.get("entered_totals") or out.get("outcome") == "entered-totals":
         rows.append("Entered totals: the table scored this round on paper; no cards were given.")
     if out.get("void"):
-        rows.append("Round void (fuke): nobody scores; the same dealer deals again.")
+        rows.append(words["void_text"])
     if out.get("instant_win"):
-        rows.append(f"Instant win: {out['instant_win']} wins the game.")
+        rows.append(words["instant_text"].format_map({**out, "winner": out.get("winner") or out["instant_win"]}))
     if "stopped_by" in out and out.get("winner") is None:
         rows.append("Nobody scores this round (a draw).")
     if out.get("next_dealer"):
-        rows.append(f"Next dealer (oya): {out['next_dealer']}")
+        w = words["words"]
+        rows.append(f"Next dealer ({w.dealer_native} {w.dealer}): {out['next_dealer']}")
     rows += [f"warning: {w}" for w in out.get("warnings", [])]
     return "\n".join(rows)
 

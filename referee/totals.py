@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 
 #: The explanation line code of an entered total.
 CODE = "entered-total"
@@ -48,7 +48,7 @@ def read_totals(
     ``unknown-player``.
     """
     if not isinstance(totals, Mapping):
-        raise RefereeError("bad-totals", f"\"totals\" must map each player to their {unit}, got {totals!r}")
+        raise RefereeError("bad-totals", f"\"totals\" must map each player to their {unit}, {given(totals)}")
     for p in totals:
         if p not in players:
             raise RefereeError("unknown-player", f"totals for unknown player {p!r}; players are {list(players)}")
@@ -67,7 +67,7 @@ def read_totals(
         if isinstance(value, float) and not math.isnan(value) and abs(value) > MAX_AMOUNT:
             raise _too_big(p, value, unit)  # 1e30 in JSON: too big before it is not whole
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RefereeError("bad-totals", f"{p}'s total is {value!r}; expected a whole number of {unit}")
+            raise RefereeError("bad-totals", f"{p}'s total is {shown(value)}; expected a whole number of {unit}")
         if abs(value) > MAX_AMOUNT:
             raise _too_big(p, value, unit)
         out[p] = value

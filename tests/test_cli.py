@@ -34,7 +34,7 @@ def test_score_text(capsys):
     code, out, _ = run(["score", str(EXAMPLE), "--format", "text"], capsys)
     assert code == 0
     assert "Gun (鉄砲)" in out
-    assert "Next dealer (oya):" in out
+    assert "Next dealer (親 oya):" in out
 
 
 def test_option_flag_overrides(capsys):

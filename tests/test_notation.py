@@ -65,3 +65,49 @@ def test_more_chaff_than_the_deck_holds():
     with pytest.raises(RefereeError) as e:
         parse_cards(["pine-chaff"] * 3)
     assert e.value.code == "too-many-cards"
+
+
+# QA (issue 20): Korean hwatu names were "unknown card"; they are data (referee/data/hwatu_names.tsv),
+# numbered as hwatu numbers months (11월 오동 paulownia, 12월 비 willow: GOSTOP-RULES.md "Cards").
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("비광", "willow-rain-man"),
+        ("비 광", "willow-rain-man"),
+        ("12월 광", "willow-rain-man"),
+        ("11월 광", "paulownia-phoenix"),
+        ("똥광", "paulownia-phoenix"),
+        ("송학 광", "pine-crane"),
+        ("송학광", "pine-crane"),
+        ("벚꽃 광", "cherry-curtain"),
+        ("공산 광", "pampas-moon"),
+        ("국진", "chrysanthemum-sake-cup"),
+        ("매조 새", "plum-bush-warbler"),
+        ("흑싸리 새", "wisteria-cuckoo"),
+        ("공산 새", "pampas-geese"),
+        ("비쌍피", "willow-lightning"),
+        ("오동 쌍피", "paulownia-chaff-yellow"),
+        ("단풍 청단", "maple-blue-ribbon"),
+        ("난초 초단", "iris-ribbon"),
+    ],
+)
+def test_a_korean_hwatu_name(token, expected):
+    assert parse_cards([token]) == (expected,)
+
+
+def test_a_korean_chaff_name_takes_the_next_plain_chaff():
+    assert parse_cards(["오동 피", "오동피", "11월 쌍피"]) == ("paulownia-chaff-1", "paulownia-chaff-2",
+                                                         "paulownia-chaff-yellow")
+
+
+@pytest.mark.parametrize(("token", "words"), [
+    ("송학", ["송학 is a month of 4 cards", "did you mean 송학 광 (pine-crane), 송학 홍단 (pine-poetry-ribbon)"]),
+    ("고도리", ["고도리 is a set of 3 cards", "매조 새 (plum-bush-warbler)", "공산 새 (pampas-geese)"]),
+    ("비강", ["unknown card '비강'; did you mean", "비광 (willow-rain-man)"]),
+], ids=["a month", "a set", "a typo"])
+def test_a_korean_name_of_no_one_card_says_what_it_could_mean(token, words):
+    with pytest.raises(RefereeError) as e:
+        parse_cards([token])
+    assert e.value.code == "unknown-card"
+    for w in words:
+        assert w in e.value.message

@@ -37,11 +37,17 @@ FAMILY = Family(
     format_amount=_money,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
-    entered_void="나가리 (nagari): nobody stopped; nobody pays",
+    explicit_ending=game.explicit_ending,
+    entered_void="나가리 (nagari): nobody stopped; no round score is paid (ppeok payouts stand)",
     month_name=hwatu.month_name,
     void_badge="나가리 · nagari",
     # Korean tables call the dealer 선 (seon); money is 점 × the stake (점당).
     words=Words(dealer="seon", dealer_native="선", lang="ko", kinds=("광", "열", "띠", "피"), void="nagari",
                 money=("점", "점당")),
+    void_text=("나가리 (nagari): nobody stopped, so no round score is paid (ppeok payouts stand); the same dealer "
+               "deals again and the next round is doubled."),
+    # GOSTOP-RULES.md "Instant wins": chongtong and 3뻑 end the round; the game has no end of its own.
+    instant_text="{winner} wins the round at once ({instant_win}): each other player pays; the game goes on.",
+    local_language="ko",  # point lines' local names are Korean (name_ko; name_ja kept)
     odd_piles_warn=False,  # GOSTOP-RULES.md "Cards": odd piles are normal (steals)
 )

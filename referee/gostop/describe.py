@@ -12,7 +12,7 @@ from referee.cards import BY_ID
 from referee.describe import HowItScores, Section, YakuEntry, option_entries, words
 from referee.explain import mask_ids
 from referee.gostop.factors import GO_FACTOR_FROM, MEONG_TTA, go_points, go_times
-from referee.gostop.hwatu import month_name
+from referee.gostop.hwatu import hwatu_month, month_name
 from referee.gostop.points import RAIN_GWANG
 from referee.gostop.rules import GostopRules, Yaku
 
@@ -111,15 +111,17 @@ def describe(rules: GostopRules) -> HowItScores:
             f"뻑 ppeok from a player's first turn in a row: each other player pays {ppeok} (never doubled, paid even "
             "in a nagari).",
             f"3뻑 three ppeok end the round: each other player pays {_pts(o.three_ppeok_points)}.",
-            "Instant wins take only the nagari multiplier. 나가리 nagari: nobody stopped; nobody pays, the dealer "
-            "deals again, and the next round is doubled.",
+            "Instant wins end the round (the game goes on) and take only the nagari multiplier. 나가리 nagari: "
+            "nobody stopped; no round score is paid (ppeok payouts stand), the dealer deals again, and the next "
+            "round is doubled.",
         )),
         Section("money", "Money", (
             "Each loser pays (base + go points) × the factors on every loser × their own factors, times the stake. "
             "The winner deals next. A round's money always sums to zero.",
         )),
         Section("months", "Hwatu months (월)", (
-            "Go-Stop numbers the months of the hwatu deck: " + ", ".join(month_name(m) for m in range(1, 13)) + ".",
+            "Go-Stop numbers the months of the hwatu deck: "
+            + ", ".join(month_name(m) for m in sorted(range(1, 13), key=hwatu_month)) + ".",
         )),
     )
     return HowItScores(rules.name, rules.title, rules.description, "Go-Stop", "점", sections,

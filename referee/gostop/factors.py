@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from referee.cards import BY_ID, ids_of
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.explain import Line
 from referee.gostop.inputs import RoundInput
 from referee.gostop.points import Tally
@@ -130,7 +130,7 @@ def dokbak_payer(rules: GostopRules, rnd: RoundInput, winner: str) -> tuple[str 
     if len(callers) == 2:
         if rnd.last_go not in callers:
             raise RefereeError("bad-round", f"both losers, {callers[0]} and {callers[1]}, called go: say which called "
-                               f"last in \"last_go\" (that player pays dokbak); it is {rnd.last_go!r}")
+                               f"last in \"last_go\" (that player pays dokbak); it is {shown(rnd.last_go)}")
         payer = rnd.last_go
     elif callers:
         payer = callers[0]

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import RefereeError
-from referee.gostop.inputs import check_players, make_round
+from referee.errors import RefereeError, given, shown
+from referee.gostop.inputs import THREE_PPEOK, check_players, make_round
 from referee.gostop.round import RoundResult, score_round
 from referee.gostop.rules import GostopRules
 from referee.gostop.totals import refuse_play, score_totals
@@ -27,6 +27,36 @@ ROUND_KEYS = frozenset({"piles", "bonus", "sake_cup", "gos", "last_go", "stopped
 _NAMED = tuple(sorted(ROUND_KEYS - {"piles", "totals", "void"}))
 
 
+#: What a played round that does not say how it ended is told (the web form asks the same).
+ENDING_MISSING = ("\"stopped_by\" is missing: say how the round ended, with the player who stopped (스톱), "
+                  "or \"stopped_by\": null when nobody stopped (나가리, a nagari that doubles the next round)")
+
+
+def ending_missing(data: Mapping[str, Any]) -> bool:
+    """Whether a played round says neither who stopped nor that nobody did: ``stopped_by`` is
+    required (a player, or null for a nagari), unless ``instant`` (chongtong) or three ppeok in
+    ``ppeok`` ended it.  Entered totals say nothing of it."""
+    if "stopped_by" in data or "totals" in data or data.get("instant") is not None:
+        return False
+    ppeok = data.get("ppeok")
+    return not (isinstance(ppeok, Mapping) and any(isinstance(t, list | tuple) and len(t) == THREE_PPEOK
+                                                   for t in ppeok.values()))
+
+
+def check_ending(data: Mapping[str, Any]) -> None:
+    """Refuse a played round that does not say how it ended (``ending_missing``): without this a
+    forgotten stopper would be scored as a nagari and double the next round (docs/GOSTOP.md
+    "JSON").  Raises ``RefereeError('bad-round')`` naming the field."""
+    if ending_missing(data):
+        raise RefereeError("bad-round", ENDING_MISSING)
+
+
+def explicit_ending(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A round stored before endings were explicit, with its old meaning said: no ``stopped_by``
+    was a nagari (``stopped_by: null``)."""
+    return {**data, "stopped_by": None} if ending_missing(data) else dict(data)
+
+
 def score_data(rules: GostopRules, players: Sequence[str], data: Mapping[str, Any], dealer: str | None) -> RoundResult:
     """Score a round object's keys (the unknown ones are the caller's to refuse): played, or entered totals."""
     if "totals" in data:
@@ -35,8 +65,9 @@ def score_data(rules: GostopRules, players: Sequence[str], data: Mapping[str, An
                             data.get("nagari_carry"))
     if "void" in data:
         raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
-    return score_round(rules, make_round(rules, players, data.get("piles"), dealer=dealer,
-                                         **{k: data.get(k) for k in _NAMED}))
+    rnd = make_round(rules, players, data.get("piles"), dealer=dealer, **{k: data.get(k) for k in _NAMED})
+    check_ending(data)  # after the cards and players are checked, which name more
+    return score_round(rules, rnd)
 
 
 @dataclass(frozen=True)
@@ -93,15 +124,15 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
         try:
             if not isinstance(r, Mapping):
                 raise RefereeError("bad-round", f"expected a round object with some of {', '.join(sorted(ROUND_KEYS))}"
-                                   f", got {r!r}")
+                                   f", {given(r)}")
             unknown = sorted(set(r) - ROUND_KEYS)
             if unknown:
                 raise RefereeError("bad-round", f"unknown key(s) {', '.join(unknown)}; expected "
                                    f"{', '.join(sorted(ROUND_KEYS))}")
-            given = r.get("nagari_carry")
-            if given is not None and given != carry:
-                raise RefereeError("bad-round", f"\"nagari_carry\" is {given!r}, but the referee carries ×{carry} "
-                                   "into this round (leave it out)")
+            stated = r.get("nagari_carry")
+            if stated is not None and stated != carry:
+                raise RefereeError("bad-round", f"\"nagari_carry\" is {shown(stated)}, but the referee carries "
+                                   f"×{carry} into this round (leave it out)")
             result = score_data(rules, players, {**r, "nagari_carry": carry}, dealer)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None

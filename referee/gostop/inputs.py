@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 from referee.gostop.hwatu import card_label
 from referee.gostop.points import SAKE_CUP
 from referee.gostop.rules import GostopRules
@@ -84,7 +84,7 @@ def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
     """Distinct printable names, as many as option ``players`` allows (2 or 3).
     Raises ``RefereeError`` (``bad-round``; ``player-count`` naming the count and the option)."""
     if not isinstance(players, list | tuple) or not all(printable_name(p) for p in players):
-        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
+        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), {given(players)}")
     allowed = rules.options.players
     if len(players) not in allowed:
         raise RefereeError("player-count", f"{rules.title} is for {' or '.join(map(str, allowed))} players "
@@ -97,7 +97,8 @@ def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
 
 def _player(value: object, key: str, players: tuple[str, ...]) -> str:
     if value not in players:
-        raise RefereeError("unknown-player", f"\"{key}\" is {value!r}; expected one of the players {list(players)}")
+        raise RefereeError("unknown-player", f"\"{key}\" is {shown(value)}; expected one of the players "
+                           f"{list(players)}")
     return value  # type: ignore[return-value]
 
 
@@ -105,7 +106,7 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise RefereeError("bad-round", f"\"{key}\" must map players to values, got {value!r}")
+        raise RefereeError("bad-round", f"\"{key}\" must map players to values, {given(value)}")
     for p in value:
         if p not in players:
             raise RefereeError("unknown-player", f"\"{key}\" names {p!r}, who is not a player; players are "
@@ -115,7 +116,7 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, Any]:
 
 def _count(value: object, where: str, most: int = MAX_CALLS) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise RefereeError("bad-round", f"{where} is {value!r}; expected a whole number 0 to {most}")
+        raise RefereeError("bad-round", f"{where} is {shown(value)}; expected a whole number 0 to {most}")
     return value
 
 
@@ -130,10 +131,11 @@ def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[
     out: dict[str, tuple[int, ...]] = {}
     for p, values in table.items():
         if not isinstance(values, list | tuple):
-            raise RefereeError("bad-round", f"\"bonus\" of {p} is {values!r}; expected a list of pi values, e.g. [3]")
+            raise RefereeError("bad-round", f"\"bonus\" of {p} is {shown(values)}; expected a list of pi values, "
+                               "e.g. [3]")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or v not in deck:
-                raise RefereeError("bad-round", f"\"bonus\" of {p} has {v!r}; the deck's bonus cards (option "
+                raise RefereeError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards (option "
                                    f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}")
         if values:
             out[p] = tuple(values)
@@ -151,7 +153,7 @@ def _sake_cup(rules: GostopRules, value: object, players: tuple[str, ...],
     table = _table(value, "sake_cup", players)
     for p, use in table.items():
         if use not in ("pi", "animal"):
-            raise RefereeError("bad-round", f"\"sake_cup\" of {p} is {use!r}; expected \"pi\" or \"animal\"")
+            raise RefereeError("bad-round", f"\"sake_cup\" of {p} is {shown(use)}; expected \"pi\" or \"animal\"")
         if SAKE_CUP not in piles[p]:
             raise RefereeError("bad-round", f"\"sake_cup\" says how {p} plays the sake cup, but {p}'s pile does not "
                                f"hold {card_label(SAKE_CUP)}")
@@ -169,7 +171,7 @@ def _ppeok(value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]
         if not isinstance(turns, list | tuple) or not all(
             not isinstance(t, bool) and isinstance(t, int) and 1 <= t <= MAX_TURN for t in turns
         ):
-            raise RefereeError("bad-round", f"\"ppeok\" of {p} is {turns!r}; expected the turn numbers (1 to "
+            raise RefereeError("bad-round", f"\"ppeok\" of {p} is {shown(turns)}; expected the turn numbers (1 to "
                                f"{MAX_TURN}) of {p}'s ppeok, e.g. [1, 2]")
         if len(set(turns)) != len(turns):
             raise RefereeError("bad-round", f"\"ppeok\" of {p} names a turn twice: {list(turns)}")
@@ -185,15 +187,15 @@ def _instant(value: object, players: tuple[str, ...]) -> Instant | None:
     if value is None:
         return None
     if not isinstance(value, Mapping) or set(value) - {"type", "player", "cards"}:
-        raise RefereeError("bad-round", f"\"instant\" is {value!r}; expected {{\"type\": \"chongtong\", "
+        raise RefereeError("bad-round", f"\"instant\" is {shown(value)}; expected {{\"type\": \"chongtong\", "
                            "\"player\": name, \"cards\": [the four cards of a month]}")
     if value.get("type") not in INSTANTS:
-        raise RefereeError("bad-round", f"\"instant.type\" is {value.get('type')!r}; expected one of "
+        raise RefereeError("bad-round", f"\"instant.type\" is {shown(value.get('type'))}; expected one of "
                            f"{', '.join(INSTANTS)} (three ppeok are read from \"ppeok\")")
     player = _player(value.get("player"), "instant.player", players)
     cards = value.get("cards")
     if not isinstance(cards, list | tuple):
-        raise RefereeError("bad-round", f"\"instant.cards\" is {cards!r}; expected the four cards of the month "
+        raise RefereeError("bad-round", f"\"instant.cards\" is {shown(cards)}; expected the four cards of the month "
                            f"{player} was dealt")
     ids = parse_groups({player: cards}, what="instant.cards of")[player]
     months = {BY_ID[c].month for c in ids}
@@ -235,7 +237,7 @@ def make_round(
     pile_table = _table(piles, "piles", players)
     for p, cards in pile_table.items():
         if not isinstance(cards, list | tuple):
-            raise RefereeError("bad-round", f"\"piles\" of {p} is {cards!r}; expected a list of card ids")
+            raise RefereeError("bad-round", f"\"piles\" of {p} is {shown(cards)}; expected a list of card ids")
     pile_ids = parse_groups({p: pile_table.get(p, ()) for p in players}, what="pile")
     bonus_t = _bonus(rules, bonus, players)
     cup = _sake_cup(rules, sake_cup, players, pile_ids)
@@ -255,21 +257,21 @@ def make_round(
     three = [p for p, turns in ppeok_t.items() if len(turns) == THREE_PPEOK]
     if three and stopper is not None:
         raise RefereeError("bad-round", f"{three[0]} made three ppeok (3뻑), which ends the round, so nobody "
-                           f"stopped; \"stopped_by\" is {stopper!r} (leave it out)")
+                           f"stopped; \"stopped_by\" is {shown(stopper)} (leave it out)")
     last = None if last_go is None else _player(last_go, "last_go", players)
     if last is not None and not gos_t.get(last):
-        raise RefereeError("bad-round", f"\"last_go\" is {last!r}, who called no go (\"gos\" of {last} is 0)")
+        raise RefereeError("bad-round", f"\"last_go\" is {shown(last)}, who called no go (\"gos\" of {last} is 0)")
     feeder = None if dokbak is None else _player(dokbak, "dokbak", players)
     if feeder is not None and len(players) != 3:
         raise RefereeError("bad-round", "\"dokbak\" is for three players; with two a loser who called go pays "
                            "×2 (go-bak)")
     if feeder is not None and feeder == stopper:
-        raise RefereeError("bad-round", f"\"dokbak\" is {feeder!r}, the player who stopped; name the loser who "
+        raise RefereeError("bad-round", f"\"dokbak\" is {shown(feeder)}, the player who stopped; name the loser who "
                            "fed the winner")
     carry = 1 if nagari_carry is None else nagari_carry
     cap = rules.options.nagari_cap
     if isinstance(carry, bool) or not isinstance(carry, int) or carry not in carries(cap, carry):
-        raise RefereeError("bad-round", f"\"nagari_carry\" is {nagari_carry!r}; expected 1, 2, 4 ... (×2 per nagari "
-                           f"in a row)" + (f", at most {cap} (option nagari_cap)" if cap is not None else ""))
+        raise RefereeError("bad-round", f"\"nagari_carry\" is {shown(nagari_carry)}; expected 1, 2, 4 ... (×2 per "
+                           f"nagari in a row)" + (f", at most {cap} (option nagari_cap)" if cap is not None else ""))
     return RoundInput(players, dealer, pile_ids, bonus_t, cup, gos_t, last, stopper, shakes_t, bombs_t,
                       ppeok_t, inst, feeder, carry)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.gostop.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.gostop.game import play_game, score_data
 from referee.gostop.rules import GostopRules
@@ -39,7 +39,7 @@ def game_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     _check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
     return play_game(rules, data.get("players"), rounds, data.get("dealer")).to_json()
 
 
@@ -50,11 +50,15 @@ def next_round(game: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def yaku_made(rules: GostopRules, game_round: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """Player -> the point lines they made in one round of a game result: ``[{id, name, name_ja}]``
-    (``name_ja`` holds the Korean name, the local-name slot every family fills)."""
+    """Player -> the point lines they made in one round of a game result: ``[{id, name, name_ko,
+    name_ja}]``: ``name_ko`` the Korean name; ``name_ja`` the same, kept for the local-name slot
+    every family fills (callers that read it keep working)."""
     names = {y.id: (y.en, y.ja) for y in rules.yaku}
-    return {
-        p: [{"id": y["id"], "name": names.get(y["id"], (y["name"],))[0],
-             "name_ja": names.get(y["id"], ("", y["name_ko"]))[1]} for y in r.get("points", ())]
-        for p, r in game_round.get("players", {}).items()
-    }
+    out = {}
+    for p, r in game_round.get("players", {}).items():
+        made = []
+        for y in r.get("points", ()):
+            en, ko = names.get(y["id"], (y["name"], y["name_ko"]))
+            made.append({"id": y["id"], "name": en, "name_ko": ko, "name_ja": ko})
+        out[p] = made
+    return out

@@ -203,8 +203,11 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
             owed, points, times = _share(rules, rnd, winner, loser, wlines, tallies, common, loser in gobak)
             multiplier[loser] = times
             lines[loser] += owed
-            lines[winner] += [Line(winner, x.code, f"from {loser}: {x.en}", x.ja, -x.points) for x in owed]
-            if payer is not None and payer != loser:
+            transfer = payer is not None and payer != loser
+            # The winner's lines name who pays: under dokbak another loser pays this loser's share.
+            source = f"from {payer}, paying {loser}'s share (독박 dokbak)" if transfer else f"from {loser}"
+            lines[winner] += [Line(winner, x.code, f"{source}: {x.en}", x.ja, -x.points) for x in owed]
+            if transfer:
                 lines[loser].append(Line(loser, "dokbak", f"독박: {payer} pays {loser}'s share", "독박", points))
                 lines[payer].append(Line(payer, "dokbak", f"독박: {payer} pays {loser}'s share", "독박", -points))
                 pay(payer, winner, points, "dokbak")
@@ -212,7 +215,8 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
                 pay(loser, winner, points, "round")
     else:
         outcome = "nagari"
-        warnings.append(f"나가리 (nagari): nobody stopped; nobody pays, {rnd.dealer} deals again and the next round "
+        paid = "only the ppeok payouts are paid" if _ppeok(rules, rnd) else "nobody pays"
+        warnings.append(f"나가리 (nagari): nobody stopped; {paid}, {rnd.dealer} deals again and the next round "
                         f"is ×{next_carry(rnd.nagari_carry, o.nagari_cap)}")
     if outcome == "three-ppeok" and rnd.gos:
         warnings.append("gos do not count when three ppeok end the round")
@@ -270,5 +274,5 @@ def score_round(rules: GostopRules, rnd: RoundInput) -> RoundResult:
     best = max(tried, key=lambda r: r.money[holder])  # max keeps the first (animal) on a tie
     note = f"{holder}'s sake cup counts as {'a pi (쌍피)' if best.player(holder).sake_cup == 'pi' else 'an animal'}"
     if len(tried) == 2 and tried[0].money[holder] != tried[1].money[holder]:
-        note += ", where it is worth more to them"
+        note += (", where it earns them more" if best.winner == holder else ", where it costs them less")
     return replace(best, warnings=(*best.warnings, note))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID, select
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.schema import build, opt
 
 #: What a point line counts (GOSTOP-RULES.md "Points from captures"): a number of brights,
@@ -27,95 +27,118 @@ MAX_BONUS_VALUE = 3
 
 @dataclass(frozen=True)
 class Options:
-    """House-rule options of Go-Stop and Matgo (GOSTOP-RULES.md; each help text names its line)."""
+    """House-rule options of Go-Stop and Matgo (GOSTOP-RULES.md).  Help texts are players' words;
+    ``source`` names the GOSTOP-RULES.md section each comes from."""
 
     players: tuple[int, ...] = opt(
-        (3,), "How many play: 3 (Go-Stop) or 2 (Matgo, 맞고). \"Players and money\".",
+        (3,), "How many play: 3 (Go-Stop) or 2 (Matgo, 맞고).",
         label="Players", group="Table",
+        source="Players and money",
     )
     point_value: int = opt(
-        100, "Money per point (점당, the table's stake): each loser pays points × this. \"Players and money\".",
+        100, "Money per point (점당, the table's stake): each loser pays points × this.",
         min=1, label="Stake per point (점당)", group="Table", unit="",
+        source="Players and money",
     )
     stop_points: int = opt(
-        3, "Points a player needs to stop (3 with three players, 7 in Matgo). A stopper below it is an error. "
-        "\"Points from captures\".", min=1, label="Points to stop", group="Go and stop",
+        3, "Points a player needs to stop (3 with three players, 7 in Matgo). A stopper below it is an error.",
+        min=1, label="Points to stop", group="Go and stop",
+        source="Points from captures",
     )
     go_points: str = opt(
-        "every", "Points each go adds: every (+n for n gos); first-two (+1, +2, nothing past). \"Go and stop\".",
+        "every", "Points the gos add: every (n gos add n: 3 gos +3); first-two (the first go +1, the second +1 "
+        "more, so at most +2; later gos add no points but still multiply).",
         choices=("every", "first-two"), label="Points for each go", group="Go and stop",
+        source="Go and stop",
     )
     go_factor: str = opt(
-        "doubling", "From the third go: doubling (×2, ×4, ×8: ×2^(n−2)); linear (×2, ×3, ×4: ×(n−1)). "
-        "\"Go and stop\".", choices=("doubling", "linear"), label="Multiplier from the third go",
+        "doubling", "From the third go: doubling (3 gos ×2, 4 ×4, 5 ×8, and on: ×2^(n−2), 6 gos ×16); "
+        "linear (×2, ×3, ×4 ...: ×(n−1)). A round may state up to 12 gos.",
+        choices=("doubling", "linear"), label="Multiplier from the third go",
         group="Go and stop",
+        source="Go and stop",
     )
     dokbak: str = opt(
         "pays-all", "3 players, a loser who had called go (독박): pays-all (pays every loser's share); "
-        "pays-all-double (and the own share ×2); double (no transfer: the own share ×2, as in Matgo). "
-        "\"Players and money\".", choices=("pays-all", "pays-all-double", "double"),
+        "pays-all-double (and the own share ×2); double (no transfer: the own share ×2, as in Matgo).",
+        choices=("pays-all", "pays-all-double", "double"),
         label="Dokbak (독박): a go-caller who lost", group="Go and stop",
+        source="Players and money",
     )
     bomb_doubles: bool = opt(
-        True, "Each bomb (폭탄) of the winner doubles the score (false: bombs do not). \"Settlement factors\".",
+        True, "Each bomb (폭탄) of the winner doubles the score (false: bombs do not).",
         label="Bombs double (폭탄)", group="Factors",
+        source="Settlement factors",
     )
     meongbak: str = opt(
         "winner-seven", "winner-seven: ×2 to all when the winner holds 7 animals or more (멍따); loser-none: "
-        "×2 on a loser with no animal when the winner scored animals or godori (멍박); off. "
-        "\"Settlement factors\".", choices=("winner-seven", "loser-none", "off"),
+        "×2 on a loser with no animal when the winner scored animals or godori (멍박); off.",
+        choices=("winner-seven", "loser-none", "off"),
         label="Animal bak (멍따 / 멍박)", group="Factors",
+        source="Settlement factors",
     )
     pibak_max: int = opt(
         5, "Pi-bak (피박): a loser with this pi value or less pays ×2 when the winner scored pi (5 with "
-        "three players, 7 in Matgo). \"Settlement factors\".", min=0, label="Pi-bak at this pi or less",
+        "three players, 7 in Matgo).", min=0, label="Pi-bak at this pi or less",
         group="Factors",
+        source="Settlement factors",
     )
     pibak_zero_exempt: bool = opt(
-        True, "A loser with no pi at all is not pi-bak. \"Settlement factors\".",
+        True, "A loser with no pi at all is not pi-bak.",
         label="No pi-bak with no pi at all", group="Factors",
+        source="Settlement factors",
     )
     nagari_cap: int | None = opt(
-        8, "Nagari (나가리): the next round is ×2, doubling on each nagari in a row up to this (empty: no cap). "
-        "\"Instant wins, ppeok, nagari\".", min=1, label="Highest nagari multiplier", group="Nagari and instant wins",
+        8, "Nagari (나가리): the next round is ×2, doubling on each nagari in a row up to this (empty: no cap).",
+        min=1, label="Highest nagari multiplier", group="Nagari and instant wins",
+        source="Instant wins, ppeok, nagari",
     )
     chongtong_points: int = opt(
-        10, "Chongtong (총통, four of a month dealt): each other player pays this. \"Instant wins, ppeok, nagari\".",
+        10, "Chongtong (총통, four of a month dealt): each other player pays this.",
         min=0, label="Chongtong (총통) points", group="Nagari and instant wins",
+        source="Instant wins, ppeok, nagari",
     )
     three_ppeok_points: int = opt(
-        7, "Three ppeok in a round (3뻑) end it: each other player pays this. \"Instant wins, ppeok, nagari\".",
+        7, "Three ppeok in a round (3뻑) end it: each other player pays this.",
         min=0, label="Three ppeok (3뻑) points", group="Nagari and instant wins",
+        source="Instant wins, ppeok, nagari",
     )
     ppeok_payouts: tuple[int, ...] = opt(
         (3, 6, 12), "Points each other player pays for the 1st, 2nd, 3rd ppeok (뻑) of an unbroken run from a "
-        "player's first turn; never multiplied (empty: none). \"Instant wins, ppeok, nagari\".",
+        "player's first turn; never multiplied (empty: none).",
         label="Ppeok (뻑) payouts", group="Nagari and instant wins",
+        source="Instant wins, ppeok, nagari",
     )
     sagwang_dry: int = opt(
-        4, "Points of four brights without the rain gwang (비광); with it, sagwang's own points. "
-        "\"Points from captures\".", min=0, label="Four brights without rain (사광)", group="Points",
+        4, "Points of four brights without the rain gwang (비광); with it, sagwang's own points.",
+        min=0, label="Four brights without rain (사광)", group="Points",
+        source="Points from captures",
     )
     willow_ribbon_counts: bool = opt(
-        True, "The willow ribbon (비띠) counts toward five ribbons (it is never part of a dan). \"Cards\".",
+        True, "The willow ribbon (비띠) counts toward five ribbons (it is never part of a dan).",
         label="Willow ribbon counts as a ribbon", group="Points",
+        source="Cards",
     )
     sake_cup: str = opt(
         "choice", "The sake cup (국진) is an animal or a ssangpi: choice (the round says; else the best for its "
-        "holder); animal; pi. \"Cards\".", choices=("choice", "animal", "pi"),
+        "holder); animal; pi.", choices=("choice", "animal", "pi"),
         label="The sake cup (국진)", group="Points",
+        source="Cards",
     )
     ssangpi: tuple[str, ...] = opt(
-        ("willow-lightning", "paulownia-chaff-yellow"), "Chaff cards worth 2 pi (쌍피). \"Cards\".",
+        ("willow-lightning", "paulownia-chaff-yellow"), "Chaff cards worth 2 pi (쌍피).",
         label="Double pi (쌍피)", group="Points",
+        source="Cards",
     )
     godori: tuple[str, ...] = opt(
-        ("plum-bush-warbler", "wisteria-cuckoo", "pampas-geese"), "The three birds of godori (고도리). \"Cards\".",
+        ("plum-bush-warbler", "wisteria-cuckoo", "pampas-geese"), "The three birds of godori (고도리).",
         label="Godori birds (고도리)", group="Points",
+        source="Cards",
     )
     bonus_cards: tuple[int, ...] = opt(
-        (2, 2, 3), "The deck's bonus cards (보너스피) by pi value; more of a value in a round is an error. \"Cards\".",
+        (2, 2, 3), "The deck's bonus cards (보너스피) by pi value; more of a value in a round is an error.",
         label="Bonus cards in the deck", group="Points",
+        source="Cards",
     )
 
 
@@ -182,7 +205,7 @@ class GostopRules:
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}")
+    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}")
 
 
 def _check_options(o: Options, source: str) -> None:

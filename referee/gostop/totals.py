@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.explain import Line
 from referee.gostop.inputs import make_round, next_carry
 from referee.gostop.round import PlayerRound, RoundResult
@@ -33,7 +33,7 @@ def score_totals(rules: GostopRules, players: Sequence[str], totals: Mapping, de
     """
     rnd = make_round(rules, players, {}, dealer=dealer, nagari_carry=nagari_carry)
     if not isinstance(void, bool):
-        raise RefereeError("bad-totals", f"\"void\" is {void!r}; expected true (나가리: nobody stopped) or false")
+        raise RefereeError("bad-totals", f"\"void\" is {shown(void)}; expected true (나가리: nobody stopped) or false")
     points = entered.read_totals(totals, rnd.players, unit="points (점)")
     if sum(points.values()):
         raise RefereeError("bad-totals", f"the totals sum to {sum(points.values())}, not 0: what the losers pay, "

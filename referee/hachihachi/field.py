@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.hachihachi.rules import HachihachiRules
 
 
@@ -57,7 +57,7 @@ def check_carry(rules: HachihachiRules, carry: Sequence[int]) -> tuple[int, ...]
         if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
             raise RefereeError(
                 "bad-round",
-                f"carry holds {v!r}; expected queued multipliers from {sorted(allowed)}",
+                f"carry holds {shown(v)}; expected queued multipliers from {sorted(allowed)}",
             )
     if carry and rules.options.field_multiplier == "stack":
         raise RefereeError(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.hachihachi.game import play_game
 from referee.hachihachi.round import make_round
 from referee.hachihachi.rules import HachihachiRules
@@ -51,7 +51,7 @@ def rules_from(data: Mapping[str, Any], default: str = "hachihachi") -> Hachihac
         )
     if not isinstance(options, Mapping):
         raise RefereeError(
-            "bad-round", f"options is {options!r}; expected an object of option values"
+            "bad-round", f"options is {shown(options)}; expected an object of option values"
         )
     rules = load_ruleset(name, options)
     if not isinstance(rules, HachihachiRules):
@@ -66,7 +66,7 @@ def _typed(
     if value is None:
         return default
     if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
-        raise RefereeError("bad-round", f"{key} is {value!r}; expected {expected}")
+        raise RefereeError("bad-round", f"{key} is {shown(value)}; expected {expected}")
     return value
 
 
@@ -74,7 +74,7 @@ def _card_lists(data: Mapping[str, Any], key: str) -> dict[str, list[str]]:
     value = _typed(data, key, (dict,), "an object of player -> list of cards", {})
     for p, cards in value.items():
         if not isinstance(cards, list):
-            raise RefereeError("bad-round", f"{key}.{p} is {cards!r}; expected a list of cards")
+            raise RefereeError("bad-round", f"{key}.{p} is {shown(cards)}; expected a list of cards")
     return value
 
 
@@ -94,7 +94,7 @@ def round_kwargs(data: Mapping[str, Any], *, allow: tuple[str, ...] = ROUND_KEYS
     if dekiyaku is not None and not all(isinstance(c, dict) for c in dekiyaku):
         raise RefereeError(
             "bad-decision",
-            f"dekiyaku is {dekiyaku!r}; expected a list of objects",
+            f"dekiyaku is {shown(dekiyaku)}; expected a list of objects",
         )
     return {
         "players": players,
@@ -177,9 +177,9 @@ def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
     players = data.get("players")
     rounds = data.get("rounds")
     if not isinstance(players, list):
-        raise RefereeError("bad-round", f"players is {players!r}; expected a list of player names")
+        raise RefereeError("bad-round", f"players is {shown(players)}; expected a list of player names")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"rounds is {rounds!r}; expected a list of round objects")
+        raise RefereeError("bad-round", f"rounds is {shown(rounds)}; expected a list of round objects")
     allow = tuple(k for k in ROUND_KEYS if k in GAME_ROUND_KEYS)
     parsed = []
     for i, r in enumerate(rounds, 1):

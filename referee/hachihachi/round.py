@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, month_label
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
@@ -81,7 +81,7 @@ class RoundInput:
 def _seated(players: Sequence[str], who: str, what: str) -> None:
     if who not in players:
         raise RefereeError(
-            "unknown-player", f"{what} {who!r} is not seated; players are {list(players)}"
+            "unknown-player", f"{what} {shown(who)} is not seated; players are {list(players)}"
         )
 
 
@@ -94,19 +94,19 @@ def _dropout(player: str, raw: Dropout | Mapping) -> tuple[int, bool, Sequence[s
     if isinstance(raw, Dropout):
         return raw.order, raw.forced, raw.hand
     if not isinstance(raw, Mapping):
-        raise RefereeError("bad-round", f"dropped.{player} is {raw!r}; expected an object")
+        raise RefereeError("bad-round", f"dropped.{player} is {shown(raw)}; expected an object")
     order = raw.get("order", 0) or 0
     forced = raw.get("forced", False)
     hand = raw.get("hand", ())
     if isinstance(order, bool) or not isinstance(order, int) or order < 0:
-        raise RefereeError("bad-round", f"dropped.{player}.order is {order!r}; expected 1, 2, 3...")
+        raise RefereeError("bad-round", f"dropped.{player}.order is {shown(order)}; expected 1, 2, 3...")
     if not isinstance(forced, bool):
         raise RefereeError(
-            "bad-round", f"dropped.{player}.forced is {forced!r}; expected true or false"
+            "bad-round", f"dropped.{player}.forced is {shown(forced)}; expected true or false"
         )
     if not isinstance(hand, list | tuple):
         raise RefereeError(
-            "bad-round", f"dropped.{player}.hand is {hand!r}; expected a list of cards"
+            "bad-round", f"dropped.{player}.hand is {shown(hand)}; expected a list of cards"
         )
     return order, forced, hand
 
@@ -312,7 +312,7 @@ def _stated(rules: HachihachiRules, value: int, own: tuple[int, ...] | None) -> 
     else:
         ok = {1, *values}
     if isinstance(value, bool) or not isinstance(value, int) or value not in ok:
-        raise RefereeError("bad-round", f"multiplier is {value!r}; expected one of {sorted(ok)}")
+        raise RefereeError("bad-round", f"multiplier is {shown(value)}; expected one of {sorted(ok)}")
     if own is not None:
         field_value = 1
         for v in own:
@@ -356,12 +356,12 @@ def _call(
     ids = [d.id for d in rules.dekiyaku]
     if raw.yaku not in ids:
         raise RefereeError(
-            "bad-decision", f"unknown dekiyaku {raw.yaku!r}; expected one of {', '.join(ids)}"
+            "bad-decision", f"unknown dekiyaku {shown(raw.yaku)}; expected one of {', '.join(ids)}"
         )
     if raw.decision not in DECISIONS:
         raise RefereeError(
             "bad-decision",
-            f"decision {raw.decision!r} for {raw.player}'s {raw.yaku}; "
+            f"decision {shown(raw.decision)} for {raw.player}'s {raw.yaku}; "
             f"expected {' or '.join(DECISIONS)}",
         )
     if raw.liable is not None:

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from referee.cards import BY_ID, select
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.schema import build, opt
 
 
@@ -277,7 +277,7 @@ class HachihachiRules:
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
     return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {value!r}; expected {expected}"
+        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
     )
 
 

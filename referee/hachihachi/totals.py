@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.explain import Line
 from referee.hachihachi.field import Multiplier, check_carry
 from referee.hachihachi.ledger import Book
@@ -57,7 +57,7 @@ def settle_totals(
     dealer = players[0] if dealer is None else dealer
     for who, what in ((dealer, "dealer"), (winner, "winner")):
         if who is not None and who not in players:
-            raise RefereeError("unknown-player", f"{what} {who!r} is not seated; players are {list(players)}")
+            raise RefereeError("unknown-player", f"{what} {shown(who)} is not seated; players are {list(players)}")
     mpk = rules.mon_per_kan
     net = entered.read_totals(totals, players, unit="mon", parse=lambda text: parse_money(text, mpk))
     total = sum(net.values())
@@ -112,14 +112,14 @@ def totals_kwargs(data: Mapping[str, Any]) -> dict[str, Any]:
         )
     players = data.get("players")
     if not isinstance(players, list):
-        raise RefereeError("bad-round", f"players is {players!r}; expected a list of player names")
+        raise RefereeError("bad-round", f"players is {shown(players)}; expected a list of player names")
     carry = data.get("carry") or []
     if not isinstance(carry, list):
-        raise RefereeError("bad-round", f"carry is {carry!r}; expected a list of queued multipliers")
+        raise RefereeError("bad-round", f"carry is {shown(carry)}; expected a list of queued multipliers")
     out: dict[str, Any] = {"players": players, "totals": data.get("totals"), "carry": carry}
     for key in ("dealer", "winner"):
         value = data.get(key)
         if value is not None and not isinstance(value, str):
-            raise RefereeError("bad-round", f"{key} is {value!r}; expected a player name")
+            raise RefereeError("bad-round", f"{key} is {shown(value)}; expected a player name")
         out[key] = value
     return out

@@ -26,6 +26,7 @@ FAMILY = Family(
     next_round=json_io.next_round,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
+    explicit_ending=game.explicit_ending,
     # No fuke in Koi-Koi: a round of zeros is one nobody won; option draw_dealer names the next oya.
     entered_void="Nobody scored this round (both 0: a draw, or the hands ran out)",
     words=Words(void=""),  # no fuke: a round nobody won scores 0

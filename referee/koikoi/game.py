@@ -17,13 +17,44 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.koikoi.round import RoundResult, check_players, make_round, score_round
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.totals import score_totals
 
 #: Keys of one round in a game's ``rounds`` list (KOIKOI-RULES.md "JSON", "Game input").
 ROUND_KEYS = frozenset({"piles", "hands", "calls", "stopped_by", "totals", "void"})
+
+
+#: What a played round that does not say how it ended is told (the web form asks the same).
+ENDING_MISSING = ("\"stopped_by\" is missing: say how the round ended, with the player who stopped (勝負), "
+                  "or \"stopped_by\": null when the hands ran out")
+
+
+def ending_missing(data: Mapping[str, Any]) -> bool:
+    """Whether a played round says neither who stopped nor that the hands ran out: ``stopped_by``
+    is required (a player, or null), except for a round won at the deal on a lucky hand (dealt
+    hands, no pile: KOIKOI-RULES.md "Lucky hands").  Entered totals say nothing of it."""
+    if "stopped_by" in data or "totals" in data:
+        return False
+    piles, hands = data.get("piles") or {}, data.get("hands") or {}
+    at_deal = isinstance(piles, Mapping) and isinstance(hands, Mapping) and not any(piles.values()) and any(
+        hands.values())
+    return not at_deal
+
+
+def check_ending(data: Mapping[str, Any]) -> None:
+    """Refuse a played round that does not say how it ended (``ending_missing``), so that a forgotten
+    stopper is never scored as "the hands ran out" (docs/KOIKOI.md "JSON").  Raises
+    ``RefereeError('bad-round')`` naming the field."""
+    if ending_missing(data):
+        raise RefereeError("bad-round", ENDING_MISSING)
+
+
+def explicit_ending(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A round stored before endings were explicit, with its old meaning said: no ``stopped_by``
+    was "the hands ran out" (``stopped_by: null``)."""
+    return {**data, "stopped_by": None} if ending_missing(data) else dict(data)
 
 
 def month_of_round(number: int) -> int:
@@ -125,7 +156,7 @@ def play_game(
                                "start a new game")
         if not isinstance(r, Mapping):
             raise RefereeError("bad-round", f"round {i}: expected a round object with some of "
-                               f"{', '.join(sorted(ROUND_KEYS))}, got {r!r}")
+                               f"{', '.join(sorted(ROUND_KEYS))}, {given(r)}")
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "
@@ -140,6 +171,7 @@ def play_game(
             else:
                 rnd = make_round(rules, players, r.get("piles"), r.get("hands"), r.get("calls") or (),
                                  r.get("stopped_by"), dealer, month)
+                check_ending(r)
                 result = score_round(rules, rnd)
         except RefereeError as e:
             raise RefereeError(e.code, f"round {i}: {e.message}") from None

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.koikoi.game import ROUND_KEYS as GAME_ROUND_KEYS
-from referee.koikoi.game import month_of_round, play_game
+from referee.koikoi.game import check_ending, month_of_round, play_game
 from referee.koikoi.round import make_round, score_round
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.totals import score_totals
@@ -42,6 +42,7 @@ def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
         raise RefereeError("bad-round", "\"void\" is only for a round of entered totals")
     rnd = make_round(rules, data.get("players"), data.get("piles"), data.get("hands"), data.get("calls") or (),
                      data.get("stopped_by"), data.get("dealer"), data.get("month"))
+    check_ending(data)  # after the cards and players are checked, which name more
     return {"ruleset": rules.name, **score_round(rules, rnd).to_json()}
 
 
@@ -50,7 +51,7 @@ def game_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
     _check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
     return play_game(rules, data.get("players"), rounds, data.get("dealer")).to_json()
 
 

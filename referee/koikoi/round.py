@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from referee.cards import count_cards, mask
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 from referee.explain import Line, PlayerLines
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
@@ -72,7 +72,7 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, list]
     if value is None:
         return {}
     if not isinstance(value, Mapping) or not all(isinstance(v, list | tuple) for v in value.values()):
-        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, got {value!r}")
+        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, {given(value)}")
     for p in value:
         if p not in players:
             raise RefereeError("unknown-player", f"{key} for unknown player {p!r}; players are {list(players)}")
@@ -81,7 +81,8 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, list]
 
 def _player(value: object, key: str, players: tuple[str, ...]) -> str:
     if value not in players:
-        raise RefereeError("unknown-player", f"\"{key}\" is {value!r}; expected one of the players {list(players)}")
+        raise RefereeError("unknown-player", f"\"{key}\" is {shown(value)}; expected one of the players "
+                           f"{list(players)}")
     return value  # type: ignore[return-value]
 
 
@@ -91,7 +92,7 @@ def check_players(players: object) -> tuple[str, str]:
     if not isinstance(players, list | tuple) or not all(
         printable_name(p) for p in players
     ):
-        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
+        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), {given(players)}")
     if len(players) != 2:
         raise RefereeError("player-count", f"Koi-Koi is for exactly 2 players; \"players\" has {len(players)}: "
                            f"{list(players)}")
@@ -106,7 +107,7 @@ def check_month(month: object) -> int | None:
     if month is None:
         return None
     if isinstance(month, bool) or not isinstance(month, int) or not 1 <= month <= 12:
-        raise RefereeError("bad-round", f"\"month\" is {month!r}; expected a month number, 1 to 12")
+        raise RefereeError("bad-round", f"\"month\" is {shown(month)}; expected a month number, 1 to 12")
     return month
 
 
@@ -114,16 +115,18 @@ def _calls(value: object, players: tuple[str, ...]) -> tuple[Call, ...]:
     if value is None:
         return ()
     if not isinstance(value, list | tuple):
-        raise RefereeError("bad-round", f"\"calls\" must be a list of {{\"player\", \"call\"}} in order, got {value!r}")
+        raise RefereeError("bad-round", f"\"calls\" must be a list of {{\"player\", \"call\"}} in order, "
+                           f"{given(value)}")
     out = []
     for i, c in enumerate(value, 1):
         if isinstance(c, Call):
             c = {"player": c.player, "call": c.call}
         if not isinstance(c, Mapping) or set(c) - {"player", "call"}:
-            raise RefereeError("bad-round", f"call {i} is {c!r}; expected {{\"player\": name, \"call\": \"koikoi\"}}")
+            raise RefereeError("bad-round", f"call {i} is {shown(c)}; expected "
+                               "{\"player\": name, \"call\": \"koikoi\"}")
         call = c.get("call", "koikoi")
         if call not in CALLS:
-            raise RefereeError("bad-round", f"call {i} is {call!r}; the calls are {', '.join(CALLS)}")
+            raise RefereeError("bad-round", f"call {i} is {shown(call)}; the calls are {', '.join(CALLS)}")
         out.append(Call(_player(c.get("player"), f"calls[{i - 1}].player", players), call))
     return tuple(out)
 

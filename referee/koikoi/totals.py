@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.explain import Line
 from referee.koikoi.round import PlayerRound, RoundResult, make_round, next_dealer_after
 from referee.koikoi.rules import KoikoiRules
@@ -29,7 +29,7 @@ def score_totals(rules: KoikoiRules, players, totals: Mapping, dealer: str | Non
     """
     rnd = make_round(rules, players, {}, dealer=dealer, month=month)
     if not isinstance(void, bool):
-        raise RefereeError("bad-totals", f"\"void\" is {void!r}; expected true (nobody scored) or false")
+        raise RefereeError("bad-totals", f"\"void\" is {shown(void)}; expected true (nobody scored) or false")
     points = entered.read_totals(totals, rnd.players, unit="points")
     for p, v in points.items():
         if v < 0:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 from referee.roppyakken.round import RoundResult, make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
 from referee.roppyakken.totals import score_totals
@@ -110,7 +110,7 @@ def _first_to_target(rules: RoppyakkenRules, before: Mapping[str, int], totals: 
     crossed = [p for p, t in totals.items() if before[p] < o.target <= t]
     if stated is not None and stated not in crossed:
         who = ", ".join(crossed) or "nobody"
-        raise RefereeError("bad-decision", f"first_to_target is {stated!r}, who did not reach {o.target} in this "
+        raise RefereeError("bad-decision", f"first_to_target is {shown(stated)}, who did not reach {o.target} in this "
                            f"round ({who} did)")
     if len(crossed) >= 2 and stated is None:
         who = (f"{crossed[0]} and {crossed[1]} both" if len(crossed) == 2
@@ -181,7 +181,7 @@ def play_round(
         raise RefereeError("game-over", f"the game is over: {state.winner} won; start a new game")
     rules, o = state.rules, state.rules.options
     if first_to_target is not None and first_to_target not in state.players:
-        raise RefereeError("unknown-player", f"first_to_target {first_to_target!r} is not a player; "
+        raise RefereeError("unknown-player", f"first_to_target {shown(first_to_target)} is not a player; "
                            f"players are {list(state.players)}")
     if totals is not None:
         entered.refuse_cards({"piles": piles, "hands": hands, "field": field})
@@ -210,9 +210,9 @@ def play_round(
         notes.extend(_why_the_winner(o.target, totals, winner, first))
     if notes:
         result = replace(result, warnings=(*result.warnings, *notes))
-    shown = MappingProxyType(dict(totals))
-    game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, shown, winner)
-    new = replace(state, dealer=result.next_dealer, totals=shown, rounds=(*state.rounds, game_round),
+    after = MappingProxyType(dict(totals))
+    game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, after, winner)
+    new = replace(state, dealer=result.next_dealer, totals=after, rounds=(*state.rounds, game_round),
                   scored_rounds=scored, wins=MappingProxyType(wins))
     if winner is None:
         return new
@@ -243,7 +243,7 @@ def play_game(
     for i, r in enumerate(rounds, 1):
         if not isinstance(r, Mapping) or ("piles" not in r and "totals" not in r):
             raise RefereeError("bad-round", f"round {i}: expected an object with \"piles\" (or \"totals\"), "
-                               f"got {r!r}", round_number=i)
+                               f"{given(r)}", round_number=i)
         unknown = sorted(set(r) - ROUND_KEYS)
         if unknown:
             raise RefereeError("bad-round", f"round {i}: unknown key(s) {', '.join(unknown)}; "

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given
 from referee.roppyakken.game import game_to_json, play_game
 from referee.roppyakken.round import make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
@@ -56,7 +56,7 @@ def game_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
     return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
 
 
@@ -66,7 +66,7 @@ def game_summary(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, got {rounds!r}")
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
     state = play_game(rules, data.get("players"), rounds, data.get("dealer"))
     return {
         "ruleset": rules.name, "players": list(state.players), "unit": "points",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from referee.cards import CARDS, count_cards, mask, month_label
-from referee.errors import RefereeError
+from referee.errors import RefereeError, given, shown
 from referee.explain import Line, PlayerLines, mask_ids
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
@@ -76,7 +76,7 @@ def check_players(players: object) -> tuple[str, ...]:
     if not isinstance(players, list | tuple) or not all(
         printable_name(p) for p in players
     ):
-        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), got {players!r}")
+        raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), {given(players)}")
     twin = repeated_name(players)
     if twin is not None:
         raise RefereeError("bad-round", repeated_name_message(*twin))
@@ -89,7 +89,7 @@ def check_card_table(table: object, key: str, players: tuple[str, ...]) -> dict[
     Raises ``RefereeError`` (``bad-round``, ``unknown-player``).
     """
     if not isinstance(table, Mapping) or not all(isinstance(v, list | tuple) for v in table.values()):
-        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, got {table!r}")
+        raise RefereeError("bad-round", f"\"{key}\" must map each player to a list of cards, {given(table)}")
     for p in table:
         if p not in players:
             raise RefereeError("unknown-player", f"{key} for unknown player {p!r}; players are {list(players)}")
@@ -128,11 +128,11 @@ def make_round(
     hands = check_card_table(hands or {}, "hands", players)
     piles = check_card_table(piles, "piles", players)
     if not isinstance(field, list | tuple):
-        raise RefereeError("bad-round", f"\"field\" must be a list of cards, got {field!r}")
+        raise RefereeError("bad-round", f"\"field\" must be a list of cards, {given(field)}")
     if len(field) > MAX_FIELD:
         raise RefereeError("bad-round", f"the field has {len(field)} cards; a deal puts at most {MAX_FIELD} there")
     if dealer not in players:
-        raise RefereeError("unknown-player", f"dealer {dealer!r} is not a player; players are {list(players)}")
+        raise RefereeError("unknown-player", f"dealer {shown(dealer)} is not a player; players are {list(players)}")
     pile_ids = parse_groups({p: piles.get(p, ()) for p in players}, what="pile")
     groups = {f"hand {p}": hands[p] for p in players if p in hands}
     if field:

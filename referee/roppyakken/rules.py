@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from referee.cards import select
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.schema import build, opt
 
 
@@ -313,7 +313,7 @@ def _compile_teyaku(tid: str, t: TeyakuTable, o: Options, source: str) -> Teyaku
         for month, pts in t.korean_month_points.items():
             if not month.isdigit() or not 1 <= int(month) <= 12:
                 raise RefereeError("bad-ruleset", f"{source}: field 'teyaku.{tid}.korean_month_points' has "
-                                   f"{month!r}; expected a month 1-12")
+                                   f"{shown(month)}; expected a month 1-12")
             month_points[int(month)] = pts
     return Teyaku(tid, t.en, t.ja, points, t.rule, t.size, t.sets, t.replaces, MappingProxyType(month_points))
 
@@ -322,11 +322,11 @@ def _compile_all(table: dict, key: str, cls: type, compile_one, options: Options
     """Build and compile every ``[key.<id>]`` table; check that ``replaces`` names known ids."""
     entries = table.get(key, {})
     if not isinstance(entries, dict):
-        raise RefereeError("bad-ruleset", f"{source}: field {key!r} is {entries!r}; expected a table of tables")
+        raise RefereeError("bad-ruleset", f"{source}: field {key!r} is {shown(entries)}; expected a table of tables")
     out = []
     for eid, raw in entries.items():
         if not isinstance(raw, dict):
-            raise RefereeError("bad-ruleset", f"{source}: field '{key}.{eid}' is {raw!r}; expected a table")
+            raise RefereeError("bad-ruleset", f"{source}: field '{key}.{eid}' is {shown(raw)}; expected a table")
         compiled = compile_one(eid, build(cls, raw, source, f"{key}.{eid}"), options, source)
         if compiled:
             out.append(compiled)
@@ -360,7 +360,7 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
     meta = {k: table.get(k, "") for k in ("name", "title", "description")}
     for k, v in meta.items():
         if not isinstance(v, str):
-            raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {v!r}; expected a string")
+            raise RefereeError("bad-ruleset", f"{source}: field {k!r} is {shown(v)}; expected a string")
     sizes = tuple(sorted({t.size for t in teyaku if t.rule == "month-sets"}))
     return RoppyakkenRules(options=options, yaku=yaku, teyaku=teyaku, teyaku_sizes=sizes, **meta)
 

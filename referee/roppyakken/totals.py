@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee import totals as entered
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.explain import Line
 from referee.roppyakken.round import PlayerRound, RoundResult, make_round
 from referee.roppyakken.rules import RoppyakkenRules
@@ -39,7 +39,7 @@ def score_totals(
     """
     rnd = make_round(rules, players, {}, dealer=dealer)  # the player count and the dealer
     if not isinstance(void, bool):
-        raise RefereeError("bad-totals", f"\"void\" is {void!r}; expected true (fuke voided the round) or false")
+        raise RefereeError("bad-totals", f"\"void\" is {shown(void)}; expected true (fuke voided the round) or false")
     points = entered.read_totals(totals, rnd.players, unit="points")
     negative = [p for p, v in points.items() if v < 0]
     if negative:

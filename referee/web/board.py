@@ -23,7 +23,7 @@ from typing import Any
 
 from referee import families
 from referee.cards import month_label
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shown
 from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
@@ -197,9 +197,15 @@ SESSION_KEYS = ("ruleset", "options", "players")
 REQUEST_KEYS = ("version", "form_token")
 
 
+#: Round keys whose null is an answer, kept when stored: ``stopped_by: null`` says nobody stopped
+#: (Go-Stop's nagari, Koi-Koi's hands running out), which the JSON must say (docs/GOSTOP.md "JSON").
+NULL_ANSWERS = frozenset({"stopped_by"})
+
+
 def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """What a session stores of a round object: the keys of one round of the family's game
-    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values.
+    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values
+    (but for ``NULL_ANSWERS``).
 
     Other keys are kept, so that the core names them in its error.  ``dealer`` is kept only
     where a game round may state it (it is checked against the oya before this).
@@ -209,7 +215,7 @@ def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
     for k, v in data.items():
         if k in SESSION_KEYS or k in REQUEST_KEYS or (k == "dealer" and k not in keys):
             continue
-        if v is None or (isinstance(v, list | dict) and not v):
+        if (v is None and not (k in NULL_ANSWERS and k in keys)) or (isinstance(v, list | dict) and not v):
             continue
         out[k] = v
     return out
@@ -224,13 +230,17 @@ ROUND_CONTENT = ("piles", "totals", "hands", "instant", "ppeok")
 def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
     """Whether a round object has no card and no entered total: ``{}``, ``{"piles": {}}`` or piles
     (hands, totals) that name players with no card each.  Such a round is refused (web form and API).
-    A name not in ``players`` counts as content, so that the core names the unknown player."""
+    A name not in ``players``, or a value that is no list (``{"A": null}``), counts as content, so
+    that the core names it as it does for the CLI; so does a round that says how it ended
+    (``NULL_ANSWERS``: ``stopped_by``, even null: a nagari or a draw with no cards)."""
+    if any(k in data for k in NULL_ANSWERS):
+        return False
     for key in ROUND_CONTENT:
         value = data.get(key)
         if isinstance(value, Mapping):
             if players is not None and any(k not in players for k in value):
                 return False
-            if any(v is not None and not (isinstance(v, list | dict) and not v) for v in value.values()):
+            if any(not (isinstance(v, list | dict) and not v) for v in value.values()):
                 return False
         elif value:
             return False
@@ -246,7 +256,7 @@ def without_context(family: str, data: Mapping[str, Any],
     out = dict(data)
     for key, value in context.items():
         if key not in keys and key in out and out.pop(key) != value:
-            return out, f'"{key}" is {data[key]!r}, but this round\'s {key} is {value!r} (leave it out)'
+            return out, f'"{key}" is {shown(data[key])}, but this round\'s {key} is {value!r} (leave it out)'
     return out, None
 
 

@@ -18,7 +18,7 @@ import json
 from typing import Annotated, Any, Literal
 
 from flask import abort, current_app, request
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from spectree import Response, SpecTree
 from spectree.model_adapter.pydantic_adapter import BaseFile, PydanticModelAdapter
@@ -90,6 +90,24 @@ class KoiKoiCall(_Request):
     call: str | None = Field(None, description="must be the call made (default koi-koi), or be left out")
 
 
+def core(tp: Any) -> Any:
+    """A round field documented in OpenAPI as ``tp`` but accepted as any JSON, so that the rules
+    core names what is wrong in its own words, as it does for the CLI (the Hachi-hachi keys, which
+    the model leaves to ``extra``, already were): one validation, one message."""
+    schema = TypeAdapter(tp).json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:  # the field's own schema, its models written in place
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return inline(defs[ref.removeprefix("#/$defs/")])
+            return {k: inline(v) for k, v in node.items()}
+        return [inline(v) for v in node] if isinstance(node, list) else node
+
+    return Annotated[Any, WithJsonSchema(inline(schema))]
+
+
 class RoundIn(_Request):
     """A round: the round JSON of the session's game family, without the session's keys.
     Roppyakken family: piles, hands, field (README "Round input"); Hachi-hachi: field or multiplier,
@@ -99,55 +117,62 @@ class RoundIn(_Request):
 
     model_config = ConfigDict(extra="allow", title="Round")
 
-    piles: dict[str, Cards] | None = Field(None, description="must map each player to the cards they captured")
-    hands: dict[str, Cards] | None = Field(
+    # The round's own fields are documented with their types but checked by the core alone
+    # (``core``), as the CLI checks them: one validation, one message naming the field.
+
+    piles: core(dict[str, Cards] | None) = Field(None, description="must map each player to the cards they captured")
+    hands: core(dict[str, Cards] | None) = Field(
         None, description="must map players to their dealt hands (for lucky hands), or be left out"
     )
-    field: Cards | None = Field(None, description="must be the field cards of the deal, or be left out")
-    totals: dict[str, int | float | str] | None = Field(  # float: the core says 12.5 is not whole, 1e30 too big
+    field: core(Cards | None) = Field(None, description="must be the field cards of the deal, or be left out")
+    totals: core(dict[str, int | float | str] | None) = Field(  # float: the core says 12.5 is not whole, 1e30 too big
         None,
         description='must map each player to the amount entered instead of cards (README "Entered totals"): '
         'points, or Hachi-hachi mon or money text such as "-1 kan 7 mon", summing to zero; or be left out',
     )
-    void: bool | None = Field(None, description="with totals: true when the table's fuke voided the round")
-    calls: list[KoiKoiCall] | None = Field(
+    void: core(bool | None) = Field(None, description="with totals: true when the table's fuke voided the round")
+    calls: core(list[KoiKoiCall] | None) = Field(
         None, description="Koi-Koi: must be the koi-koi calls of this round in the order made, or be left out"
     )
-    stopped_by: str | None = Field(
-        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out; "
-        "Go-Stop: the player who stopped (스톱), or null for a nagari, chongtong or three ppeok"
+    stopped_by: core(str | None) = Field(
+        None, description="Koi-Koi: must be the player who stopped (勝負), or null when the hands ran out (required "
+        "but for a lucky hand at the deal); Go-Stop: the player who stopped (스톱), or null for a nagari (required "
+        "but beside chongtong or three ppeok)"
     )
-    bonus: dict[str, list[int]] | None = Field(
+    bonus: core(dict[str, list[int]] | None) = Field(
         None, description="Go-Stop: must map players to the pi values of their bonus cards (보너스피), e.g. [3], "
         "at most as many of a value as option bonus_cards holds, or be left out (docs/GOSTOP.md)"
     )
-    sake_cup: dict[str, str] | None = Field(
+    sake_cup: core(dict[str, str] | None) = Field(
         None, description='Go-Stop: must map the sake cup\'s holder to "pi" or "animal", or be left out '
         "(the referee picks the better use)"
     )
-    gos: dict[str, int] | None = Field(None, description="Go-Stop: must map players to how many gos (고) they called")
-    last_go: str | None = Field(
+    gos: core(dict[str, int] | None) = Field(
+        None, description="Go-Stop: must map players to how many gos (고) they called"
+    )
+    last_go: core(str | None) = Field(
         None, description="Go-Stop: must be the last of two go-calling losers (who pays dokbak), or be left out"
     )
-    shakes: dict[str, int] | None = Field(None, description="Go-Stop: must map players to their shakes (흔들기)")
-    bombs: dict[str, int] | None = Field(None, description="Go-Stop: must map players to their bombs (폭탄)")
-    ppeok: dict[str, list[int]] | None = Field(
+    shakes: core(dict[str, int] | None) = Field(None, description="Go-Stop: must map players to their shakes (흔들기)")
+    bombs: core(dict[str, int] | None) = Field(None, description="Go-Stop: must map players to their bombs (폭탄)")
+    ppeok: core(dict[str, list[int]] | None) = Field(
         None, description="Go-Stop: must map players to the own-turn numbers of their ppeok (뻑), e.g. [1, 2]"
     )
-    instant: dict[str, Any] | None = Field(
+    instant: core(dict[str, Any] | None) = Field(
         None, description='Go-Stop: must be {"type": "chongtong", "player", "cards": the four of a month} for a '
         "chongtong (총통) at the deal, with no piles, gos or stopper; or be left out"
     )
-    dokbak: str | None = Field(
+    dokbak: core(str | None) = Field(
         None, description="Go-Stop: may name the loser the table holds liable for feeding the winner (독박)"
     )
-    nagari_carry: int | None = Field(
-        None, ge=1, description="Go-Stop: may be repeated, but must be the nagari multiplier the session carries"
+    nagari_carry: core(Annotated[int, Field(ge=1)] | None) = Field(
+        None, description="Go-Stop: best left out (the session carries the nagari multiplier, ×2 after each "
+        "nagari in a row); if given, it must be that multiplier (1, 2, 4 ...)"
     )
-    month: int | None = Field(
-        None, ge=1, le=12, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"
+    month: core(Annotated[int, Field(ge=1, le=12)] | None) = Field(
+        None, description="Koi-Koi: may be repeated, but must be the round's month (round n is month n)"
     )
-    first_to_target: str | None = Field(
+    first_to_target: core(str | None) = Field(
         None,
         description="Roppyakken with first_to_target_wins: must be the player who reached the target first when "
         "two or more reach it in this round (else 422 missing-decision), or be left out",
@@ -340,6 +365,12 @@ class SessionOut(_Response):
     unit: str
     totals: dict[str, int]
     next_dealer: str
+    next_round: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the next round carries from the game (Family.next_round): Go-Stop "
+        '{"nagari_carry": 2} after a nagari (the multiplier the next round pays), Koi-Koi {"month": 3}; '
+        "empty for the other families",
+    )
     winner: str | None
     wins: dict[str, int]
     target: int | None

@@ -305,7 +305,9 @@ def session_from_export(data: Any) -> dict[str, Any]:
     dealer = game.get("dealer") or players[0]
     if dealer not in players:
         raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
-    stored = [stored_round(info["game"], r) for r in rounds]
+    # An export is stored rounds: one made before endings were explicit keeps its meaning (store m011).
+    upgrade = families.get(info["game"]).explicit_ending or dict
+    stored = [upgrade(stored_round(info["game"], r)) for r in rounds]
     # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
     api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
     return {

@@ -97,6 +97,7 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
         "unit": board.unit,
         "totals": board.totals,
         "next_dealer": board.dealer,
+        "next_round": dict(board.context),
         "winner": board.winner,
         "wins": board.wins,
         "target": board.target,

@@ -112,3 +112,58 @@ def test_rescore_with_another_stake_is_in_money(capsys, tmp_path):
     assert res["unit"] == "money"
     assert res["after"]["totals"] == {"Jiwoo": 5 * 26700, "Minho": 5 * -18600, "Seoyeon": 5 * -8100}
     assert all(r["changed"] for r in res["rounds"])
+
+
+def _text(data, capsys, tmp_path) -> str:
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(["score", str(path), "--format", "text"], capsys)
+    assert code == 0, err
+    return out
+
+
+NAGARI_WITH_PPEOK = {"ruleset": "gostop", "players": ["A", "B", "C"], "dealer": "A", "stopped_by": None,
+                     "piles": {"B": ["pine-chaff-1"]}, "ppeok": {"B": [1]}}
+
+
+def test_nagari_text_is_go_stop_words_and_says_ppeok_stands(capsys, tmp_path):
+    """QA: a nagari read "Round void (fuke): nobody scores" (Roppyakken's words, false beside ppeok money)
+    and its warning "nobody pays" while B's first-turn ppeok took 3 from A and C; "dealer (oya)"."""
+    out = _text(NAGARI_WITH_PPEOK, capsys, tmp_path)
+    assert "fuke" not in out
+    assert "oya" not in out
+    assert "나가리 (nagari): nobody stopped, so no round score is paid (ppeok payouts stand)" in out
+    assert "only the ppeok payouts are paid, A deals again" in out
+    assert "nobody pays" not in out
+    assert "Next dealer (선 seon): A" in out
+
+
+@pytest.mark.parametrize("extra", [
+    {"instant": {"type": "chongtong", "player": "B", "cards": ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1",
+                                                                  "pine-chaff-2"]}},
+    {"ppeok": {"B": [1, 2, 3]}},
+], ids=["chongtong", "3뻑"])
+def test_an_instant_win_ends_the_round_not_the_game(capsys, tmp_path, extra):
+    """QA: chongtong and 3뻑 printed "Instant win: chongtong wins the game"; a Go-Stop game has no end of its
+    own (GOSTOP-RULES.md:104), so they win the round, and the winner is named."""
+    data = {"ruleset": "gostop", "players": ["A", "B", "C"], "piles": {}, **extra}
+    out = _text(data, capsys, tmp_path)
+    assert "wins the game" not in out
+    assert "B wins the round at once (" in out
+    assert "the game goes on" in out
+
+
+def test_other_families_keep_their_words(capsys):
+    """Roppyakken's fuke and oya are its own words (the family's defaults)."""
+    code, out, _ = run(["score", str(EXAMPLES / "koikoi-round.json"), "--format", "text"], capsys)
+    assert code == 0
+    assert "Next dealer (親 oya): Aki" in out
+
+
+def test_a_round_in_korean_card_names():
+    """QA: '비광', '송학', '국진' were "unknown card"; a round typed in hwatu names scores as its ids."""
+    by_name = {"ruleset": "gostop", "players": ["A", "B", "C"], "stopped_by": "A",
+               "piles": {"A": ["송학 광", "벚꽃 광", "공산 광"], "B": ["비광"], "C": ["국진", "똥광"]}}
+    out = api.score_json(by_name)
+    assert out["money"] == {"A": 600, "B": -300, "C": -300}  # samgwang 3 from each (both hold a bright)
+    assert out["players"]["C"]["sake_cup"] == "animal"

@@ -67,7 +67,7 @@ def test_matgo_is_for_two():
 def test_a_game_names_the_round_and_a_carry_that_disagrees():
     """GOSTOP-RULES.md:104: the referee carries the nagari; a round's own nagari_carry must agree."""
     game = {"ruleset": "gostop", "players": ["A", "B", "C"], "dealer": "A",
-            "rounds": [{}, {"piles": {"A": DRY[:3]}, "stopped_by": "A", "nagari_carry": 1}]}
+            "rounds": [{"stopped_by": None}, {"piles": {"A": DRY[:3]}, "stopped_by": "A", "nagari_carry": 1}]}
     with pytest.raises(RefereeError, match=r"round 2: \"nagari_carry\" is 1, but the referee carries ×2") as e:
         api.game_json(game)
     assert e.value.round_number == 2
@@ -84,3 +84,27 @@ def test_bad_ruleset_names_the_field(options, field):
         api.score_json({"ruleset": "gostop", "options": options, "players": ["A", "B", "C"]})
     assert e.value.code == "bad-ruleset"
     assert field in e.value.message
+
+
+STOPPED = {"ruleset": "gostop", "players": ["A", "B", "C"], "piles": {"A": DRY[:3]}}
+
+
+def test_a_round_must_say_how_it_ended():
+    """QA: a round with no "stopped_by" was scored as a nagari (×2 next round) though A holds 3 points to
+    stop; the JSON must say who stopped or that nobody did, as the web form asks."""
+    with pytest.raises(RefereeError) as e:
+        api.score_json(STOPPED)
+    assert (e.value.code, "\"stopped_by\" is missing" in e.value.message) == ("bad-round", True)
+    assert "null" in e.value.message
+    with pytest.raises(RefereeError, match=r"round 1: \"stopped_by\" is missing"):
+        api.game_json({k: v for k, v in STOPPED.items() if k != "piles"} | {"rounds": [{"piles": {"A": DRY[:3]}}]})
+
+
+@pytest.mark.parametrize(("extra", "outcome"), [
+    ({"stopped_by": None}, "nagari"),
+    ({"stopped_by": "A"}, "stopped"),
+    ({"piles": {}, "instant": CHONGTONG}, "chongtong"),
+    ({"piles": {}, "ppeok": {"B": [1, 2, 3]}}, "three-ppeok"),
+], ids=["explicit null: a nagari", "a stopper", cite(64) + " chongtong says it", cite(66) + " 3뻑 says it"])
+def test_an_ending_that_is_said_is_scored(extra, outcome):
+    assert api.score_json(STOPPED | extra)["outcome"] == outcome

@@ -12,7 +12,7 @@ def test_three_rounds_with_a_nagari_carried():
     3 ×2 nagari = 6 from A and C (both hold a bright), B deals next.  Round 3: C stops on godori 5,
     ×1 again: A 5 and B 5 (B holds no bright, but godori is no bright line: no 광박)."""
     rounds = [
-        {"piles": {"A": PI[:4], "B": DRY[:2]}, "gos": {"B": 1}},
+        {"piles": {"A": PI[:4], "B": DRY[:2]}, "gos": {"B": 1}, "stopped_by": None},
         {"piles": {"B": DRY[:3], "A": [RAIN], "C": [DRY[3]]}, "stopped_by": "B"},
         {"piles": {"C": BIRDS, "A": [RAIN], "B": PI[:2]}, "stopped_by": "C"},
     ]
@@ -29,7 +29,7 @@ def test_three_rounds_with_a_nagari_carried():
 
 def test_nagaris_in_a_row_double_to_the_cap():
     """GOSTOP-RULES.md:68: four nagaris carry ×2, ×4, ×8, ×8 (cap 8)."""
-    g = game([{}, {}, {}, {}])
+    g = game([{"stopped_by": None}] * 4)
     assert [r.result.nagari_carry for r in g.rounds] == [1, 2, 4, 8]
     assert g.next_nagari_carry == 8
 

@@ -156,6 +156,16 @@ def test_both_losers_called_go_last_go_pays():
     assert res.money == {"A": 900, "B": 0, "C": -900}
 
 
+def test_dokbak_winner_lines_name_who_pays():
+    """QA: under dokbak the winner's lines read "from C: ×2 광박 ..." while B pays C's share
+    (GOSTOP-RULES.md:74); each line names the payer, and whose share it is."""
+    res = score(DOKBAK, gos={"B": 1})
+    lines = [x.en for x in res.player("A").lines]
+    assert not [x for x in lines if x.startswith("from C")]
+    assert "from B, paying C's share (독박 dokbak): ×2 광박: C holds no bright" in lines
+    assert [x.startswith("from B: ") for x in lines].count(True) == 1  # B's own share: samgwang
+
+
 def test_declared_dokbak_and_go_bak_wins_over_it():
     """GOSTOP-RULES.md:74: C fed the winner (dokbak declared): C pays 3 + 6; but if B called go, B pays."""
     assert score(DOKBAK, dokbak="C").money == {"A": 900, "B": 0, "C": -900}

@@ -35,7 +35,7 @@ def test_the_dealer_under_oyaken_scores_the_points_not_their_yaku():
 
 def test_extra_rounds_go_on_through_the_months():
     assert [month_of_round(n) for n in (1, 12, 13, 24, 25)] == [1, 12, 1, 12, 1]
-    nothing = {"piles": {}}
+    nothing = {"piles": {}, "stopped_by": None}  # the hands ran out
     g = game([nothing] * 13, tie="extra-round")
     assert not g.complete
     assert g.rounds[-1].month == 1

@@ -86,7 +86,8 @@ def test_an_error_inside_a_game_names_the_round():
 
 
 def test_an_odd_pile_and_a_short_hand_are_warnings():
-    out = api.score_json({**BASE, "piles": {"A": ["pine-crane"]}, "hands": {"B": ["plum-chaff-1"]}})
+    out = api.score_json({**BASE, "piles": {"A": ["pine-crane"]}, "hands": {"B": ["plum-chaff-1"]},
+                          "stopped_by": None})
     # once "pile A has 1 cards" (issue 18: plural words)
     assert "odd pile for A (1 card): captured piles are even (pairs)" in out["warnings"]
     assert "short hand for B (1 card): a dealt hand holds 8" in out["warnings"]
@@ -160,3 +161,16 @@ def test_a_game_mixes_cards_and_entered_totals():
     out = api.game_json(game)
     assert [r["month"] for r in out["rounds"]] == [1, 2, 3, 4]
     assert out["totals"] == {"Aki": 6, "Ben": 17}
+
+
+def test_a_round_must_say_how_it_ended():
+    """QA (Go-Stop's gap, here too): a round with no "stopped_by" was scored as "the hands ran out",
+    though A holds a yaku; it must name the stopper or say null.  A lucky hand at the deal says it."""
+    piles = {"piles": {"A": ["pine-crane", "cherry-curtain", "pampas-moon"]}}
+    with pytest.raises(RefereeError, match=r"\"stopped_by\" is missing.*null when the hands ran out") as e:
+        api.score_json(BASE | piles)
+    assert e.value.code == "bad-round"
+    with pytest.raises(RefereeError, match=r"round 1: \"stopped_by\" is missing"):
+        api.game_json({"ruleset": "koikoi", "players": ["A", "B"], "rounds": [piles]})
+    assert api.score_json(BASE | piles | {"stopped_by": None})["outcome"] == "hands-ran-out"
+    assert api.score_json(BASE | piles | {"stopped_by": "A"})["winner"] == "A"

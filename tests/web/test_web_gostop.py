@@ -4,6 +4,7 @@ carried by the referee; the scoreboard in money; the Help page from the ruleset 
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -213,3 +214,62 @@ def test_api_round_and_openapi(client, gs):
     props = doc["components"]["schemas"]["Round"]["properties"]
     assert {"bonus", "sake_cup", "gos", "last_go", "shakes", "bombs", "ppeok", "instant", "dokbak"} <= set(props)
     assert "보너스피" in props["bonus"]["description"]
+    # QA: "may be repeated, but must be the nagari multiplier the session carries" read as an instruction
+    assert props["nagari_carry"]["description"].startswith("Go-Stop: best left out (the session carries")
+
+
+def test_api_round_must_say_how_it_ended_and_a_null_stopper_is_kept(client, gs):
+    """QA: an API round with no "stopped_by" was saved as a nagari (×2 on the next round) though Jiwoo
+    held samgwang; it is refused naming the field, and "stopped_by": null (a nagari) is kept as said."""
+    piles = {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]}
+    r = client.post(f"/api/v1/sessions/{gs}/rounds", json={"piles": piles})
+    assert r.status_code == 422
+    assert '"stopped_by" is missing' in r.get_json()["message"]
+    r = client.post(f"/api/v1/sessions/{gs}/rounds", json={"piles": piles, "stopped_by": None})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    got = client.get(f"/api/v1/sessions/{gs}").get_json()
+    assert got["rounds"][0]["input"]["stopped_by"] is None
+    assert got["totals"] == {"Jiwoo": 0, "Minho": 0, "Seoyeon": 0}
+    assert got["next_round"] == {"nagari_carry": 2}  # QA: GET had no field for the carried multiplier
+
+
+def test_an_old_export_with_a_nagari_and_no_stopper_imports_as_it_meant(client):
+    """An export made before "stopped_by" was required kept a nagari with no stopper (null values were
+    not stored); importing it keeps that round a nagari (×2 on the next), as it was scored then."""
+    export = {"name": "Old", "game": {"ruleset": "gostop", "players": PLAYERS, "dealer": "Jiwoo", "rounds": [
+        {"piles": {"Jiwoo": CHAFF[:2]}},
+        {"piles": {"Jiwoo": SAMGWANG, "Minho": ["willow-rain-man"], "Seoyeon": ["paulownia-phoenix"]},
+         "stopped_by": "Jiwoo"}]}}
+    r = client.post("/import", data={"text": json.dumps(export)})
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    got = client.get(f"/api/v1/sessions/{r.headers['Location'].rsplit('/', 1)[-1]}").get_json()
+    assert got["totals"] == {"Jiwoo": 1200, "Minho": -600, "Seoyeon": -600}  # 3 ×2 나가리 from each
+
+
+@pytest.mark.parametrize("body", [
+    {"piles": {"Jiwoo": SAMGWANG}, "bonus": {"Jiwoo": 3}, "stopped_by": None},
+    {"piles": {"Jiwoo": None}, "stopped_by": None},
+    {"piles": {"Jiwoo": "pine-crane"}, "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "gos": {"Jiwoo": "2"}, "stopped_by": "Jiwoo"},
+    {"piles": {"Jiwoo": SAMGWANG}, "ppeok": {"Jiwoo": 5}, "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "instant": "chongtong", "stopped_by": None},
+    {"piles": {"Jiwoo": SAMGWANG}, "stopped_by": 5},
+    {"bonus": {"Jiwoo": [3]}, "stopped_by": None},
+], ids=["bonus not a list", "a pile missing", "a pile not a list", "gos as text", "ppeok not a list",
+        "instant not an object", "stopped_by not a name", "a nagari with no piles"])
+def test_the_api_and_the_cli_give_one_message(client, gs, body):
+    """QA: the API's schema answered type errors in its own words ("bonus.A" must be an array) while the
+    CLI said '"bonus" of Jiwoo is 3; expected a list of pi values'; the core is the one validation."""
+    from referee import api
+    from referee.errors import RefereeError
+
+    try:
+        cli = api.score_json({"ruleset": "gostop", "players": PLAYERS, **body})
+    except RefereeError as e:
+        cli = {"error": e.code, "message": e.message}
+    r = client.post(f"/api/v1/sessions/{gs}/preview", json=body)
+    if "error" in cli:
+        assert (r.status_code, r.get_json()) == (422, cli)
+    else:
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["money"] == cli["money"]

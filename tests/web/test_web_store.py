@@ -409,3 +409,31 @@ def test_twenty_threads_saving_at_once_all_save(tmp_path):
     assert len(store.rounds_of(first, sid)) == 200
     assert [r.position for r in store.rounds_of(first, sid)] == list(range(1, 201))
     first.close()
+
+
+def test_old_rounds_with_no_stopper_say_what_they_meant(tmp_path):
+    """Before issue 20's QA a Go-Stop nagari or a Koi-Koi round whose hands ran out was stored with no
+    "stopped_by"; the JSON now requires it, so m011 gives those rounds (and the undo log's) a null one."""
+    path = tmp_path / "old.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m011_explicit_round_endings")
+    gs = store.create_session(old, name="G", ruleset="gostop", family="gostop", options={},
+                              players=["A", "B", "C"], dealer="A")
+    kk = store.create_session(old, name="K", ruleset="koikoi", family="koikoi", options={},
+                              players=["A", "B"], dealer="A")
+    nagari = {"piles": {"A": ["pine-chaff-1"]}}
+    store.add_round(old, gs.id, nagari)
+    gone, _ = store.add_round(old, gs.id, nagari)
+    store.delete_round(old, gs.id, gone.id)
+    store.add_round(old, gs.id, {"piles": {}, "ppeok": {"B": [1, 2, 3]}})  # 3뻑 says how it ended
+    store.add_round(old, kk.id, {"piles": {"A": ["pine-crane"]}})
+    store.add_round(old, kk.id, {"hands": {"A": ["pine-crane"]}})  # a lucky hand at the deal
+    store.migrate(old)
+    assert [r.data for r in store.rounds_of(old, gs.id)] == [{**nagari, "stopped_by": None},
+                                                              {"piles": {}, "ppeok": {"B": [1, 2, 3]}}]
+    assert [r.data for r in store.rounds_of(old, kk.id)] == [{"piles": {"A": ["pine-crane"]}, "stopped_by": None},
+                                                              {"hands": {"A": ["pine-crane"]}}]
+    store.undo(old, gs.id)  # the 3뻑 round goes
+    store.undo(old, gs.id)  # the deleted round comes back, as the migration left it
+    assert [r.data for r in store.rounds_of(old, gs.id)] == [{**nagari, "stopped_by": None}] * 2
+    old.close()
