@@ -42,8 +42,8 @@ class PhotoLike(Protocol):
 
 def active(d: Mapping[str, Any]) -> str | None:
     """The card a stored detection puts in its pile now, or None: removed ("not a card"),
-    or a suggestion not answered Yes."""
-    if d.get("ask") in (OPEN, NO):
+    a suggestion not answered Yes, or a card too covered to read (``covered``)."""
+    if d.get("ask") in (OPEN, NO) or d.get("covered"):
         return None
     return d.get("fixed", d["card"])
 
@@ -57,11 +57,16 @@ def records(dets: Iterable[Detection], dismissed: Iterable[str] = ()) -> list[di
     """A photo's detections as stored (see the module docstring), in the detector's order.
 
     Detections below ``SUGGEST_FLOOR`` are dropped; an uncertain one whose card is in
-    ``dismissed`` (answered No in this pile before) is stored answered No.
+    ``dismissed`` (answered No in this pile before) is stored answered No.  A card the
+    detector saw but could not read (``Detection.covered``) is kept whatever its confidence,
+    puts nothing in the pile and asks nothing: the review counts it (:attr:`Review.covered`).
     """
     no = set(dismissed)
     out = []
     for d in dets:
+        if d.covered:
+            out.append(dict(d.to_dict(), fixed=d.card))
+            continue
         if d.confidence < SUGGEST_FLOOR:
             continue
         rec = dict(d.to_dict(), fixed=d.card)
@@ -172,11 +177,15 @@ class Box:
         question beside the photo names the card), the others number, name and confidence."""
         if self.state == "ask":
             return f"{self.number}?"
+        if self.state == "covered":
+            return f"{self.number} too covered"
         return f"{self.number} {short_name(self.card)} {self.percent}%"
 
     @property
     def title(self) -> str:
         """The box in words (its tooltip and accessible name)."""
+        if self.state == "covered":
+            return f"{self.number}: a card too covered to read"
         name = BY_ID[self.card].name if self.card else "not a card"
         return f"{self.number}: {name}{'?' if self.state == 'ask' else ''} {self.percent}%"
 
@@ -188,6 +197,9 @@ def box_views(photo: PhotoLike, anchors: Mapping[str, str] | None = None) -> lis
     out = []
     for i, d in enumerate(photo.detections):
         if d.get("ask") == NO:
+            continue
+        if d.get("covered"):
+            out.append(Box(i, d, None, "covered", None))
             continue
         if (c := asked(d)) is not None:
             out.append(Box(i, d, c, "ask", (anchors or {}).get(c)))
@@ -205,9 +217,10 @@ class Review:
     ``seen``: one merged detection per card across the photos (``vision.merge``), a
     suggestion's card ``uncertain``; ``suggestions``: the cards to ask about (not in the pile
     yet), most likely first; ``boxes``/``asks``: per photo id, what to draw and which
-    suggestions to list beside it (in box-number order); ``guide``: why to show the capture guide (``first``: no
-    photo yet; ``unclear``: the latest photo has uncertain cards; ``none``: it found no
-    card) or None.
+    suggestions to list beside it (in box-number order); ``guide``: why to show the capture
+    guide (``first``: no photo yet; ``covered``: the latest photo has cards too covered to
+    read; ``unclear``: it has uncertain cards; ``none``: it found no card) or None;
+    ``covered``: how many cards the latest photo saw but could not read.
     """
 
     seen: list[Detection]
@@ -216,6 +229,7 @@ class Review:
     asks: dict[str, list[Suggestion]]
     guide: str | None
     in_pile: frozenset[str] | None = None
+    covered: int = 0
 
     @property
     def tapped(self) -> int:
@@ -263,10 +277,13 @@ def review(
     for s in sorted(suggestions, key=lambda s: s.index):  # beside the photo in box-number order
         asks[s.photo].append(s)
     guide = None
+    covered = sum(bool(d.get("covered")) for d in mine[-1].detections) if mine else 0
     if not mine:
         guide = "first"
     elif not mine[-1].detections:
         guide = "none" if not getattr(mine[-1], "error", None) else None
+    elif covered:
+        guide = "covered"
     elif any(d.get("uncertain") for d in mine[-1].detections):
         guide = "unclear"
-    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide, in_slot)
+    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide, in_slot, covered)
