@@ -63,3 +63,14 @@ class RefereeError(ValueError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def check_keys(data, known: frozenset[str], what: str) -> None:
+    """Refuse a JSON object (``data``, a mapping) with keys outside ``known``: a ``bad-round``
+    :class:`RefereeError` naming the unknown keys and the expected ones; ``what`` names the
+    object ("round", "game")."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RefereeError(
+            "bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; expected {', '.join(sorted(known))}"
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RefereeError, given
+from referee.errors import RefereeError, check_keys, given
 from referee.gostop.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.gostop.game import play_game, score_data
 from referee.gostop.rules import GostopRules
@@ -20,23 +20,16 @@ ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", *GAME_ROUND_K
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
 
 
-def _check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RefereeError("bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; "
-                           f"expected {', '.join(sorted(known))}")
-
-
 def round_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     """Score one round object (GOSTOP-RULES.md "JSON", round input) under ``rules``; the round result."""
-    _check_keys(data, ROUND_KEYS, "round")
+    check_keys(data, ROUND_KEYS, "round")
     result = score_data(rules, data.get("players"), data, data.get("dealer"))
     return {"ruleset": rules.name, **result.to_json(), "entered_totals": "totals" in data}
 
 
 def game_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     """Play a game object (GOSTOP-RULES.md "JSON", game input) under ``rules``; the game result."""
-    _check_keys(data, GAME_KEYS, "game")
+    check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError, given
+from referee.errors import RefereeError, check_keys, given
 from referee.koikoi.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.koikoi.game import check_ending, month_of_round, play_game
 from referee.koikoi.round import make_round, score_round
@@ -23,16 +23,9 @@ ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "month", *GAM
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
 
 
-def _check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RefereeError("bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; "
-                           f"expected {', '.join(sorted(known))}")
-
-
 def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
     """Score one round object (KOIKOI-RULES.md "JSON", round input) under ``rules``; the round result."""
-    _check_keys(data, ROUND_KEYS, "round")
+    check_keys(data, ROUND_KEYS, "round")
     if "totals" in data:  # entered totals, scored on paper
         entered.refuse_cards(data, also=("calls", "stopped_by"))
         result = score_totals(rules, data.get("players"), data["totals"], data.get("dealer"), data.get("month"),
@@ -48,7 +41,7 @@ def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
 
 def game_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
     """Play a game object (KOIKOI-RULES.md "JSON", game input) under ``rules``; the game result."""
-    _check_keys(data, GAME_KEYS, "game")
+    check_keys(data, GAME_KEYS, "game")
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
