@@ -16,11 +16,12 @@ Must not import the store.
 from __future__ import annotations
 
 import csv
+import mimetypes
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, abort, current_app, g, request, send_from_directory
+from flask import Flask, Response, abort, current_app, g, request
 
 from referee.cards import BY_ID, CARDS, Card, month_label
 
@@ -119,7 +120,13 @@ def init_app(app: Flask) -> None:
         current = current_app.extensions["card_art"]
         if current is None or card_id not in current.files:
             abort(404)
-        return send_from_directory(current.folder, current.files[card_id], max_age=86400)
+        # the bytes, not a file handle: a phone leaving the page mid-transfer left the handle
+        # open (a ResourceWarning under waitress); the thumbnails are about 3 KB each
+        path = Path(current.folder) / current.files[card_id]
+        resp = Response(path.read_bytes(), mimetype=mimetypes.guess_type(path.name)[0] or "application/octet-stream")
+        resp.cache_control.max_age = 86400
+        resp.cache_control.public = True
+        return resp
 
     def has_face(card_id: str) -> bool:
         current = current_app.extensions["card_art"]

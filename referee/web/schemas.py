@@ -507,6 +507,8 @@ class DetectionOut(_Response):
     confidence: float
     box: list[float]
     uncertain: bool
+    covered: bool = Field(False, description="seen, but too covered to read: card is only a guess")
+    visible: float = Field(1.0, description="share of the card's face that shows, 0-1")
 
 
 class DetectionsOut(_Response):

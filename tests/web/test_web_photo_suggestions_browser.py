@@ -101,7 +101,7 @@ def test_only_certain_cards_are_tapped_in_and_the_rest_are_one_tap_suggestions(l
     assert guide.is_visible()
     assert guide.get_attribute("data-guide") == "first"
     assert guide.get_by_role("img", name=re.compile("eight cards face up in two rows")).count() == 1
-    assert "Face up in rows, side by side" in guide.inner_text()
+    assert "Face up in rows, each card showing at least its top half" in guide.inner_text()
 
     page.set_input_files('input[name="snap-pile-0"]', str(photo))
     page.wait_for_selector("#photos-pile-0 li.ask", timeout=30_000)

@@ -715,7 +715,7 @@ def test_the_capture_guide_shows_before_the_first_snap(client, keeper, h):
     # a picture with a text alternative, and the advice in words (no JavaScript needed)
     assert 'role="img" aria-labelledby="guide-pile-0-alt"' in page
     assert '<title id="guide-pile-0-alt">Drawing: eight cards face up in two rows' in page
-    assert "Face up in rows, side by side, each card whole (not fanned or heaped)" in page
+    assert "Face up in rows, each card showing at least its top half, or side by side; not heaped." in page
     assert "A big pile: two photos, half each; they merge." in page
     money = h.new_session(client, name="Hachi", ruleset="hachihachi")
     field = client.get(f"/s/{money}/round/hands?part=field").get_data(as_text=True)  # loaded when opened

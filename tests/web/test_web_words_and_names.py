@@ -62,6 +62,7 @@ def test_a_presets_description_seats_the_players_its_form_seats(preset):
     info, specs = option_fields(preset)
     low, high = seat_range(specs, families.get(info["game"]).seats)
     text = re.sub(r"^Two[ -]player", "2 to 2 player", info["description"])
+    text = re.sub(r"^Three[ -]player", "3 to 3 player", text)
     counts = re.search(r"(\d) (?:to|or) (\d) player", text)
     assert counts is not None
     assert (int(counts.group(1)), int(counts.group(2))) == (low, high)
