@@ -80,6 +80,24 @@ def _secret_key(data_dir: Path) -> str:
         return key
 
 
+def _static_bytes(filename: str):
+    """A file of the static folder as bytes (cached for ``SEND_FILE_MAX_AGE_DEFAULT`` seconds,
+    with an ETag, 304 when unchanged), so flask-compress can compress it; 404 when absent."""
+    import mimetypes
+
+    from flask import Response, abort, current_app, request
+    from werkzeug.security import safe_join
+
+    path = safe_join(current_app.static_folder, filename)
+    if path is None or not Path(path).is_file():
+        abort(404)
+    resp = Response(Path(path).read_bytes(), mimetype=mimetypes.guess_type(path)[0] or "application/octet-stream")
+    resp.cache_control.public = True
+    resp.cache_control.max_age = current_app.get_send_file_max_age(filename) or 0
+    resp.add_etag()
+    return resp.make_conditional(request)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the web app (see the module docstring for the configuration keys)."""
     app = Flask(
@@ -134,9 +152,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     art.init_app(app)
     words.init_app(app)
     # Pages go compressed to browsers that ask (every phone): a round entry page is about 5 KB on
-    # the wire instead of 37 (scripts/bench_pages.py).  Static files are sent as they are (and
-    # cached): compressing a file stream would leave its file open until garbage collection.
+    # the wire instead of 37 (scripts/bench_pages.py).  Static files too: they are read whole
+    # (a few KB each; htmx 50) and sent as bytes with an ETag, so compressing them leaves no file
+    # open, where compressing a file stream would keep it open until garbage collection.
     app.config.setdefault("COMPRESS_STREAMS", False)
+    app.view_functions["static"] = _static_bytes
     Compress(app)
     errors.init_app(app)
     help.init_app(app)
