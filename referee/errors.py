@@ -74,3 +74,13 @@ def check_keys(data, known: frozenset[str], what: str) -> None:
         raise RefereeError(
             "bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; expected {', '.join(sorted(known))}"
         )
+
+
+def game_rounds(data, known: frozenset[str]) -> list:
+    """The ``rounds`` list of a game object ``data`` (a mapping) whose keys must lie in ``known``
+    (:func:`check_keys`); a ``bad-round`` :class:`RefereeError` when it is not a list."""
+    check_keys(data, known, "game")
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
+    return rounds

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.errors import RefereeError, check_keys, given
+from referee.errors import check_keys, game_rounds
 from referee.gostop.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.gostop.game import play_game, score_data
 from referee.gostop.rules import GostopRules
@@ -29,10 +29,7 @@ def round_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
 
 def game_json(rules: GostopRules, data: Mapping[str, Any]) -> dict:
     """Play a game object (GOSTOP-RULES.md "JSON", game input) under ``rules``; the game result."""
-    check_keys(data, GAME_KEYS, "game")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
+    rounds = game_rounds(data, GAME_KEYS)
     return play_game(rules, data.get("players"), rounds, data.get("dealer")).to_json()
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError, check_keys, given
+from referee.errors import RefereeError, check_keys, game_rounds
 from referee.koikoi.game import ROUND_KEYS as GAME_ROUND_KEYS
 from referee.koikoi.game import check_ending, month_of_round, play_game
 from referee.koikoi.round import make_round, score_round
@@ -41,10 +41,7 @@ def round_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
 
 def game_json(rules: KoikoiRules, data: Mapping[str, Any]) -> dict:
     """Play a game object (KOIKOI-RULES.md "JSON", game input) under ``rules``; the game result."""
-    check_keys(data, GAME_KEYS, "game")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
+    rounds = game_rounds(data, GAME_KEYS)
     return play_game(rules, data.get("players"), rounds, data.get("dealer")).to_json()
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee import totals as entered
-from referee.errors import RefereeError, given
+from referee.errors import RefereeError, check_keys, game_rounds
 from referee.roppyakken.game import game_to_json, play_game
 from referee.roppyakken.round import make_round, score_round
 from referee.roppyakken.rules import RoppyakkenRules
@@ -22,14 +22,6 @@ ROUND_KEYS = frozenset({"ruleset", "options", "players", "dealer", "piles", "han
                         "first_to_target"})
 #: Keys a game object may have.
 GAME_KEYS = frozenset({"ruleset", "options", "players", "dealer", "rounds"})
-
-
-def check_keys(data: Mapping, known: frozenset[str], what: str) -> None:
-    """``RefereeError('bad-round')`` naming the keys of ``data`` outside ``known``."""
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RefereeError("bad-round", f"unknown key(s) in the {what}: {', '.join(unknown)}; "
-                           f"expected {', '.join(sorted(known))}")
 
 
 def round_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
@@ -53,20 +45,14 @@ def game_json(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
 
     An error inside a round names the round number.
     """
-    check_keys(data, GAME_KEYS, "game")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
+    rounds = game_rounds(data, GAME_KEYS)
     return game_to_json(play_game(rules, data.get("players"), rounds, data.get("dealer")))
 
 
 def game_summary(rules: RoppyakkenRules, data: Mapping[str, Any]) -> dict:
     """``game_json``'s numbers only (``referee.api.game_summary``'s shape), without building the
     explanation lines' JSON: re-scoring a long history (``referee.rescore``) stays fast."""
-    check_keys(data, GAME_KEYS, "game")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list):
-        raise RefereeError("bad-round", f"\"rounds\" must be a list of rounds, {given(rounds)}")
+    rounds = game_rounds(data, GAME_KEYS)
     state = play_game(rules, data.get("players"), rounds, data.get("dealer"))
     return {
         "ruleset": rules.name, "players": list(state.players), "unit": "points",
