@@ -273,6 +273,16 @@ def main(argv=None) -> int:
     return 0
 
 
+def print_cells(res: dict, layouts, styles, cells: str, overall: str, title: str) -> None:
+    """One table of identity F1 per (layout, style): ``res[cells]`` by cell and each style's
+    ``res["styles"][style][overall]`` in the last column."""
+    print(title)
+    print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
+    for st in styles:
+        row = [res[cells][f"{lay}/{st}"] for lay in layouts] + [res["styles"][st][overall]["f1"]]
+        print(f"{st:16} " + " ".join(f"{v:8.3f}" for v in row))
+
+
 def print_report(res: dict, layouts, styles) -> None:
     print(f"{res['photos']} photos, {res['seconds']}s; uncertain below {res['uncertain_below']}, floor {res['floor']}")
     rd = res["readable_from"]
@@ -288,11 +298,7 @@ def print_report(res: dict, layouts, styles) -> None:
             f"{s['precision']:6.3f} {s['recall']:6.3f} | {u['cards']:4d}: {u['covered']}/{u['named_right']}/"
             f"{u['named_wrong']}/{u['unseen']}"
         )
-    print("readable identity F1 per (layout, style):")
-    print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
-    for st in styles:
-        row = [res["readable_cells"][f"{lay}/{st}"] for lay in layouts] + [res["styles"][st]["readable"]["f1"]]
-        print(f"{st:16} " + " ".join(f"{v:8.3f}" for v in row))
+    print_cells(res, layouts, styles, "readable_cells", "readable", "readable identity F1 per (layout, style):")
     print("every card:")
     print(f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} {'F1':>6}")
     for k, v in res["layouts"].items():
@@ -302,11 +308,7 @@ def print_report(res: dict, layouts, styles) -> None:
             f"{k:8} {n:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
             f"{s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f}"
         )
-    print("identity F1 per (layout, style):")
-    print(f"{'style':16} " + " ".join(f"{lay:>8}" for lay in (*layouts, "all")))
-    for st in styles:
-        row = [res["cells"][f"{lay}/{st}"] for lay in layouts] + [res["styles"][st]["identity"]["f1"]]
-        print(f"{st:16} " + " ".join(f"{v:8.3f}" for v in row))
+    print_cells(res, layouts, styles, "cells", "identity", "identity F1 per (layout, style):")
     print("where the cards were lost (share of cards), and boxes matching no card:")
     for lay, e in res["errors"].items():
         print(
