@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, render_art
-from vision.training import (
+from vision.synth.render import DEFAULT_ART_DIR, render_art
+from vision.train.classifier import (
     export_classifier_onnx,
     export_localiser_onnx,
     gen_crops,

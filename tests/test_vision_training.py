@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is in the train extra only")
 
 from referee.cards import CARD_IDS  # noqa: E402
-from vision.training import (  # noqa: E402
+from vision.train.classifier import (  # noqa: E402
     MERGED_CODE,
     MERGED_GROUPS,
     REJECT,
@@ -82,7 +82,7 @@ def tiny_whole_dataset(tmp_path_factory):
     """Four whole-card scenes (and their masked crops) from tiny synthetic art."""
     from PIL import Image
 
-    from vision.training import gen_detection_dataset
+    from vision.train.classifier import gen_detection_dataset
 
     d = tmp_path_factory.mktemp("whole")
     png = d / "art" / "toy"
@@ -113,7 +113,7 @@ def test_localiser_starts_from_init_weights(tiny_whole_dataset, tmp_path):
     # trained from scratch (issue 17); with the backbone frozen, its weights must stay the init's
     from pathlib import Path
 
-    from vision.training import train_localiser
+    from vision.train.classifier import train_localiser
 
     init = Path(__file__).resolve().parent.parent / "models" / "localiser.pt"
     best = train_localiser(

@@ -24,8 +24,8 @@ import numpy as np
 
 from referee.cards import CARD_IDS
 from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
-from vision.render import MERGED_IDS, load_art, rendered_styles
-from vision.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
+from vision.synth.render import MERGED_IDS, load_art, rendered_styles
+from vision.synth.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
 
 _ART: dict | None = None
 
@@ -116,7 +116,7 @@ def gen_detection_dataset(
     ``texture_scale``: optional range; each scene's background texture is drawn that many
     times finer (uniform in the range).  Recommended for the next run: ``(1, 4)``.
     ``boxes``: ``"visible"`` labels each card's visible region, ``"whole"`` its whole face
-    cut to the frame (:attr:`vision.scenes.Scene.whole`).  ``crops_per_card``: above 0,
+    cut to the frame (:attr:`vision.synth.scenes.Scene.whole`).  ``crops_per_card``: above 0,
     also cut that many masked whole-card classifier crops per card from the same train
     scenes into ``crops.npz`` beside ``data.yaml`` (``x``, ``y``, ``visible``, ``layout``,
     ``s`` the style; see :func:`_masked_crops`).  Raises ValueError for another ``boxes``.
@@ -172,7 +172,7 @@ REJECT = len(CARD_IDS)
 #: Label codes from this one up stand for a set of classes (:data:`MERGED_GROUPS`).
 MERGED_CODE = 100
 #: Sets of classes one label may stand for: a style's ids that cannot be told apart
-#: (:data:`vision.render.MERGED_IDS`).  Training counts any of them as right.
+#: (:data:`vision.synth.render.MERGED_IDS`).  Training counts any of them as right.
 MERGED_GROUPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CARD_IDS.index(c) for c in ids) for ids in MERGED_IDS.values()
 )
