@@ -29,17 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, render_art
-from vision.training import (
-    export_classifier_onnx,
-    export_localiser_onnx,
-    gen_crops,
-    gen_detection_dataset,
-    hardware,
-    train_classifier,
-    train_classifier_top,
-    train_localiser,
-)
+from vision.synth.render import DEFAULT_ART_DIR, render_art
+from vision.train.classifier import export_classifier_onnx, train_classifier, train_classifier_top
+from vision.train.datasets import gen_crops, gen_detection_dataset
+from vision.train.localiser import export_localiser_onnx, hardware, train_localiser
 
 
 def main(argv=None) -> int:

@@ -12,8 +12,8 @@ def test_shipped_model_finds_a_card(tmp_path):
     if not (ART / "mantia" / "MAPPING.tsv").exists():
         pytest.skip(f"art folder absent: {ART} (the scene is rendered from it)")
     from vision.detector import Detector
-    from vision.render import load_art, render_art
-    from vision.scenes import make_scene
+    from vision.synth.render import load_art, render_art
+    from vision.synth.scenes import make_scene
 
     render_art(ART, tmp_path, height=256, styles=("mantia",))
     art = load_art(tmp_path, ("mantia",))

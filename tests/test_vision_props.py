@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.props import PROPS, random_prop
+from vision.synth.props import PROPS, random_prop
 
 
 @pytest.mark.parametrize("kind", PROPS)

@@ -5,7 +5,7 @@ import pytest
 from PIL import Image
 
 from referee.cards import CARD_IDS
-from vision.render import (
+from vision.synth.render import (
     MERGED_IDS,
     discover_styles,
     load_art,

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from referee.cards import CARD_IDS
-from vision.render import style_face
-from vision.scenes import (
+from vision.synth.render import style_face
+from vision.synth.scenes import (
     LAYOUT_WEIGHTS,
     LAYOUTS,
     NO_CARDS,

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import vision
-import vision.render
+import vision.synth.render
 from vision.calibration import Calibration
 from vision.detection import CERTAIN_AT, SUGGEST_FLOOR, Detection
 from vision.detector import PACKAGE_MODELS, Detector
@@ -96,12 +96,12 @@ def heldout_sample(tmp_path_factory):
     """The first photo of every (layout, style) cell of the held-out *test* split (seed 9,
     docs/VISION.md), regenerated from the art at test time (no art or render is committed):
     36 photos at 1280 px, 6 of them distractor-only; the shipped models run over them once."""
-    from vision.evaluate import label_detections
-    from vision.render import discover_styles, render_art
-    from vision.testset import read_testset, write_testset
+    from vision.synth.render import discover_styles, render_art
+    from vision.train.evaluate import label_detections
+    from vision.train.testset import read_testset, write_testset
 
     styles = discover_styles(ART)
-    if styles != vision.render.STYLES:
+    if styles != vision.synth.render.STYLES:
         pytest.skip(f"the nine art sets of {ART} are needed to regenerate the held-out sample (found {styles})")
     tmp = tmp_path_factory.mktemp("heldout")
     render_art(ART, tmp / "art", height=256, styles=styles)
@@ -166,7 +166,7 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 )
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection
-    from vision.scenes import NO_CARDS
+    from vision.synth.scenes import NO_CARDS
 
     d = heldout_sample
     on_distractors = d["layout"] == NO_CARDS

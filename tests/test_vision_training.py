@@ -6,10 +6,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is in the train extra only")
 
 from referee.cards import CARD_IDS  # noqa: E402
-from vision.training import (  # noqa: E402
-    MERGED_CODE,
-    MERGED_GROUPS,
-    REJECT,
+from vision.train.classifier import (  # noqa: E402
     build_classifier,
     export_classifier_onnx,
     load_classifier,
@@ -17,6 +14,7 @@ from vision.training import (  # noqa: E402
     target_mask,
     train_classifier_top,
 )
+from vision.train.labels import MERGED_CODE, MERGED_GROUPS, REJECT  # noqa: E402
 
 
 def test_reject_is_the_49th_class():
@@ -82,7 +80,7 @@ def tiny_whole_dataset(tmp_path_factory):
     """Four whole-card scenes (and their masked crops) from tiny synthetic art."""
     from PIL import Image
 
-    from vision.training import gen_detection_dataset
+    from vision.train.datasets import gen_detection_dataset
 
     d = tmp_path_factory.mktemp("whole")
     png = d / "art" / "toy"
@@ -113,7 +111,7 @@ def test_localiser_starts_from_init_weights(tiny_whole_dataset, tmp_path):
     # trained from scratch (issue 17); with the backbone frozen, its weights must stay the init's
     from pathlib import Path
 
-    from vision.training import train_localiser
+    from vision.train.localiser import train_localiser
 
     init = Path(__file__).resolve().parent.parent / "models" / "localiser.pt"
     best = train_localiser(

@@ -4,8 +4,9 @@ A set is a folder with ``images/<n>.jpg``, ``labels/<n>.json`` (written as each 
 made, so an interrupted run resumes) and ``labels.json`` (a list of photos: file,
 layout, style, card ids, visible-region quads in pixels, visible fractions, distractor
 kinds, and each card's whole-face quad).  It is made from seeds never used for training and
-only from the backgrounds never used in training (:data:`vision.scenes.TEST_BACKGROUNDS`), in every layout (including
-distractor-only photos) and every art style, the same number of photos per cell.
+only from the backgrounds never used in training
+(:data:`vision.synth.scenes.TEST_BACKGROUNDS`), in every layout (including distractor-only
+photos) and every art style, the same number of photos per cell.
 
 Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
 ``calib`` (seed 8) for fitting the confidence calibration and choosing the thresholds.
@@ -21,8 +22,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.render import MERGED_IDS, load_art, rendered_styles
-from vision.scenes import LAYOUTS, NO_CARDS, TEST_BACKGROUNDS, make_scene
+from vision.synth.render import MERGED_IDS, load_art, rendered_styles
+from vision.synth.scenes import LAYOUTS, NO_CARDS, TEST_BACKGROUNDS, make_scene
 
 #: Seeds of the two held-out sets (training uses 1-7 and its own offsets).
 SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8}
@@ -109,7 +110,7 @@ def write_testset(
     (1: in this process).  ``split``: a key
     of :data:`SPLIT_SEEDS`.  Photo seeds are
     ``split_seed * 1_000_000 + layout_index * 10_000 + style_index * 100 + i``.
-    A style's timomt-like merged ids (:data:`vision.render.MERGED_IDS`) are not drawn as
+    A style's timomt-like merged ids (:data:`vision.synth.render.MERGED_IDS`) are not drawn as
     their first id (the nominal yellow Paulownia chaff).
     Raises ValueError for an unknown split.
     """

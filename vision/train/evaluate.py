@@ -15,7 +15,7 @@ import numpy as np
 from referee.cards import CARD_IDS
 from vision.geometry import obb_iou
 from vision.postprocess import GROUPS
-from vision.render import MERGED_IDS
+from vision.synth.render import MERGED_IDS
 
 IDENTITY: dict[str, str] = {}
 for _g in GROUPS:
@@ -26,7 +26,7 @@ for _g in GROUPS:
 
 def identity_key(card: str, style: str | None = None) -> str:
     """The identity key of ``card``: same-month plain chaff share one; a style's
-    :data:`vision.render.MERGED_IDS` share one too (timomt's three Paulownia chaff)."""
+    :data:`vision.synth.render.MERGED_IDS` share one too (timomt's three Paulownia chaff)."""
     merged = MERGED_IDS.get(style or "", ())
     if card in merged:
         return "|".join(merged)
@@ -59,7 +59,7 @@ for _m_ribbon, _m_chaff in (
 
 def label_detections(det, photos) -> dict:
     """Run ``det`` (a :class:`vision.detector.Detector`) over held-out ``photos``
-    (:class:`vision.testset.Photo`) and label each detection right or wrong by identity.
+    (:class:`vision.train.testset.Photo`) and label each detection right or wrong by identity.
 
     A detection is right when the photo holds that card (:func:`identity_key`) and no more
     confident detection already claimed it.  Returns numpy arrays of length N (detections):

@@ -1,9 +1,9 @@
 """Synthetic table photos of hanafuda piles, with oriented visible-region labels.
 
 One scene = one photo: a procedural background, things that are not cards (card boxes,
-hanafuda card backs, playing cards, coins, phones, hands, hair ties; :mod:`vision.props`),
+hanafuda card backs, playing cards, coins, phones, hands, hair ties; :mod:`vision.synth.props`),
 printed cards of one art style laid out the way players lay out a captured pile, a phone
-tilt (perspective), and the camera (:mod:`vision.camera`).  Everything is drawn from
+tilt (perspective), and the camera (:mod:`vision.synth.camera`).  Everything is drawn from
 ``numpy.random.default_rng(seed)``, so a seed gives the same scene every time.
 
 Layouts (:data:`LAYOUTS`):
@@ -17,7 +17,7 @@ Layouts (:data:`LAYOUTS`):
 - ``closeup``: one to three cards filling 40-100% of the frame, often cut by its edge;
 - ``none`` (:data:`NO_CARDS`): only distractors, no card face at all.
 
-Every card is printed (border, colour shifts; :func:`vision.render.style_face`) and has a
+Every card is printed (border, colour shifts; :func:`vision.synth.render.style_face`) and has a
 physical edge (its thickness shows as a dark rim on one side) and, now and then, a glossy
 glare.  Any layout can run off the photo's edge.
 
@@ -36,10 +36,10 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
-from vision.camera import photometric
 from vision.geometry import obb_corners
-from vision.props import SKIN, hand, random_prop
-from vision.render import CARD_ASPECT, style_face
+from vision.synth.camera import photometric
+from vision.synth.props import SKIN, hand, random_prop
+from vision.synth.render import CARD_ASPECT, style_face
 
 LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "heap", "closeup")
 #: The layout name of a scene with no card face (distractors only).
@@ -439,7 +439,7 @@ def make_scene(
 ) -> Scene:
     """Render one scene.
 
-    ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.render.load_art`);
+    ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.synth.render.load_art`);
     ``layout``: one of :data:`LAYOUTS` or :data:`NO_CARDS` (default: drawn by
     :data:`LAYOUT_WEIGHTS`); ``n_cards``: default by layout (:data:`CARD_COUNTS`);
     ``size``: long side of the output in pixels; ``card_px``: optional range of card heights
