@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_LAYERS = {"cli.py", "store.py", "backup.py", "web"}
+APP_LAYERS = {"cli.py", "store", "backup.py", "web"}
 FORBIDDEN_IN_CORE = ("flask", "sqlite3", "sqlite_utils", "cv2", "PIL", "onnxruntime", "numpy", "vision",
                      "requests", "urllib", "socket", "http", "referee.web", "referee.store", "referee.cli")
 
