@@ -223,8 +223,10 @@ def end_to_end(photo: Path, base: str, runs: int, warmup: int) -> dict:
 
 def held_out_scenes(png: Path, per_layout: int, size: int = 1280):
     """eval_detector.py's held-out scenes: (layout, scene) pairs."""
+    from vision.synth.backgrounds import TEST_BACKGROUNDS
+    from vision.synth.layouts import LAYOUTS
     from vision.synth.render import STYLES, load_art
-    from vision.synth.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
+    from vision.synth.scenes import make_scene
 
     art = load_art(png, tuple(STYLES))
     for li, layout in enumerate(LAYOUTS):

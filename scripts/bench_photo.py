@@ -187,8 +187,10 @@ def main(argv=None) -> int:
     if a.eval:
         import numpy as np
 
+        from vision.synth.backgrounds import TEST_BACKGROUNDS
+        from vision.synth.layouts import LAYOUTS
         from vision.synth.render import load_art
-        from vision.synth.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
+        from vision.synth.scenes import make_scene
         from vision.train.evaluate import Evaluator
 
         art = load_art(a.png)

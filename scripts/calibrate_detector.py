@@ -36,7 +36,7 @@ from vision.calibration import (
     threshold_for_precision,
 )
 from vision.detector import PACKAGE_MODELS, Detector
-from vision.synth.scenes import NO_CARDS
+from vision.synth.layouts import NO_CARDS
 from vision.train.evaluate import label_detections
 from vision.train.testset import read_testset
 

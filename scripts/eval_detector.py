@@ -36,8 +36,9 @@ import numpy as np
 from referee.cards import CARD_IDS
 from vision.detector import Detector
 from vision.geometry import quad_bounds
+from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import DEFAULT_ART_DIR, render_art
-from vision.synth.scenes import LAYOUTS, NO_CARDS, quad_to_obb
+from vision.synth.scenes import quad_to_obb
 from vision.train.evaluate import ERROR_KINDS, Evaluator, error_sources
 from vision.train.testset import read_testset, write_testset
 from vision.visibility import READABLE_FROM

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
 from vision.synth.render import DEFAULT_ART_DIR, render_art
-from vision.synth.scenes import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
 from vision.train.datasets import gen_detection_dataset
 
 

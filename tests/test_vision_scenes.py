@@ -10,20 +10,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from referee.cards import CARD_IDS
+from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS, background
+from vision.synth.layouts import LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_positions
 from vision.synth.render import style_face
-from vision.synth.scenes import (
-    LAYOUT_WEIGHTS,
-    LAYOUTS,
-    NO_CARDS,
-    TEST_BACKGROUNDS,
-    TRAIN_BACKGROUNDS,
-    background,
-    layout_positions,
-    make_scene,
-    obb_line,
-    quad_to_obb,
-    write_labels,
-)
+from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
 
 
 @pytest.fixture(scope="module")

@@ -166,7 +166,7 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 )
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection
-    from vision.synth.scenes import NO_CARDS
+    from vision.synth.layouts import NO_CARDS
 
     d = heldout_sample
     on_distractors = d["layout"] == NO_CARDS

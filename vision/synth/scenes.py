@@ -6,16 +6,8 @@ printed cards of one art style laid out the way players lay out a captured pile,
 tilt (perspective), and the camera (:mod:`vision.synth.camera`).  Everything is drawn from
 ``numpy.random.default_rng(seed)``, so a seed gives the same scene every time.
 
-Layouts (:data:`LAYOUTS`):
-
-- ``spread``: cards apart on the table;
-- ``rows``: mostly overlapping rows or columns in which each card shows 25-60% of itself
-  (its top or left part), sometimes a plain grid;
-- ``fan``: fans held in a hand (a palm and thumb over the pivot, fingers over corners) or
-  laid on the table, each card showing a strip;
-- ``heap``: a loose heap, any rotation, sometimes with face-down cards in it;
-- ``closeup``: one to three cards filling 40-100% of the frame, often cut by its edge;
-- ``none`` (:data:`NO_CARDS`): only distractors, no card face at all.
+Layouts (:data:`vision.synth.layouts.LAYOUTS`, where they are described) and table
+surfaces (:mod:`vision.synth.backgrounds`) live beside this module, which assembles them.
 
 Every card is printed (border, colour shifts; :func:`vision.synth.render.style_face`) and has a
 physical edge (its thickness shows as a dark rim on one side) and, now and then, a glossy
@@ -37,27 +29,13 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from referee.cards import CARD_IDS
 from vision.geometry import obb_corners
+from vision.synth.backgrounds import TRAIN_BACKGROUNDS, background
 from vision.synth.camera import photometric
+from vision.synth.layouts import CARD_COUNTS, LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_positions
 from vision.synth.props import SKIN, hand, random_prop
 from vision.synth.render import CARD_ASPECT, style_face
 
-LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "heap", "closeup")
-#: The layout name of a scene with no card face (distractors only).
-NO_CARDS = "none"
-#: How often each layout is drawn when none is asked for (the last: :data:`NO_CARDS`).
-LAYOUT_WEIGHTS: tuple[float, ...] = (0.18, 0.24, 0.22, 0.16, 0.14, 0.06)
-TRAIN_BACKGROUNDS: tuple[str, ...] = ("plain", "wood", "felt", "cloth", "paper", "floral")
-#: Background kinds never used in training, for the held-out test set.
-TEST_BACKGROUNDS: tuple[str, ...] = ("marble", "tiles")
 ASPECTS: tuple[tuple[int, int], ...] = ((4, 3), (3, 4), (16, 9), (9, 16), (1, 1))
-#: Cards per photo for each layout when ``n_cards`` is not given (low, high inclusive).
-CARD_COUNTS: dict[str, tuple[int, int]] = {
-    "spread": (1, 12),
-    "rows": (3, 24),
-    "fan": (3, 12),
-    "heap": (3, 20),
-    "closeup": (1, 3),
-}
 
 
 @dataclass
@@ -83,199 +61,6 @@ class Scene:
     extra: dict = field(default_factory=dict)
     distractors: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2)))
     whole: np.ndarray = field(default_factory=lambda: np.zeros((0, 4, 2)))
-
-
-# --------------------------------------------------------------------------- backgrounds
-
-
-def _smooth_noise(rng, w, h, cells, channels=1):
-    small = rng.random((max(2, cells), max(2, cells), channels)).astype(np.float32)
-    img = Image.fromarray((small * 255).astype(np.uint8).squeeze())
-    return np.asarray(img.resize((w, h), Image.Resampling.BICUBIC), np.float32) / 255.0
-
-
-def background(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarray:
-    """Procedural table surface, float32 ``(h, w, 3)`` in 0-1."""
-    base = rng.uniform(0, 1, 3).astype(np.float32)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    if kind == "plain":
-        col = base * rng.uniform(0.4, 1.0)
-        img = np.ones((h, w, 3), np.float32) * col
-        img += (_smooth_noise(rng, w, h, 4)[..., None] - 0.5) * 0.1
-    elif kind == "wood":
-        col = np.array([rng.uniform(0.35, 0.75), rng.uniform(0.2, 0.5), rng.uniform(0.08, 0.3)])
-        ang = rng.uniform(0, math.pi)
-        u = xx * math.cos(ang) + yy * math.sin(ang)
-        warp = _smooth_noise(rng, w, h, 6) * rng.uniform(20, 80)
-        freq = rng.uniform(0.02, 0.12)
-        grain = 0.5 + 0.5 * np.sin((u + warp) * freq)
-        grain = grain ** rng.uniform(1, 4)
-        img = col * (0.75 + 0.35 * grain[..., None])
-        img += (rng.random((h, w, 1)) - 0.5) * 0.04
-    elif kind == "felt":
-        col = base * rng.uniform(0.3, 0.8)
-        img = col + (_smooth_noise(rng, w, h, w // 3, 1)[..., None] - 0.5) * 0.12
-    elif kind == "cloth":
-        col = base
-        p = rng.uniform(3, 10)
-        weave = (np.sin(xx * 2 * math.pi / p) * np.sin(yy * 2 * math.pi / p)) * 0.08
-        img = col * (0.8 + weave[..., None])
-        if rng.random() < 0.5:  # checks
-            q = rng.uniform(20, 80)
-            chk = ((xx // q + yy // q) % 2)[..., None]
-            img = img * (0.75 + 0.25 * chk)
-    elif kind == "paper":
-        img = np.ones((h, w, 3), np.float32) * rng.uniform(0.82, 1.0) * rng.uniform(0.93, 1.0, 3)
-        img += (rng.random((h, w, 1)) - 0.5) * 0.05
-        if rng.random() < 0.3:  # ruled lines
-            img[(yy.astype(int) % int(rng.integers(18, 40))) == 0] *= 0.8
-    elif kind == "floral":  # a printed floral cloth: scattered flowers on a plain ground
-        img = np.ones((h, w, 3), np.float32) * base * rng.uniform(0.5, 1.0)
-        canvas = Image.fromarray((np.clip(img, 0, 1) * 255).astype(np.uint8))
-        d = ImageDraw.Draw(canvas)
-        cell = rng.uniform(0.04, 0.12) * max(w, h)
-        cols = [tuple(int(v) for v in rng.integers(0, 256, 3)) for _ in range(3)]
-        for gy in np.arange(0, h + cell, cell):
-            for gx in np.arange(0, w + cell, cell):
-                x, y = gx + rng.normal(0, cell * 0.2), gy + rng.normal(0, cell * 0.2)
-                r = cell * rng.uniform(0.15, 0.3)
-                c = cols[int(rng.integers(3))]
-                for k in range(5):
-                    t = 2 * math.pi * k / 5
-                    px, py = x + r * math.cos(t), y + r * math.sin(t)
-                    d.ellipse((px - r * 0.6, py - r * 0.6, px + r * 0.6, py + r * 0.6), fill=c)
-                d.ellipse((x - r * 0.4, y - r * 0.4, x + r * 0.4, y + r * 0.4), fill=cols[0][::-1])
-        img = np.asarray(canvas, np.float32) / 255.0
-    elif kind == "marble":
-        col = rng.uniform(0.6, 0.95) * np.ones(3) * rng.uniform(0.9, 1.0, 3)
-        n = _smooth_noise(rng, w, h, 8) * 12
-        vein = np.abs(np.sin(xx * 0.01 + yy * 0.013 + n)) ** 0.2
-        img = col * (0.75 + 0.25 * vein[..., None])
-    elif kind == "tiles":
-        q = rng.uniform(40, 120)
-        grout = ((xx % q) < 3) | ((yy % q) < 3)
-        img = np.ones((h, w, 3), np.float32) * base
-        img[grout] = rng.uniform(0.2, 0.9)
-        img += (_smooth_noise(rng, w, h, 5)[..., None] - 0.5) * 0.1
-    else:
-        raise ValueError(
-            f"unknown background kind {kind!r}; expected one of "
-            f"{TRAIN_BACKGROUNDS + TEST_BACKGROUNDS}"
-        )
-    return np.clip(img, 0, 1).astype(np.float32)
-
-
-# --------------------------------------------------------------------------- layouts
-
-
-@dataclass
-class Layout:
-    """Card poses ``(cx, cy, angle_deg)`` in card-height units (later poses lie on top) and
-    where hands hold them: ``holds`` are ``(x, y, angle_deg)`` of a palm, in the same units."""
-
-    poses: list[tuple[float, float, float]]
-    holds: list[tuple[float, float, float]] = field(default_factory=list)
-
-
-def _rot_pose(p, deg):
-    a = math.radians(deg)
-    x, y, ang = p
-    return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a), ang + deg)
-
-
-def _square_turn(rng: np.random.Generator) -> float:
-    """A whole-layout rotation: mostly near a right angle (phones are held square to a row)."""
-    if rng.random() < 0.7:
-        return float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 8))
-    return float(rng.uniform(0, 360))
-
-
-def _rows(n: int, rng: np.random.Generator) -> Layout:
-    cw = CARD_ASPECT
-    poses: list[tuple[float, float, float]] = []
-    if rng.random() < 0.2:  # a plain grid, cards apart
-        per_row = int(rng.integers(3, 9))
-        gx, gy = cw * rng.uniform(1.03, 1.35), rng.uniform(1.05, 1.35)
-        jit = rng.uniform(0, 6)
-        for i in range(n):
-            r, c = divmod(i, per_row)
-            poses.append((c * gx + rng.normal(0, 0.02), r * gy + rng.normal(0, 0.02), rng.normal(0, jit)))
-    else:  # overlapping: each card shows its top (columns) or left part (rows)
-        column = rng.random() < 0.5
-        per = int(rng.integers(3, 13))
-        f = rng.uniform(0.25, 0.6)
-        gap = rng.uniform(1.05, 1.4)
-        for i in range(n):
-            line, k = divmod(i, per)
-            step = float(np.clip(f + rng.normal(0, 0.03), 0.22, 0.65))
-            a = rng.normal(0, 2) + (180 if rng.random() < 0.08 else 0)
-            if column:
-                poses.append((line * cw * gap + rng.normal(0, 0.02), k * step, a))
-            else:
-                poses.append((k * step * cw, line * gap + rng.normal(0, 0.02), a))
-    rot = _square_turn(rng)
-    return Layout([_rot_pose(p, rot) for p in poses])
-
-
-def _fans(n: int, rng: np.random.Generator) -> Layout:
-    cw = CARD_ASPECT
-    poses: list[tuple[float, float, float]] = []
-    holds: list[tuple[float, float, float]] = []
-    i = fan_no = 0
-    while i < n:
-        k = n - i if rng.random() < 0.7 else min(n - i, int(rng.integers(3, 9)))
-        kind = rng.choice(["hand", "down", "side", "arc"], p=[0.45, 0.2, 0.15, 0.2])
-        f = rng.uniform(0.22, 0.4)
-        ox, oy = fan_no * rng.uniform(2.5, 3.5), rng.uniform(-0.3, 0.3)
-        step = rng.uniform(6, 14)
-        for j in range(k):
-            if kind == "down":
-                poses.append((ox + rng.normal(0, 0.01), oy + j * f, rng.normal(0, 2)))
-            elif kind == "side":
-                poses.append((ox + j * f * cw * 1.6, oy + rng.normal(0, 0.01), rng.normal(0, 2)))
-            else:  # an arc around a pivot near the cards' bottom ends
-                a = (j - (k - 1) / 2) * step + rng.normal(0, 1)
-                ar = math.radians(a)
-                rad = 0.8 if kind == "arc" else 0.72
-                poses.append((ox + rad * math.sin(ar), oy - rad * math.cos(ar) + 0.8, a))
-        if kind == "hand":
-            holds.append((ox, oy + 1.05, rng.normal(0, 10)))
-        i += k
-        fan_no += 1
-    rot = _square_turn(rng) if rng.random() < 0.6 else float(rng.uniform(0, 360))
-    return Layout([_rot_pose(p, rot) for p in poses], [_rot_pose(h, rot) for h in holds])
-
-
-def layout_positions(layout: str, n: int, rng: np.random.Generator) -> Layout:
-    """Where ``n`` cards lie for ``layout`` (see the module docstring), in card-height units.
-
-    Raises ValueError for an unknown layout.
-    """
-    cw = CARD_ASPECT
-    poses: list[tuple[float, float, float]] = []
-    if layout == "spread":
-        side = math.sqrt(n) * rng.uniform(1.3, 1.9) + 0.5
-        for _ in range(n):
-            for _try in range(30):
-                p = (rng.uniform(0, side), rng.uniform(0, side))
-                if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > 0.8 for q in poses):
-                    break
-            poses.append((p[0], p[1], rng.uniform(0, 360)))
-        return Layout(poses)
-    if layout == "rows":
-        return _rows(n, rng)
-    if layout == "fan":
-        return _fans(n, rng)
-    if layout == "heap":
-        spread = rng.uniform(0.15, 0.6)
-        return Layout([(rng.normal(0, spread), rng.normal(0, spread), rng.uniform(0, 360)) for _ in range(n)])
-    if layout == "closeup":
-        base = _square_turn(rng) if rng.random() < 0.8 else float(rng.uniform(0, 360))
-        dx = cw * rng.uniform(0.45, 1.1)  # neighbours touch, overlap or stand apart
-        for j in range(n):
-            poses.append(_rot_pose((j * dx, rng.normal(0, 0.08), rng.normal(0, 4)), base))
-        return Layout(poses)
-    raise ValueError(f"unknown layout {layout!r}; expected one of {(*LAYOUTS, NO_CARDS)}")
 
 
 def _card_corners(cx, cy, ang, w, h):

@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
+from vision.synth.backgrounds import TRAIN_BACKGROUNDS
 from vision.synth.render import load_art, rendered_styles
-from vision.synth.scenes import TRAIN_BACKGROUNDS, make_scene, obb_line, quad_to_obb, write_labels
+from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
 from vision.train.labels import REJECT, card_label
 
 _ART: dict | None = None

@@ -5,7 +5,7 @@ made, so an interrupted run resumes) and ``labels.json`` (a list of photos: file
 layout, style, card ids, visible-region quads in pixels, visible fractions, distractor
 kinds, and each card's whole-face quad).  It is made from seeds never used for training and
 only from the backgrounds never used in training
-(:data:`vision.synth.scenes.TEST_BACKGROUNDS`), in every layout (including distractor-only
+(:data:`vision.synth.backgrounds.TEST_BACKGROUNDS`), in every layout (including distractor-only
 photos) and every art style, the same number of photos per cell.
 
 Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
@@ -22,8 +22,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from vision.synth.backgrounds import TEST_BACKGROUNDS
+from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import MERGED_IDS, load_art, rendered_styles
-from vision.synth.scenes import LAYOUTS, NO_CARDS, TEST_BACKGROUNDS, make_scene
+from vision.synth.scenes import make_scene
 
 #: Seeds of the two held-out sets (training uses 1-7 and its own offsets).
 SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8}
