@@ -79,6 +79,23 @@ def test_the_app_asks_only_when_two_or_more_cross():
     assert target_crossers(rules(), {"A": 410, "B": 330}, {"A": 300, "B": 430}) == ()  # option off
 
 
+def test_a_total_exactly_on_the_target_has_reached_it():
+    # A bug once survived here: "<=" read as "<" left a total landing on the target uncounted.
+    # Target 710: round 2 ends A exactly on 710 and B on 760, so both reached it.
+    with pytest.raises(RefereeError, match="A and B both reached 710 in this round") as e:
+        game({**ON, "target": 710})
+    assert e.value.code == "missing-decision"
+    assert game({**ON, "target": 710}, {**ROUND_2, "first_to_target": "A"}).winner == "A"
+    r = rules(**ON, target=710)
+    assert target_crossers(r, {"A": 410, "B": 330}, {"A": 300, "B": 430}) == ("A", "B")
+    assert target_crossers(r, {"A": 410, "B": 330}, {"A": 299, "B": 430}) == ()  # A one short: B alone
+
+
+def test_a_total_already_on_the_target_does_not_reach_it_again():
+    r = rules(**ON, target=710)
+    assert r.reaching_target({"A": 710, "B": 330}, {"A": 720, "B": 760}) == ("B",)
+
+
 def test_in_the_game_json():
     data = {"ruleset": "roppyakken", "options": ON, "players": ["A", "B"],
             "rounds": [ROUND_1, {**ROUND_2, "first_to_target": "A"}]}
