@@ -17,8 +17,20 @@ from referee.names import clean_name, name_key, same_name
         ("Ben  Ito", "ben ito"),  # whitespace runs
         ("ｱｷ", "アキ"),  # half-width katakana (NFKC)
         ("Aki\u3000", "Aki"),  # ideographic space
+        # Casefolding "Ϊ́" (Ι + U+0344) leaves ι + ̈ + ́, which is not NFKC: only the second NFKC
+        # makes it "ΐ" (U+0390).  A bug planted by dropping that step once passed every test.
+        ("\u0390", "\u0399\u0344"),
     ],
-    ids=["trailing-space", "upper", "full-width", "sharp-s", "inner-spaces", "half-width-kana", "ideographic-space"],
+    ids=[
+        "trailing-space",
+        "upper",
+        "full-width",
+        "sharp-s",
+        "inner-spaces",
+        "half-width-kana",
+        "ideographic-space",
+        "greek-iota-dialytika-tonos",
+    ],
 )
 def test_names_that_are_one_player(a, b):
     assert same_name(a, b)
