@@ -119,3 +119,32 @@ def test_console_script_runs_as_a_module():
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Aki:" in proc.stdout
+
+
+def test_serve_runs_waitress_with_its_threads_and_kept_connections(tmp_path, monkeypatch, capsys):
+    # Dropping DB_KEEP_CONNECTIONS or waitress's threads= once passed every test: the browser
+    # test of serve checks only the header, the host key and the backups.
+    import waitress
+
+    from referee import cli
+
+    served = {}
+    build = cli._web_app
+
+    def web_app(args):
+        app = build(args)
+        runner = app.extensions.get("photo_runner")
+        if runner is not None:  # no model loading in a unit test
+            monkeypatch.setattr(runner, "ready", lambda timeout: (True, ""))
+        return app
+
+    def serve(app, **kwargs):
+        served.update(kwargs, keep=app.config.get("DB_KEEP_CONNECTIONS"))
+
+    monkeypatch.setattr(cli, "_web_app", web_app)
+    monkeypatch.setattr(waitress, "serve", serve)
+    assert main(["serve", "--data", str(tmp_path), "--port", "8123", "--threads", "3"]) == 0
+    assert served["keep"] is True
+    assert (served["threads"], served["port"], served["connection_limit"]) == (3, 8123, 100)
+    assert served["ident"] == "hanafuda-referee"
+    assert "host key:" in capsys.readouterr().out
