@@ -75,6 +75,45 @@ def test_every_active_yaku_is_described_with_its_value_and_cards(preset):
     assert "players" in keys or rules.game == "koikoi"  # Koi-Koi is always two players: no option
 
 
+# The test above checks that every yaku is there; these check what it says, written out by hand from
+# the preset files (referee/rulesets/*.toml), not computed with the helpers the describers use.
+RIBBONS_10 = ("pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon", "wisteria-ribbon", "iris-ribbon",
+              "peony-blue-ribbon", "bush-clover-ribbon", "chrysanthemum-blue-ribbon", "maple-blue-ribbon",
+              "willow-ribbon")
+
+
+ENTRIES = [
+    ("roppyakken", "teppo", "300 points", ("cherry-curtain", "pampas-moon", "chrysanthemum-sake-cup"), "all 3"),
+    ("roppyakken", "shiko", "600 points", ("pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"),
+     "all 4"),
+    # Seven Ribbons: 9 ribbons, and Willow's with willow_ribbon_in_seven_ribbons (on in the preset).
+    ("roppyakken", "nanatan", "600 points", RIBBONS_10, "any 7 of these 10"),
+    ("hachihachi", "gokou", "12 kan",
+     ("pine-crane", "cherry-curtain", "pampas-moon", "willow-rain-man", "paulownia-phoenix"), "all 5"),
+    ("hachihachi", "akatan", "7 kan", ("pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon"),
+     "all 3"),
+    ("hachihachi", "kuttsuki", "4 kan", (), ""),  # a teyaku: a rule, not a card list
+    ("koikoi", "inoshikacho", "5 points", ("peony-butterflies", "bush-clover-boar", "maple-deer"), "all 3"),
+    ("koikoi", "tane", "1 point",
+     ("plum-bush-warbler", "wisteria-cuckoo", "iris-bridge", "peony-butterflies", "bush-clover-boar",
+      "pampas-geese", "chrysanthemum-sake-cup", "maple-deer", "willow-swallow"), "any 5 animals"),
+    ("gostop", "godori", "5점", ("plum-bush-warbler", "wisteria-cuckoo", "pampas-geese"), "all 3"),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "yaku_id", "value", "cards", "need"), ENTRIES, ids=[f"{p}-{y}" for p, y, *_ in ENTRIES]
+)
+def test_a_yaku_entry_says_its_value_cards_and_need(preset, yaku_id, value, cards, need):
+    e = entries(how_it_scores(load_ruleset(preset)))[yaku_id]
+    assert (e.value, e.cards, e.need) == (value, cards, need)
+
+
+def test_need_words():
+    assert need_words(3, 3) == "all 3"
+    assert need_words(7, 10) == "any 7 of these 10"
+
+
 @pytest.mark.parametrize(
     ("preset", "options", "says"),
     [
