@@ -20,7 +20,7 @@ from referee.cli import main
 from referee.errors import RefereeError
 from referee.family import BOARDS, ENTRY_FORMS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REGISTRY_MODULE = ROOT / "referee" / "families.py"
 
 

@@ -52,7 +52,7 @@ def test_a_round_of_totals_refuses_them_too(family):
 
 @pytest.mark.parametrize(("first", "other"), [("Aki", "Akira"), ("Jose", "José")], ids=["prefix", "accent"])
 def test_names_of_two_players_still_play(first, other):
-    # tests/test_names.py "two players": the rule is no broader than the web's.
+    # tests/core/test_names.py "two players": the rule is no broader than the web's.
     out = api.game_json({"ruleset": "koikoi", "players": [first, other], "rounds": []})
     assert out["players"] == [first, other]
 

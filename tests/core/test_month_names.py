@@ -12,7 +12,7 @@ from referee.hachihachi import settle_round
 from referee.roppyakken.round import make_round
 from referee.ruleset import load_ruleset
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 PINES = ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1", "pine-chaff-2"]
 OTHERS = ["plum-chaff-1", "cherry-chaff-1", "wisteria-chaff-1", "iris-chaff-1"]
 

@@ -10,7 +10,7 @@ from referee.errors import RefereeError
 from referee.ruleset import load_ruleset, preset_names
 
 PRESETS = ["changara", "roppyakken", "roppyakken-ja", "sambong", "sanbyakuken", "yamayaku", "yukbaek"]
-REFEREE = Path(__file__).parent.parent / "referee"
+REFEREE = Path(__file__).parents[2] / "referee"
 
 
 def test_every_preset_loads():

@@ -1,7 +1,8 @@
 """What-if re-scoring (issue 12, item 6): a saved game played again under other rules, round by round.
 
-The histories are small and hand-checked: the Roppyakken rounds of ``test_first_to_target``
-(round 1: A 410, B 330; round 2: A 300, B 430) and one Hachi-hachi round.
+The histories are small and hand-checked: the Roppyakken rounds of
+``tests/roppyakken/test_roppyakken_first_to_target.py`` (round 1: A 410, B 330; round 2: A 300, B 430)
+and one Hachi-hachi round.
 """
 
 import json
@@ -116,7 +117,7 @@ def test_game_of_reads_an_export_or_a_game():
 
 # ---- Hachi-hachi: money ---------------------------------------------------------------------------
 
-HH_ROUND = json.loads((__import__("pathlib").Path(__file__).parent.parent / "referee/examples/hachihachi-round.json")
+HH_ROUND = json.loads((__import__("pathlib").Path(__file__).parents[2] / "referee/examples/hachihachi-round.json")
                       .read_text(encoding="utf-8"))
 
 
