@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import cli_file
 
 from referee import api
 from referee.cli import main
@@ -65,3 +66,11 @@ def test_the_cli_says_it_in_one_line_with_status_2(tmp_path, capsys):
     assert out == ""
     assert err.strip() == ("hanafuda-referee: error: each player needs a different name; 'a ' is the same "
                            "player as 'A' (names ignore case, full-width letters and spaces)")
+
+
+# Bug (a newcomer's break-test): non-string, blank and multi-line player names got past the checks.
+@pytest.mark.parametrize("players", [["A", ["B"]], ["A", {"c": 1}], ["A", " "], ["A", "B\nC"], []])
+def test_players_must_be_printable_names(tmp_path, capsys, players):
+    code, _, err = cli_file(tmp_path, capsys, {"players": players, "piles": {}})
+    assert code == 2
+    assert err.count("\n") == 1

@@ -111,3 +111,8 @@ def test_a_korean_name_of_no_one_card_says_what_it_could_mean(token, words):
     assert e.value.code == "unknown-card"
     for w in words:
         assert w in e.value.message
+
+
+# Bug (a newcomer's break-test): the README's short card names ("Pine with Crane") were unknown cards.
+def test_short_english_names_from_the_readme():
+    assert parse_cards(["Pine with Crane", "willow with rain man"]) == ("pine-crane", "willow-rain-man")

@@ -136,3 +136,29 @@ def test_points_from_must_name_a_whole_number_option(tmp_path):
     with pytest.raises(RefereeError, match=r"'teyaku\.mitatesan\.points_from' is 'lucky_hands'; expected the name of a "
                        r"whole-number option"):
         load_ruleset(str(f))
+
+
+# Bug (a newcomer's break-test): a new yaku lacking fields was a TypeError traceback.
+def test_new_yaku_missing_fields_is_a_ruleset_error(tmp_path):
+    f = tmp_path / "house.toml"
+    f.write_text('extends = "roppyakken"\n[yaku.newone]\npoints = 100\n', encoding="utf-8")
+    with pytest.raises(RefereeError, match=r"table 'yaku.newone' lacks required field\(s\) en, ja, cards"):
+        load_ruleset(str(f))
+
+
+# Bug (a newcomer's break-test): a nested override replaced the whole yaku table and crashed.
+def test_nested_yaku_override_merges_into_the_yaku():
+    rules = load_ruleset("roppyakken", {"yaku": {"oozan": {"points": 131}}})
+    oozan = rules.yaku_by_id("oozan")
+    assert (oozan.points, oozan.need) == (131, 3)
+
+
+# Bug (a newcomer's break-test): no players, month 13 and negative yaku points were accepted.
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"players": "[]"}, "options.players"), ({"fuke.excluded_months": "[13]"}, "months 1-12"),
+     ({"yaku.oozan.points": "-100"}, "'yaku.oozan.points' is -100")],
+)
+def test_invalid_option_values(options, message):
+    with pytest.raises(RefereeError, match=message):
+        load_ruleset("roppyakken", options)

@@ -1,7 +1,7 @@
 """Bad input gets a clear error with a code (issue 2, "Validation")."""
 
 import pytest
-from helpers import SAFE, rules, score
+from helpers import SAFE, cli_file, rules, score
 
 from referee.errors import RefereeError
 from referee.roppyakken.round import make_round
@@ -83,3 +83,20 @@ def test_four_of_a_month_on_the_field_is_a_misdeal_except_in_changara():
 def test_field_and_hands_share_one_deal():
     e = err(make_round, rules(), ["A", "B"], {}, {"A": ["maple-deer"]}, field=["maple-deer"])
     assert e.code == "duplicate-card"
+
+
+# Bug (a newcomer's break-test): a field of any size was accepted; a deal puts at most 8 cards there.
+def test_field_of_more_than_eight_cards(tmp_path, capsys):
+    field = ["pine-crane", "plum-chaff-1", "cherry-chaff-1", "wisteria-chaff-1", "iris-chaff-1", "peony-chaff-1",
+             "bush-clover-chaff-1", "pampas-chaff-1", "maple-chaff-1"]
+    code, _, err = cli_file(tmp_path, capsys, {"players": ["A", "B"], "piles": {}, "field": field})
+    assert code == 2
+    assert "at most 8" in err
+
+
+# Bug (a newcomer's break-test): the duplicate message called the field "hand (field)".
+def test_duplicate_between_field_and_hand_names_the_field(tmp_path, capsys):
+    code, _, err = cli_file(tmp_path, capsys, {"players": ["A", "B"], "piles": {}, "hands": {"A": ["maple-deer"]},
+                                               "field": ["maple-deer"]})
+    assert code == 2
+    assert "maple-deer is in both hand A and the field" in err
