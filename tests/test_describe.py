@@ -11,9 +11,10 @@ import dataclasses
 import pytest
 
 from referee import families
-from referee.describe import how_it_scores, need_words, words
+from referee.describe import how_it_scores
 from referee.explain import mask_ids
 from referee.ruleset import load_ruleset, preset_names
+from referee.wording import need_words, words
 
 PRESETS = preset_names()
 

@@ -74,7 +74,7 @@ def test_no_message_names_a_bare_month_number(pattern):
 )
 def test_month_option_values_name_the_plants(preset, key, shown):
     # Help's option list and "rulesets NAME" showed "11, 12" (found by the rules QA of issue 12).
-    from referee.describe import option_entries
+    from referee.wording import option_entries
 
     entries = {e.key: e for e in option_entries(load_ruleset(preset).options)}
     assert entries[key].value == shown

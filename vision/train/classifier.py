@@ -105,10 +105,20 @@ def load_classifier(state: dict, n_classes: int | None = None):
     """A classifier built and loaded from a checkpoint's ``state["model"]``.
 
     ``n_classes``: build with this many outputs; a 48-output checkpoint then gets a fresh
-    "not a card" row (fine-tuning an old classifier into the new head).
+    "not a card" row (fine-tuning an old classifier into the new head).  A checkpoint whose
+    ``state["arch"]`` names the EfficientNet-Lite0 classifier loads through
+    :func:`vision.train.effnet.load_effnet` (raises ValueError for another ``n_classes``).
     """
     import torch
 
+    from vision.train import effnet
+
+    if state.get("arch") == effnet.ARCH:
+        model = effnet.load_effnet(state)
+        have = model.net._fc.out_features
+        if n_classes and n_classes != have:
+            raise ValueError(f"n_classes: the {effnet.ARCH} checkpoint has {have}, got {n_classes}")
+        return model
     sd = state["model"]
     have = sd["body.10.weight"].shape[0]
     model = build_classifier(n_classes or have)
@@ -216,9 +226,7 @@ def train_classifier(
         model = build_classifier().to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(ti) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15
-    )
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch, pct_start=0.15)
     start_epoch = 0
     ck = out / f"{tag}_last.pt"
     if resume and ck.exists():
@@ -260,10 +268,7 @@ def train_classifier(
             },
             ck,
         )
-        log(
-            f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(cnt, 1):.4f} "
-            f"val_acc {acc:.4f} {time.time() - t0:.0f}s"
-        )
+        log(f"{tag} epoch {ep + 1}/{epochs} loss {tot / max(cnt, 1):.4f} val_acc {acc:.4f} {time.time() - t0:.0f}s")
         if time_limit_s and time.time() - t0 > time_limit_s:
             log("classifier: time limit reached")
             break
@@ -403,6 +408,8 @@ def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
     with warnings.catch_warnings():
         # the TorchScript exporter on purpose: the torch.export one needs onnxscript
         warnings.simplefilter("ignore", DeprecationWarning)
+        # EfficientNet's static "same" padding slices; harmless, the graph stays unfolded there
+        warnings.filterwarnings("ignore", "Constant folding", UserWarning)
         torch.onnx.export(
             model,
             (dummy,),

@@ -75,6 +75,37 @@ def test_top_fine_tune_learns_and_exports(tmp_path):
     assert out.shape == (2, 49)
 
 
+@pytest.mark.slow
+def test_effnet_starts_from_imagenet_learns_and_exports(tmp_path):
+    pytest.importorskip("efficientnet_lite_pytorch", reason="EfficientNet-Lite0 is in the train extra only")
+    from vision.train import effnet
+
+    imagenet = torch.load(effnet.pretrained_weights(), map_location="cpu", weights_only=True)
+    model = effnet.build_effnet()
+    assert torch.equal(model.net._conv_stem.weight, imagenet["_conv_stem.weight"])
+    assert model(torch.zeros(2, 3, 112, 72)).shape == (2, 49)
+    # three visually distinct crops: the unfrozen top learns them above the ImageNet stem
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1, REJECT] * 32)
+    x = np.zeros((96, 112, 72, 3), np.uint8)
+    for i, c in enumerate(y):
+        x[i] = [(255, 0, 0), (0, 0, 255), (0, 255, 0)][[0, 1, REJECT].index(c)]
+    x = np.clip(x + rng.integers(0, 30, x.shape), 0, 255).astype(np.uint8)
+    r = effnet.train_effnet_top(x, y, tmp_path, epochs=6, batch=16, views=2, val_frac=0.25, log=lambda *a: None)
+    assert r["val_acc"] >= 0.9
+    state = torch.load(tmp_path / "classifier.pt", weights_only=False)
+    assert state["arch"] == effnet.ARCH
+    # the stem stayed as ImageNet trained it
+    assert torch.equal(state["model"]["net._conv_stem.weight"], imagenet["_conv_stem.weight"])
+    assert type(load_classifier(state)).__name__ == "EffNetClassifier"
+    onnx = export_classifier_onnx(tmp_path / "classifier.pt", tmp_path / "c.onnx")
+    import onnxruntime as ort
+
+    out = ort.InferenceSession(str(onnx)).run(None, {"crops": x[:2].transpose(0, 3, 1, 2).astype(np.float32) / 255})[0]
+    assert out.shape == (2, 49)
+    assert (out.argmax(1) == y[:2]).all()
+
+
 @pytest.fixture(scope="module")
 def tiny_whole_dataset(tmp_path_factory):
     """Four whole-card scenes (and their masked crops) from tiny synthetic art."""
