@@ -166,6 +166,7 @@ def main(argv=None) -> int:
                 seed=a.seed,
                 tag=tag,
                 time_limit_s=a.cls_seconds,
+                init=a.cls_init,
             )
         elif a.cls_mode == "top":
             if not a.cls_init:

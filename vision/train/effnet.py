@@ -148,6 +148,8 @@ def train_effnet_top(
     seed: int = 0,
     tag: str = "classifier",
     time_limit_s: float | None = None,
+    init: Path | None = None,
+    feature_cache: Path | None = None,
     log=print,
 ) -> dict:
     """Fine-tune EfficientNet-Lite0 above its frozen stem on 112x72 crops, on CPU.
@@ -155,13 +157,16 @@ def train_effnet_top(
     ``x``: uint8 ``(N, 112, 72, 3)``; ``y``: ``(N,)`` labels (classes, or merged codes as
     :func:`vision.train.classifier.set_loss` reads them).  ``views``: cached stem outputs per crop
     (view 0 plain, the rest with :func:`vision.train.classifier._augment`'s colour, erasing and
-    noise); each step draws one view per crop.  ``holdout``: boolean ``(N,)`` mask of
-    crops kept out and used for validation (leave-one-style-out).  The feature cache is
-    written to ``out_dir/<tag>_features.pt`` and reused when it matches; a checkpoint
+    noise); each step draws one view per crop.  ``feature_cache``: where those are kept
+    (default ``out_dir/<tag>_features.pt``), written once and reused when it matches.
+    ``holdout``: boolean ``(N,)`` mask of crops kept out and used for validation
+    (leave-one-style-out).  A checkpoint
     ``out_dir/<tag>_last.pt`` after every epoch lets a rerun resume.  Stops after the epoch
     that passes ``time_limit_s`` seconds.  Writes ``out_dir/<tag>.pt`` (``{"model",
     "arch", "cut", "epoch"}``) and returns a summary (epochs, validation accuracy, seconds,
-    counts).  Raises ValueError when a cache does not match the crops.
+    counts).  ``init``: a checkpoint of this architecture (``<tag>.pt`` or ``<tag>_last.pt``)
+    whose weights start a new schedule (a second, annealing stage).  Raises ValueError when
+    a cache does not match the crops, FileNotFoundError when ``init`` does not exist.
     """
     import torch
 
@@ -171,11 +176,16 @@ def train_effnet_top(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
-    model = build_effnet()
+    if init is not None and not Path(init).is_file():
+        raise FileNotFoundError(f"init: no such checkpoint: {init}")
+    model = build_effnet(pretrained=init is None)
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        log(f"{tag}: starting from {init}")
     for m in model.modules():  # the pretrained BN momentum (0.01) adapts too slowly here
         if isinstance(m, torch.nn.BatchNorm2d):
             m.momentum = 0.1
-    cache = out / f"{tag}_features.pt"
+    cache = Path(feature_cache) if feature_cache else out / f"{tag}_features.pt"
     if cache.exists():
         feats = torch.load(cache, weights_only=True)
         log(f"{tag}: features read from {cache}")
