@@ -17,10 +17,11 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
 - ``HOST_KEY``: lists every session (``referee.web.privacy``); ``DATA_DIR/host_key`` by default.
 
-Templates live in the project's top-level ``templates/`` and static files in
-``templates/static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
-Views are thin: they parse, call the rules core, save through ``referee.store``
-and render.  This package must not write SQL.
+Templates live in the project's top-level ``templates/`` (one folder per screen group, shared
+pages and partials beside them) and static files in ``templates/static/``; a wheel installs both
+under ``<prefix>/share/hanafuda-referee/``.  The screens are ``referee.web.views``, one blueprint
+each, of thin views: they parse, call the service (``referee.web.service``: load a session,
+validate a round once, save, build the board once) and render.  This package must not write SQL.
 """
 
 from __future__ import annotations
@@ -133,19 +134,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import (
-        art,
-        errors,
-        headers,
-        health,
-        help,
-        homescreen,
-        players,
-        privacy,
-        sessions,
-        views_api,
-        words,
-    )
+    from referee.web import art, errors, headers, photos, privacy, words
+    from referee.web.views import api, entry, health, help, history, home, homescreen, players, scoreboard, transfer
 
     app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
@@ -162,18 +152,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     help.init_app(app)
     homescreen.init_app(app)
     players.init_app(app)
-    app.register_blueprint(sessions.bp)
-    app.register_blueprint(views_api.bp)
-    app.register_blueprint(privacy.bp)
-    app.register_blueprint(health.bp)
+    for screen in (home, scoreboard, entry, history, transfer, api, health):
+        app.register_blueprint(screen.bp)
     headers.init_app(app)
     app.teardown_appcontext(close_db)
-    from referee.web import photos  # issue 6: pile photos
-
-    photos.init_app(app)
-    from referee.web import what_if  # issue 12: what-if re-scoring
-
-    app.register_blueprint(what_if.bp)
+    photos.init_app(app)  # issue 6: pile photos (the detector pool and the template helpers)
     app.cli.add_command(init_db_command)
 
     app.add_template_filter(soft_hyphens)

@@ -4,7 +4,8 @@
 opens that session's scoreboard (the link the page was opened with, so a scorekeeper's
 icon keeps the scorekeeper's link), named after the session.  The scoreboard page links
 its own; every other page links the app's.  Icons are ``templates/static/icon*``, drawn
-by ``scripts/make_icons.py`` (not card art).  Views only read.
+by ``scripts/make_icons.py`` (not card art).  Views only read.  A view module: imports no other
+view module.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _response(data: dict[str, Any]) -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest():
     """The app's manifest: the icon opens the home page."""
-    return _response(manifest_json("Hanafuda referee", "花 Referee", url_for("sessions.home")))
+    return _response(manifest_json("Hanafuda referee", "花 Referee", url_for("home.home")))
 
 
 @bp.get("/s/<token>/manifest.webmanifest")
@@ -69,7 +70,7 @@ def session_manifest(token: str):
         abort(404, "No session has this link.")
     short = sess.name if len(sess.name) <= 12 else sess.name[:11] + "…"
     return _response(manifest_json(f"{sess.name} · Hanafuda referee", short,
-                                   url_for("sessions.scoreboard", token=token)))
+                                   url_for("scoreboard.scoreboard", token=token)))
 
 
 def init_app(app: Flask) -> None:

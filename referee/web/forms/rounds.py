@@ -1,301 +1,27 @@
-"""Form parsing: the new-session form (generated from a ruleset's option schema) and round entry.
+"""The round entry forms: ``ENTRY_FORMS`` maps each kind a family can name (``Family.entry_form``)
+to its template and the parser of its fields into the family's stored round.
 
-Pure functions from a ``MultiDict``-like form to plain data and field errors,
-so views stay thin.  ``ENTRY_FORMS`` maps each round entry form a family can name
-(``Family.entry_form``) to its template and parser.  Must not import Flask's request
-or the store.
+Pure functions from a ``MultiDict``-like form to plain data; nothing here raises on what a
+player typed (the core names what is wrong).  ``round_data`` reads the round a posted form holds,
+whichever of its inputs the player used (the entry form, the JSON box, the totals pad).  Must not
+import Flask's request or the store.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
-import regex
-
-from referee import api, families
+from referee import families
 from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
-from referee.names import clean_name, name_key, printable_name, repeated_name  # noqa: F401 (name_key: re-exported, tests import it here)
-from referee.ruleset import load_table, parse_value
-
-MAX_PLAYERS = 6
-#: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
-MAX_NAME = 40
-#: Bounds on a name in code points and in UTF-16 units (what a browser's ``maxlength`` counts), well
-#: above MAX_NAME characters of any script or emoji (👨🏻‍👩🏻‍👧🏻‍👦🏻 is 11 code points, 19 units):
-#: the limit players read is MAX_NAME characters as they see them (``name_length``).
-MAX_NAME_CODEPOINTS = MAX_NAME * 12
-MAX_NAME_UNITS = MAX_NAME * 20
-MAX_SESSION_NAME = 100
-MAX_ROUNDS = 1000
-#: The largest number a house rule may be set to, either way (a target, yaku points, kan, mon...):
-#: the presets' largest is 1200, and a score or payment past this would not fit a table's sheet
-#: nor stay exact in a JavaScript client.
-MAX_OPTION_NUMBER = 1_000_000
-
-
-def option_number_error(options: Mapping[str, Any]) -> str | None:
-    """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
-    1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
-    looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
-
-    def bad(value: Any, where: str) -> str | None:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER:  # False for NaN too
-                return None
-            shown = str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
-            return (f"{where} is {shown}; a number in the rules must be between {-MAX_OPTION_NUMBER} "
-                    f"and {MAX_OPTION_NUMBER}")
-        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
-        return next((e for k, v in items if (e := bad(v, f"{where}.{k}" if where else str(k)))), None)
-
-    return bad(dict(options), "")
-
-
-class FormData(Protocol):
-    """What a Werkzeug ``MultiDict`` offers."""
-
-    def get(self, key: str, default: Any = None) -> Any: ...
-    def getlist(self, key: str) -> list[str]: ...
-
-
-@dataclass
-class SessionForm:
-    """The new-session form's values (as typed) and its errors (field -> message)."""
-
-    name: str = ""
-    ruleset: str = families.DEFAULT_RULESET
-    players: list[str] = field(default_factory=lambda: ["", "", "", "", "", ""])
-    dealer: int = 0
-    options: dict[str, str] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)
-
-
-def name_length(name: str) -> int:
-    """A name's length in characters as a reader counts them: grapheme clusters (``regex``'s
-    ``\\X``), so 👨‍👩‍👧‍👦 is one character, not 7 code points or 11 UTF-16 units."""
-    return len(regex.findall(r"\X", name))
-
-
-def cut_name(name: str, n: int) -> str:
-    """The first ``n`` characters (grapheme clusters) of ``name``: never half an emoji or a letter
-    without its accent."""
-    return "".join(regex.findall(r"\X", name)[:n])
-
-
-def name_too_long(name: str) -> bool:
-    """More than MAX_NAME characters (or, whatever they are, more code points than any such name has)."""
-    return len(name) > MAX_NAME_CODEPOINTS or name_length(name) > MAX_NAME
-
-
-def duplicate_name(names: Sequence[str]) -> str | None:
-    """The first name that another one repeats once compared by ``name_key``, or None
-    (``referee.names.repeated_name``, the rule the round and game JSON follow too)."""
-    twin = repeated_name(names)
-    return twin[1] if twin else None
-
-
-def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
-    """(fewest, most) players a preset seats: the family's fixed ``seats`` (``Family.seats``), else its
-    ``players`` option; (2, MAX_PLAYERS) without either."""
-    allowed = seats or next((s["default"] for s in specs if s["key"] == "players"), None)
-    counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
-    return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
-
-
-def check_preset(ruleset: str) -> None:
-    """Web users pick a bundled preset; ``load_ruleset`` would also open a server file path.
-
-    Raises ``RefereeError('bad-ruleset')``.
-    """
-    if ruleset not in api.preset_names():
-        raise RefereeError("bad-ruleset", f"unknown ruleset {ruleset!r}; choose one of {', '.join(api.preset_names())}")
-
-
-def option_fields(ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(ruleset info, option specs) for the form.  Raises ``RefereeError('bad-ruleset')``."""
-    check_preset(ruleset)
-    info = api.ruleset_json(ruleset)
-    return info, info["options"]
-
-
-def shown_value(spec: Mapping[str, Any], value: Any) -> str:
-    """An option value as the form's text box shows it."""
-    if spec["type"].startswith("list["):
-        return ", ".join(str(v) for v in value)
-    if spec["type"] == "bool":
-        return "true" if value else "false"
-    return str(value)
-
-
-def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
-    kind = spec["type"]
-    if kind == "bool":
-        return text == "true"
-    text = (text or "").strip()
-    if kind == "int":
-        if not re.fullmatch(r"-?\d+", text):
-            raise ValueError(f"expected a whole number, got {text!r}")
-        return _bounded(int(text))
-    if kind.startswith("list["):
-        items = [t for t in re.split(r"[,\s]+", text) if t]
-        if kind == "list[int]":
-            bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
-            if bad:
-                raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
-            return [_bounded(int(t)) for t in items]
-        return items
-    return text
-
-
-def _bounded(n: int) -> int:
-    if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
-        raise ValueError(f"expected a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}, got "
-                         f"{n if len(str(n)) <= 40 else f'a number of {len(str(n))} digits'}")
-    return n
-
-
-def parse_option_fields(
-    form: FormData, specs: Sequence[Mapping[str, Any]], shown: bool
-) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
-    """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
-
-    ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
-    options that differ from the preset's defaults, the values as typed, errors by field name).
-    """
-    options: dict[str, Any] = {}
-    typed: dict[str, str] = {}
-    errors: dict[str, str] = {}
-    for spec in specs:
-        key = spec["key"]
-        raw = form.get(f"opt.{key}")
-        if raw is None and (spec["type"] != "bool" or not shown):
-            continue  # not in the form: the preset's default
-        typed[key] = raw if raw is not None else "false"
-        try:
-            value = _parse_option(spec, raw)
-        except ValueError as e:
-            errors[f"opt.{key}"] = str(e)
-            continue
-        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
-            options[key] = value
-    return options, typed, errors
-
-
-def parse_extra_options(text: str) -> dict[str, Any]:
-    """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
-    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
-    out: dict[str, Any] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.partition("=")
-        if not sep or not key.strip():
-            raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
-        out[key.strip()] = parse_value(value.strip())
-    error = option_number_error(out)
-    if error:
-        raise RefereeError("bad-ruleset", error)
-    return out
-
-
-def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
-    """Read the new-session form.
-
-    Returns (the form as typed, with errors) and, when it is valid, the session
-    to create: ``{name, ruleset, family, options, players, dealer}``.
-    """
-    sf = SessionForm(name=clean_name(form.get("name") or ""), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
-    sf.players = [clean_name(form.get(f"player-{i}") or "") for i in range(MAX_PLAYERS)]
-    extra = [(i, n) for i in range(MAX_PLAYERS, MAX_PLAYERS + 20) if (n := clean_name(form.get(f"player-{i}") or ""))]
-    raw_dealer = (form.get("dealer") or "0").strip()
-    sf.dealer = int(raw_dealer) if raw_dealer.isdigit() and len(raw_dealer) < 3 else -1
-    if not sf.name:
-        sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
-    elif len(sf.name) > MAX_SESSION_NAME:
-        sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
-    try:
-        info, specs = option_fields(sf.ruleset)
-    except RefereeError as e:
-        sf.errors["ruleset"] = e.message
-        return sf, None
-    options: dict[str, Any] = {}
-    # Unchecked boxes send nothing: a missing bool is false only when the form showed it.
-    shown = form.get("options_shown") == sf.ruleset
-    for spec in specs:
-        key = spec["key"]
-        raw = form.get(f"opt.{key}")
-        if raw is None and (spec["type"] != "bool" or not shown):
-            continue  # not in the form: the preset's default
-        sf.options[key] = raw if raw is not None else "false"
-        try:
-            value = _parse_option(spec, raw)
-        except ValueError as e:
-            sf.errors[f"opt.{key}"] = str(e)
-            continue
-        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
-            options[key] = value
-    seated = [(i, p) for i, p in enumerate(sf.players) if p]
-    names = [p for _, p in seated]
-    twin = repeated_name(names)
-    if extra:
-        sf.errors["players"] = (
-            f"A session seats at most {MAX_PLAYERS} players; {extra[0][1][:40]!r} would be player "
-            f"{len(names) + 1}. Nothing was created."
-        )
-    elif len(names) < 2:
-        sf.errors["players"] = "Enter at least two player names, in play order."
-    elif twin is not None:
-        # Names the one already seated too: "ＡＫＩ" alone does not say which name it clashes with.
-        sf.errors["players"] = (
-            f"Each player needs a different name: {twin[1]!r} is the same player as {twin[0]!r}, already at the "
-            "table (names are compared ignoring case, spaces and full-width letters)."
-        )
-    elif hidden := [i for i, p in seated if not printable_name(p)]:
-        sf.errors["players"] = (
-            f"Player {hidden[0] + 1}’s name has a character that does not show (a control or invisible character, "
-            "often pasted in with the name); type the name again."
-        )
-    elif long := [p for p in names if name_too_long(p)]:
-        sf.errors["players"] = (
-            f"“{cut_name(long[0], 20)}…” has {name_length(long[0])} characters; keep player names to {MAX_NAME} "
-            "characters."
-        )
-    dealer_names = [p for i, p in seated if i == sf.dealer]
-    dealer = dealer_names[0] if dealer_names else ""
-    if not dealer and "players" not in sf.errors:
-        sf.errors["players"] = (
-            f"The first dealer (●) must be a named player; the form chose {raw_dealer[:20]!r}, "
-            "which is not the position of a name entered above."
-        )
-    if sf.errors:
-        return sf, None
-    try:  # an empty game checks the options, the player count and the dealer
-        api.game_json({"ruleset": sf.ruleset, "options": options, "players": names, "dealer": dealer, "rounds": []})
-    except RefereeError as e:
-        m = re.search(r"field 'options\.([\w.]+)'", e.message)
-        if m and f"opt.{m.group(1)}" in {f"opt.{s['key']}" for s in specs}:
-            sf.errors[f"opt.{m.group(1)}"] = e.message
-        elif e.code in ("player-count", "bad-round", "unknown-player"):
-            sf.errors["players"] = e.message
-        else:
-            sf.errors["ruleset"] = e.message
-        return sf, None
-    return sf, {
-        "name": sf.name,
-        "ruleset": sf.ruleset,
-        "family": info["game"],
-        "options": options,
-        "players": names,
-        "dealer": dealer,
-    }
-
+from referee.family import Family
+from referee.ruleset import load_table
+from referee.web.forms import FormData
+from referee.web.round_shape import stored_round, without_context
 
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
 
@@ -605,6 +331,71 @@ ENTRY_FORMS: dict[str, EntryForm] = {
 }
 
 
-def entry_form(family: str) -> EntryForm:
-    """The entry form of a family (by name).  Raises ``RefereeError('bad-ruleset')`` for an unknown family."""
-    return ENTRY_FORMS[families.get(family).entry_form]
+def entry_form(family: str | Family) -> EntryForm:
+    """The entry form of a family (the family, or its name).  Raises ``RefereeError('bad-ruleset')``
+    for an unknown family."""
+    return ENTRY_FORMS[(family if isinstance(family, Family) else families.get(family)).entry_form]
+
+
+# ---- the round a posted form holds ----------------------------------------------------
+
+
+def round_data(form: FormData, players: Sequence[str], family: Family, context: Mapping[str, Any] | None = None,
+               mon_per_kan: int = 12) -> tuple[dict[str, Any], str | None]:
+    """The round input from a submitted round form: the family's entry form or its JSON box (which
+    may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches), or the totals pad
+    (``entry=totals``; money read with ``mon_per_kan`` mon to the kan).  Returns (the stored-shape
+    round, the message when it cannot be read)."""
+    text = form.get("round_json", "").strip()
+    if form.get("entry") == "totals" and not text:
+        return parse_totals_form(form, players, mon_per_kan), None
+    if not text:
+        try:
+            entry = entry_form(family)
+        except RefereeError:
+            entry = None
+        if entry is not None:
+            return entry.parse(form, players), unknown_seats(form, players)
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        return {"piles": {}, "_text": text}, (
+            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        )
+    except (RecursionError, ValueError):
+        why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
+        return {"piles": {}, "_text": text}, why
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
+        return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
+    data, mismatch = without_context(family, data, context or {})
+    if mismatch:
+        return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
+    return stored_round(family, data), None
+
+
+def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | None:
+    """What the family's entry form still has to be told before the round scores (Koi-Koi: how
+    it ended, ``calls_unanswered``); None for the JSON box and the totals pad."""
+    if form.get("round_json", "").strip() or form.get("entry") == "totals":
+        return None
+    try:
+        entry = entry_form(family)
+    except RefereeError:
+        return None
+    return entry.unanswered(form, data) if entry.unanswered else None
+
+
+def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
+    """A message when a posted ``dealer`` is not this round's oya (``None``: none posted, or it matches)."""
+    if posted is None or posted == dealer:
+        return None
+    if not isinstance(posted, str) or posted not in players:
+        shown = posted if isinstance(posted, str) else type(posted).__name__
+        return (
+            f"Nothing was saved: the dealer {str(shown)[:40]!r} is not a player of this session (the oya is {dealer})."
+        )
+    return (
+        f"Nothing was saved: this round's oya is {dealer}, not {posted} (the rounds saved since this page "
+        "was opened changed it). Check the cards, then score and save again."
+    )

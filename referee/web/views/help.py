@@ -7,7 +7,8 @@
 - ``/s/<token>/rules``: the same for a session's ruleset with its house rules;
 - ``/credits``: the card art's credits, htmx and the Python libraries with their licences.
 
-Every "Why?" links its lines here (``help_link``).  Views only read.
+Every "Why?" links its lines here (``help_link``).  Views only read.  A view module: imports no
+other view module.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ read and is migrated and the card detector's models are loaded; else 503 with th
 
 ``GET /ping``: 204 at once, touching nothing: the round form asks it before Score and Save, so
 a phone that cannot reach the referee says so on the page with its taps kept (``app.js``).
+
+A view module: imports no other view module.
 """
 
 from __future__ import annotations

@@ -6,59 +6,60 @@ omitted).  Each view declares its request and response schemas
 (``referee.web.schemas``): bodies are validated against them before the view runs,
 and ``/api/v1/openapi.json`` is generated from them.  Errors are
 ``{"error": code, "message": text}`` with a fitting status.
+
+A round goes through the service (``referee.web.service``), as the round form's does: the
+session loaded once, the round scored once, checked as the board will replay it, saved, and
+the board after it built once.  ``POST /api/v1/detect`` is the photo flow's detector on its own.
+
+A view module: imports no other view module.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, url_for
+from flask import Blueprint, abort, jsonify, request, url_for
 
 from referee import store
 from referee.errors import RefereeError
 from referee.rescore import merged_options
-from referee.rescore import rescore as what_if
-from referee.web import get_db, privacy
-from referee.web.board import (
-    Board,
-    RoundView,
-    first_to_target_choices,
-    holds_nothing,
-    replay_error,
-    stored_round,
-    without_context,
-)
+from referee.web import get_db, photos, privacy
+from referee.web.access import load, round_or_404
+from referee.web.board import Board, RoundView
 from referee.web.errors import error_response
-from referee.web.forms import check_preset
-from referee.web.schemas import (
+from referee.web.evidence import describe_error, stream_size
+from referee.web.forms.options import check_preset
+from referee.web.round_shape import holds_nothing, stored_round, without_context
+from referee.web.schemas.inputs import DetectIn, EditRoundIn, NewRoundIn, NewSessionIn, RoundIn, RulesIn, UndoIn
+from referee.web.schemas.outputs import (
     ConflictOut,
+    DetectionsOut,
     EditedRoundOut,
-    EditRoundIn,
     ExportOut,
-    NewRoundIn,
-    NewSessionIn,
     RescoreOut,
     ResultOut,
-    RoundIn,
-    RulesIn,
     SavedRoundOut,
     SessionListOut,
     SessionOut,
     UndoConflictOut,
-    UndoIn,
     UndoneOut,
-    body_object,
-    document,
-    responses,
-    validate,
 )
-from referee.web.sessions import board_of, export_data, load, round_or_404, score_input, session_from_export
-from referee.web.what_if import compare, describe_rules, same_rules, session_game
+from referee.web.schemas.validation import body_object, document, responses, validate
+from referee.web.service import archive, rounds
+from referee.web.service import rules as what_if
+from referee.web.service import session as service
+from referee.web.service.session import Opened
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.before_request
+def _photo_limit() -> None:
+    # A photo is larger than the app-wide body limit: the detect route accepts one (before
+    # its form is validated, and so read).
+    if request.endpoint == "api.detect_api":
+        photos.limit_upload()
 
 
 def _round_json(v: RoundView) -> dict[str, Any]:
@@ -80,9 +81,10 @@ def _round_json(v: RoundView) -> dict[str, Any]:
     }
 
 
-def session_json(sess: store.Session, role: str) -> dict[str, Any]:
+def session_json(opened: Opened) -> dict[str, Any]:
     """A session with its standings; the edit token only for its scorekeeper."""
-    board = board_of(sess)
+    sess, role = opened.session, opened.role
+    board = service.board(get_db(), opened)
     out = {
         "name": sess.name,
         "ruleset": sess.ruleset,
@@ -93,7 +95,7 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
         "rev": sess.rev,
         "updated": sess.updated,
         "view_token": sess.view_token,
-        "view_url": url_for("sessions.scoreboard", token=sess.view_token, _external=True),
+        "view_url": url_for("scoreboard.scoreboard", token=sess.view_token, _external=True),
         "unit": board.unit,
         "totals": board.totals,
         "next_dealer": board.dealer,
@@ -110,23 +112,22 @@ def session_json(sess: store.Session, role: str) -> dict[str, Any]:
     return out
 
 
-
-
 def _round_input(
-    sess: store.Session, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+    opened: Opened, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """The round to store from a request body; session keys (and ``dealer``, this round's oya,
     and its game context, such as Koi-Koi's ``month``) may be repeated but must match."""
+    sess = opened.session
     session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
     for key, value in session_values.items():
         if key in body and body[key] != value:
             abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
     if "dealer" in body and body["dealer"] != dealer:
         abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
-    body, mismatch = without_context(sess.family, body, context or {})
+    body, mismatch = without_context(opened.family, body, context or {})
     if mismatch:
         abort(error_response(422, mismatch, "bad-round"))
-    data = stored_round(sess.family, body)
+    data = stored_round(opened.family, body)
     if holds_nothing(data, sess.players):  # {} or {"piles": {}} would save a round of nothing
         abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
                              '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
@@ -135,19 +136,20 @@ def _round_input(
 
 
 def _checked(
-    sess: store.Session, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+    opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
+    """The round scored (``service.rounds.score``); 422 with the rules' words, 501 without the module."""
     try:
-        return score_input(sess, data, dealer, context)
+        return rounds.score(opened, data, dealer, context)
     except RefereeError as e:
         abort(error_response(422, e.message, e.code))
     except ImportError as e:
         abort(error_response(501, f"this game's scoring module is not installed ({e.name})", "unavailable"))
 
 
-def _replayable(sess: store.Session, board: Board, data: dict[str, Any], round_id: int | None = None) -> None:
+def _replayable(opened: Opened, board: Board, data: dict[str, Any], round_id: int | None = None) -> None:
     """422 for a round the scoreboard could not replay (``board.replay_error``, the check the round form runs too)."""
-    if (e := replay_error(sess, board, data, round_id)) is not None:
+    if (e := rounds.replay_error(opened, board, data, round_id)) is not None:
         abort(error_response(422, e.message, e.code))
 
 
@@ -158,7 +160,7 @@ def list_sessions():
     viewer tokens only."""
     out = []
     for sess in privacy.visible_sessions()[0]:
-        board = board_of(sess)
+        board = service.board(get_db(), Opened(sess))
         out.append(
             {
                 "name": sess.name,
@@ -180,38 +182,36 @@ def create_session():
     """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
     body = body_object()
     try:
-        created = session_from_export({"name": body["name"], "game": body})
+        created = archive.session_from_export({"name": body["name"], "game": body})
     except RefereeError as e:
         return error_response(422, e.message, e.code)
     sess = store.create_session(get_db(), **created)
     privacy.remember(sess.edit_token, "edit")
-    return jsonify(session_json(sess, "edit")), 201
+    return jsonify(session_json(Opened(sess))), 201
 
 
 @bp.get("/sessions/<token>")
 @validate(resp=responses({200: SessionOut}, 404, 503))
 def get_session(token: str):
     """One session with its standings and rounds."""
-    sess, role = load(token)
-    return jsonify(session_json(sess, role))
+    return jsonify(session_json(load(token)))
 
 
 @bp.get("/sessions/<token>/export")
 @validate(resp=responses({200: ExportOut}, 404, 503))
 def export(token: str):
     """The session export (as the Export JSON button)."""
-    sess, _ = load(token)
-    return jsonify(export_data(sess))
+    return jsonify(archive.export_data(get_db(), load(token).session))
 
 
 @bp.post("/sessions/<token>/preview")
 @validate(json=RoundIn, resp=responses({200: ResultOut}, 400, 404, 413, 422, 501, 503))
 def preview(token: str):
     """Score a round as the next round, without saving it."""
-    sess, _ = load(token)
-    board = board_of(sess)
-    data = _round_input(sess, body_object(), board.dealer, board.context)
-    return jsonify(_checked(sess, data, board.dealer, board.context))
+    opened = load(token)
+    board = service.board(get_db(), opened)
+    data = _round_input(opened, body_object(), board.dealer, board.context)
+    return jsonify(_checked(opened, data, board.dealer, board.context))
 
 
 @bp.post("/sessions/<token>/rounds")
@@ -227,55 +227,46 @@ def add_round(token: str):
     ``form-token-spent``; a different round sent with a key already used is 422 ``form-token-reused``.
     Without a key, every request saves a new round.
     """
-    sess, _ = load(token, edit=True)
+    opened = load(token, edit=True)
     body = body_object()
     form_token = body.get("form_token")
-    digest = request_digest(body) if form_token else None
+    digest = rounds.request_digest(body) if form_token else None
     try:
-        saved = store.saved_with_form_token(get_db(), sess.id, form_token, digest) if form_token else None
+        saved = store.saved_with_form_token(get_db(), opened.session.id, form_token, digest) if form_token else None
         if saved is not None:  # a retry: answered as the first time, even if the game has moved on since
-            return _saved_round(sess, saved, created=False)
+            return _saved_round(opened, saved, created=False)
     except store.SpentFormTokenError as e:
         return error_response(409, str(e), "form-token-spent")
     except store.FormTokenReusedError as e:
         return error_response(422, str(e), "form-token-reused")
-    board = board_of(sess)
+    board = service.board(get_db(), opened)
     if board.over:
         ended = f"{board.winner} won" if board.winner else "it ended in a draw"
         return error_response(409, f"the game is over: {ended}", "game-over")
-    data = _round_input(sess, body, board.dealer, board.context)
-    result = _checked(sess, data, board.dealer, board.context)
-    first = first_to_target_choices(sess, board, len(board.rounds) + 1, result)
+    data = _round_input(opened, body, board.dealer, board.context)
+    result = _checked(opened, data, board.dealer, board.context)
+    first = rounds.first_to_target(opened, board, len(board.rounds) + 1, result)
     if first and data.get("first_to_target") not in first:
         return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
                               f'("first_to_target": one of {first})', "missing-decision")
-    _replayable(sess, board, data)
+    _replayable(opened, board, data)
     try:
-        row, created = store.add_round(get_db(), sess.id, data, form_token, digest)
+        row, created = rounds.add(get_db(), opened, data, form_token, digest)
     except store.SpentFormTokenError as e:
         return error_response(409, str(e), "form-token-spent")
     except store.FormTokenReusedError as e:
         return error_response(422, str(e), "form-token-reused")
-    return _saved_round(sess, row, created)
+    return _saved_round(opened, row, created)
 
 
-def request_digest(body: Mapping[str, Any]) -> str:
-    """What names a round request for its ``form_token``: a SHA-256 of its body without the token
-    (canonical JSON, so key order and spacing do not count)."""
-    rest = {k: v for k, v in body.items() if k != "form_token"}
-    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _saved_round(sess: store.Session, row: store.RoundRow, created: bool):
-    sess = store.get_session(get_db(), sess.id)
+def _saved_round(opened: Opened, row: store.RoundRow, created: bool):
     return jsonify(
         {
             "id": row.id,
             "round": row.position,
             "version": row.version,
             "created": created,
-            "session": session_json(sess, "edit"),
+            "session": session_json(service.saved(get_db(), opened)),
         }
     ), 201 if created else 200
 
@@ -287,19 +278,19 @@ def _saved_round(sess: store.Session, row: store.RoundRow, created: bool):
 )
 def edit_round(token: str, round_id: int):
     """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
-    sess, _ = load(token, edit=True)
-    round_or_404(sess, round_id)
+    opened = load(token, edit=True)
+    round_or_404(opened.session, round_id)
     body = body_object()
     version = body["version"]
-    board = board_of(sess)
+    board = service.board(get_db(), opened)
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     context = view.context if view else board.context
-    data = _round_input(sess, body, dealer, context)
-    _checked(sess, data, dealer, context)
-    _replayable(sess, board, data, round_id)
+    data = _round_input(opened, body, dealer, context)
+    _checked(opened, data, dealer, context)
+    _replayable(opened, board, data, round_id)
     try:
-        row = store.update_round(get_db(), sess.id, round_id, data, version)
+        row = rounds.update(get_db(), opened, round_id, data, version)
     except store.ConflictError as e:
         resp = jsonify(
             {
@@ -309,13 +300,12 @@ def edit_round(token: str, round_id: int):
             }
         )
         return resp, 409
-    sess = store.get_session(get_db(), sess.id)
     return jsonify(
         {
             "id": row.id,
             "round": row.position,
             "version": row.version,
-            "session": session_json(sess, "edit"),
+            "session": session_json(service.saved(get_db(), opened)),
         }
     )
 
@@ -324,7 +314,7 @@ def edit_round(token: str, round_id: int):
 @validate(resp=responses({204: None}, 403, 404, 503))
 def delete_round(token: str, round_id: int):
     """Delete a round."""
-    sess, _ = load(token, edit=True)
+    sess = load(token, edit=True).session
     round_or_404(sess, round_id)
     store.delete_round(get_db(), sess.id, round_id)
     return "", 204
@@ -340,18 +330,17 @@ def undo(token: str):
     409 ``already-undone`` (with ``last_change``) when that change is no longer the latest, ``nothing-to-undo``
     when there is none.
     """
-    sess, _ = load(token, edit=True)
+    opened = load(token, edit=True)
     change_id = body_object().get("change")
     try:
-        undone = store.undo(get_db(), sess.id, change_id)
+        undone = store.undo(get_db(), opened.session.id, change_id)
     except store.UndoMismatchError as e:
         latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
         return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
                         "last_change": latest}), 409
     if undone is None:
         return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
-    sess = store.get_session(get_db(), sess.id)
-    return jsonify({"undone": undone, "session": session_json(sess, "edit")})
+    return jsonify({"undone": undone, "session": session_json(service.saved(get_db(), opened))})
 
 
 def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
@@ -378,10 +367,10 @@ def rescore(token: str):
     or play after the game is over, has null scores and a note) and the final totals and winners: the same
     JSON as ``hanafuda-referee rescore``.  The viewer link may ask too.
     """
-    sess, _ = load(token)
+    sess = load(token).session
     ruleset, options = _rules_body(sess)
     try:
-        return jsonify(compare(sess, ruleset, options))
+        return jsonify(what_if.compare(get_db(), sess, ruleset, options))
     except RefereeError as e:
         return error_response(422, e.message, e.code)
 
@@ -394,16 +383,35 @@ def set_rules(token: str):
     The new rules must load and score this session; the history is re-scored, the change is logged, and
     Undo (``last_change``) restores the old rules.
     """
-    sess, _ = load(token, edit=True)
+    opened = load(token, edit=True)
+    sess = opened.session
     ruleset, options = _rules_body(sess)
-    if same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
-        return jsonify(session_json(sess, "edit"))
+    if what_if.same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+        return jsonify(session_json(opened))
     try:
-        what_if(session_game(sess), ruleset, options)  # the new rules must load and score this session
+        what_if.check_rules(get_db(), sess, ruleset, options)  # the new rules must load and score this session
     except RefereeError as e:
         return error_response(422, e.message, e.code)
-    sess = store.set_rules(get_db(), sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")
-    return jsonify(session_json(sess, "edit"))
+    sess = what_if.change_rules(get_db(), sess, ruleset, options)
+    return jsonify(session_json(Opened(sess)))
+
+
+@bp.post("/detect")
+@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504))
+def detect_api():
+    """Detect the cards in one uploaded photo (multipart field ``image``)."""
+    upload = request.files.get("image") or next(iter(request.files.values()), None)
+    if upload is None:
+        return error_response(400, "Send the photo as a multipart file field named 'image'.", "no-image")
+    if not stream_size(upload.stream):
+        return error_response(422, "The uploaded file is empty; expected a photo.", "bad-image")
+    try:
+        dets = photos.runner().detect(upload.stream)  # read and decoded on a worker, within the limit
+    except Exception as e:  # every failure becomes words and a status
+        status, message = describe_error(e)
+        code = {422: "bad-image", 503: "unavailable", 504: "timeout"}.get(status, "detector-error")
+        return error_response(status, message, code)
+    return jsonify({"image": upload.filename or "upload", "detections": [d.to_dict() for d in dets]})
 
 
 @bp.get("/openapi.json")

@@ -10,8 +10,8 @@ shared server never shows another table's games.  Names are compared with
   round score per unit (points; kan and mon), yaku made and wins;
 - ``saved_player_names()`` (a template global): the names offered on the new-session form.
 
-Stats read the standings the scoreboard replays (``referee.web.board``), so they
-follow edits and undo.  Views only read.
+Stats read the standings the scoreboard replays (``referee.web.service.session.board``), so
+they follow edits and undo.  Views only read.  A view module: imports no other view module.
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ from flask import Blueprint, Flask, abort, render_template
 
 from referee import store
 from referee.names import clean_name, name_key
-from referee.web import privacy
+from referee.web import get_db, privacy
 from referee.web.board import Board, amount_formatter
+from referee.web.service import session as service
+from referee.web.service.session import Opened
 
 bp = Blueprint("players", __name__)
 
@@ -129,12 +131,10 @@ def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Boar
 
 def player_stats() -> dict[str, PlayerStats]:
     """Every player of the sessions this browser knows, by ``name_key``, most recently seen first."""
-    from referee.web.sessions import board_of  # the scoreboard's cache of replayed standings
-
     out: dict[str, PlayerStats] = {}
     listed, kept = privacy.visible_sessions()
     for sess in listed:
-        board = board_of(sess)
+        board = service.board(get_db(), Opened(sess))  # the scoreboard's cache of replayed standings
         # The link this browser uses for a session: the scorekeeper's if it keeps the score.
         link = sess.edit_token if sess.edit_token in kept else sess.view_token
         for seat in sess.players:
