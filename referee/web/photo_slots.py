@@ -115,8 +115,8 @@ def _move_targets(slot: str, players) -> list[str]:
 @pass_context
 def photo_slot(ctx, group: str, seat) -> Markup:
     """The "Snap" input, the capture guide and the review of a slot's photos: certain cards
-    tapped in, suggestions beside their photo, conflicts (a reusable partial: ``round.html``
-    and ``round_money.html`` include it per picker)."""
+    tapped in, suggestions beside their photo, conflicts (a reusable partial: ``entry/round.html``
+    and ``entry/round_money.html`` include it per picker)."""
     sess = ctx.get("s")
     if sess is None:
         return Markup("")
@@ -127,7 +127,7 @@ def photo_slot(ctx, group: str, seat) -> Markup:
     mine = [p for p in photos if p.slot == slot]
     return Markup(
         render_template(
-            "partials/photo_slot.html",
+            "entry/partials/photo_slot.html",
             s=sess,
             slot=slot,
             label=slot_label(slot, sess.players),
@@ -153,7 +153,7 @@ def photo_deck_check(ctx) -> Markup:
         return Markup("")
     return Markup(
         render_template(
-            "partials/photo_deck.html",
+            "entry/partials/photo_deck.html",
             s=sess,
             check=deck_check(sess, _page_form(ctx, sess)),
             wrap=True,

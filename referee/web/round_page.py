@@ -84,12 +84,12 @@ def entry_page(
         for c in hands[p]:
             hand_owner.setdefault(c, i)
     if "totals" in data:
-        template = "round_totals.html"
+        template = "entry/round_totals.html"
     else:
         try:
             template = entry_form(opened.family).template
         except RefereeError:
-            template = "round_json.html"
+            template = "entry/round_json.html"
     nonce = nonce if nonce_ok(nonce) else new_nonce()
     draft_id = str(posted().get("draft") or "")
     if not DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one

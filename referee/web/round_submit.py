@@ -109,13 +109,13 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
     sess = opened.session
     if isinstance(e, store.ConflictError):
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
-        page = render_template("conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd, diff=diff,
-                               **round_words(opened))
+        page = render_template("entry/conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd,
+                               diff=diff, **round_words(opened))
         return page, 409
     if isinstance(e, store.RoundTakenError):
         board = service.board(get_db(), service.saved(get_db(), opened))  # as it is now, with the round saved first
         page = render_template(
-            "round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
+            "entry/round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
             next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=nonce,
             diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(opened),
         )

@@ -313,7 +313,7 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
 
 @dataclass(frozen=True)
 class EntryForm:
-    """A round entry screen: its template (extending ``round_form.html``) and the parser of
+    """A round entry screen: its template (extending ``entry/round_form.html``) and the parser of
     its fields into the family's stored round (``parse(form, players) -> dict``)."""
 
     template: str
@@ -324,10 +324,10 @@ class EntryForm:
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
 ENTRY_FORMS: dict[str, EntryForm] = {
-    "picker": EntryForm("round.html", parse_round_form),
-    "money": EntryForm("round_money.html", parse_money_round_form),
-    "calls": EntryForm("round_calls.html", parse_calls_round_form, calls_unanswered),
-    "piles": EntryForm("round_piles.html", parse_piles_round_form, ending_unanswered),
+    "picker": EntryForm("entry/round.html", parse_round_form),
+    "money": EntryForm("entry/round_money.html", parse_money_round_form),
+    "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, calls_unanswered),
+    "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, ending_unanswered),
 }
 
 

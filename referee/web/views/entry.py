@@ -126,7 +126,7 @@ def preview(token: str):
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
     page = render_template(
-        "partials/preview.html",
+        "entry/partials/preview.html",
         s=sess,
         result=result,
         error=None if deferred else error,
@@ -167,7 +167,7 @@ def hands_fragment(token: str):
     Hachi-hachi field cards' picker."""
     sess = load(token, edit=True).session
     return render_template(
-        "partials/field_cards.html" if request.args.get("part") == "field" else "partials/hands.html",
+        "entry/partials/field_cards.html" if request.args.get("part") == "field" else "entry/partials/hands.html",
         s=sess,
         hands={},
         hand_owner={},
@@ -255,7 +255,7 @@ def deck_check_fragment(token: str):
     """The deck-check fragment for the submitted round form (htmx, after each tap)."""
     sess = load(token, edit=True).session
     form = MultiDict(request.form.items(multi=True))
-    return render_template("partials/photo_deck.html", s=sess, check=deck_check(sess, form), wrap=False)
+    return render_template("entry/partials/photo_deck.html", s=sess, check=deck_check(sess, form), wrap=False)
 
 
 @bp.get("/s/<token>/photo/<photo_id>.jpg")
@@ -279,7 +279,7 @@ def round_photos(token: str, round_id: int):
     rnd = round_or_404(sess, round_id)
     kept = store.photos_of_round(get_db(), sess.id, round_id)
     return render_template(
-        "photo_round.html",
+        "entry/photo_round.html",
         s=sess,
         rnd=rnd,
         token=token,

@@ -46,7 +46,7 @@ def presets() -> list[dict[str, Any]]:
 @bp.get("/help")
 def glossary():
     """The glossary and the list of games."""
-    return render_template("help.html", terms=TERMS, kind_cards=kind_cards, presets=presets())
+    return render_template("help/help.html", terms=TERMS, kind_cards=kind_cards, presets=presets())
 
 
 @bp.get("/help/<name>")
@@ -58,7 +58,7 @@ def preset_rules(name: str):
         how = how_it_scores(load_ruleset(name))
     except (RefereeError, ImportError, KeyError) as e:
         abort(404, f"This game cannot be described here ({e}).")
-    return render_template("help_rules.html", how=how, s=None)
+    return render_template("help/help_rules.html", how=how, s=None)
 
 
 @bp.get("/s/<token>/rules")
@@ -72,7 +72,7 @@ def session_rules(token: str):
         how = how_it_scores(load_ruleset(sess.ruleset, sess.options))
     except (RefereeError, ImportError, KeyError) as e:
         abort(404, f"This session's rules cannot be described ({e}).")
-    return render_template("help_rules.html", how=how, s=sess)
+    return render_template("help/help_rules.html", how=how, s=sess)
 
 
 def help_link(code: str, sess: store.Session | None = None, ruleset: str | None = None) -> str:
@@ -132,7 +132,7 @@ def libraries() -> list[dict[str, str]]:
 @bp.get("/credits")
 def credits():
     """Card art credits, htmx and the Python libraries, with their licences."""
-    return render_template("credits.html", art=current_app.extensions.get("card_art"), libraries=libraries())
+    return render_template("help/credits.html", art=current_app.extensions.get("card_art"), libraries=libraries())
 
 
 def init_app(app: Flask) -> None:

@@ -66,7 +66,7 @@ def delete_round(token: str, round_id: int):
     sess = opened.session
     rnd = round_or_404(sess, round_id)
     if request.method == "GET":
-        return render_template("delete.html", s=sess, rnd=rnd, **round_words(opened))
+        return render_template("history/delete.html", s=sess, rnd=rnd, **round_words(opened))
     try:
         store.delete_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
@@ -120,6 +120,6 @@ def what_if_page(token: str):
     shown = {"before": rules_amount_formatter(sess.ruleset, sess.options),
              "after": rules_amount_formatter(req["ruleset"], req["options"])}
     return render_template(
-        "what_if.html", s=sess, role=role, req=req, form=req, presets=presets_of(sess.family),
+        "history/what_if.html", s=sess, role=role, req=req, form=req, presets=presets_of(sess.family),
         result=result, error=error, now=what_if.describe_rules(sess.ruleset, sess.options), shown=shown,
     ), status

@@ -45,7 +45,7 @@ def home():
                 "token": sess.edit_token if sess.edit_token in kept else sess.view_token,
             }
         )
-    return render_template("home.html", rows=rows, host=privacy.is_host())
+    return render_template("home/home.html", rows=rows, host=privacy.is_host())
 
 
 def _form_context(sf: SessionForm) -> dict[str, Any]:
@@ -90,13 +90,13 @@ def new_session():
         sf, _ = parse_session_form(request.args)
         sf.errors, sf.options = {}, {}
         if request.headers.get("HX-Request") == "true":
-            return render_template("partials/options.html", **_form_context(sf))
-        return render_template("new_session.html", **_form_context(sf))
+            return render_template("home/partials/options.html", **_form_context(sf))
+        return render_template("home/new_session.html", **_form_context(sf))
     sf, created = parse_session_form(request.form)
     if request.form.get("action") == "reload":  # no-JS "Load this ruleset's options"
         sf.errors = {}
         sf.options = {}
-        return render_template("new_session.html", **_form_context(sf))
+        return render_template("home/new_session.html", **_form_context(sf))
     shown = request.form.get("options_shown")
     if shown and shown != sf.ruleset and "ruleset" not in sf.errors:
         # The preset changed without JavaScript: the options on the page were another preset's.
@@ -105,14 +105,14 @@ def new_session():
             "Check them and press Create session again."
         }
         sf.options = {}
-        return render_template("new_session.html", **_form_context(sf)), 409
+        return render_template("home/new_session.html", **_form_context(sf)), 409
     if created is None:
-        return render_template("new_session.html", **_form_context(sf)), 422
+        return render_template("home/new_session.html", **_form_context(sf)), 422
     try:
         sess = store.create_session(get_db(), **created)
     except store.StoreUnavailableError as e:
         sf.errors["form"] = e.message  # the form comes back as typed
-        return render_template("new_session.html", **_form_context(sf)), 503
+        return render_template("home/new_session.html", **_form_context(sf)), 503
     remember_keeper(sess.edit_token)
     flash("Session created. Share the viewer link or QR code with the table.")
     return see_other("scoreboard.scoreboard", token=sess.edit_token)
@@ -148,9 +148,9 @@ def host():
         flash("This browser no longer lists every session.")
         return see_other("home.home")
     if given is None:
-        return render_template("host.html", wrong=False, host=privacy.is_host())
+        return render_template("home/host.html", wrong=False, host=privacy.is_host())
     if not privacy.key_ok(given.strip()):
-        return render_template("host.html", wrong=True, host=False), 403
+        return render_template("home/host.html", wrong=True, host=False), 403
     privacy.mark_host()
     flash("Host mode: this browser lists every session on this server.")
     return see_other("home.home")
@@ -159,4 +159,4 @@ def host():
 @bp.get("/about")
 def about():
     """What the app is and how a table uses it (licences and credits: ``/credits``)."""
-    return render_template("about.html")
+    return render_template("home/about.html")

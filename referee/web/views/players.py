@@ -156,7 +156,7 @@ def saved_player_names() -> list[str]:
 @bp.get("/players")
 def index():
     """The players of the sessions this browser created or opened."""
-    return render_template("players.html", players=list(player_stats().values()))
+    return render_template("players/players.html", players=list(player_stats().values()))
 
 
 @bp.get("/players/<path:key>")
@@ -166,7 +166,7 @@ def player(key: str):
     if stats is None:
         abort(404, "No player of that name in the sessions this browser created or opened. "
               "Players lists the ones it knows.")
-    return render_template("player.html", p=stats)
+    return render_template("players/player.html", p=stats)
 
 
 def init_app(app: Flask) -> None:

@@ -36,12 +36,12 @@ _FRAGMENTS: OrderedDict[tuple[str, int, str], Markup] = OrderedDict()
 
 
 def board_html(opened: Opened) -> Markup:
-    """The rendered board fragment (``partials/board.html``) for this rev and role."""
+    """The rendered board fragment (``scoreboard/partials/board.html``) for this rev and role."""
     sess = opened.session
     return cached(
         _FRAGMENTS,
         (sess.view_token, sess.rev, opened.role),
-        lambda: Markup(render_template("partials/board.html", **_board_context(opened))),
+        lambda: Markup(render_template("scoreboard/partials/board.html", **_board_context(opened))),
     )
 
 
@@ -88,7 +88,7 @@ def scoreboard(token: str):
         return board_html(opened)
     view_url = url_for("scoreboard.scoreboard", token=sess.view_token, _external=True)
     return render_template(
-        "scoreboard.html",
+        "scoreboard/scoreboard.html",
         s=sess,
         role=role,
         board_html=board_html(opened),

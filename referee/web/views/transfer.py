@@ -123,7 +123,7 @@ def import_session():
         try:
             made = archive.create_all(get_db(), batch)
         except store.StoreUnavailableError as e:
-            return render_template("import.html", message=e.message, text=text), 503
+            return render_template("transfer/import.html", message=e.message, text=text), 503
         for sess in reversed(made):
             remember_keeper(sess.edit_token)
         if len(made) != 1:
@@ -132,10 +132,10 @@ def import_session():
         n = len(batch[0]["rounds"])
         flash(f"Imported {n} round{'' if n == 1 else 's'}.")
         return see_other("scoreboard.scoreboard", token=made[0].edit_token)
-    return render_template("import.html", message=message, text=text), 422
+    return render_template("transfer/import.html", message=message, text=text), 422
 
 
 @bp.get("/import")
 def import_form():
     """The import form."""
-    return render_template("import.html", message=None, text="")
+    return render_template("transfer/import.html", message=None, text="")
