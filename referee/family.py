@@ -121,7 +121,7 @@ class Family:
       deck check uses ``card_points`` alone.
     - ``game_summary(rules, game_object) -> dict``: ``game_json``'s numbers only, in the shape of
       ``referee.api.game_summary``, for re-scoring long histories fast; None: read from ``game_json``.
-    - ``describe(rules) -> referee.describe.HowItScores``: how the ruleset scores, in players'
+    - ``describe(rules) -> referee.wording.HowItScores``: how the ruleset scores, in players'
       words, for the Help pages; None: only its description and options are shown.
     - ``seats``: the player counts the family always seats (Koi-Koi: ``(2,)``), for the
       new-session form; empty: the ruleset's ``players`` option says, or 2 to 6.

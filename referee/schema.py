@@ -27,7 +27,7 @@ def opt(
     ``label`` names the option in plain words for the new-session form ("Target score");
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
-    plants to players: ``referee.describe.value_words``).
+    plants to players: ``referee.wording.value_words``).
     ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
     players read).
     """

@@ -4,7 +4,7 @@
 Three parts, all printed and written to --json:
 
 1. ``ops``: each image step timed round-robin in this process, the reference
-   (``tests/vision_reference.py``: the code as it was before OpenCV) and OpenCV on the same
+   (``tests/vision/vision_reference.py``: the code as it was before OpenCV) and OpenCV on the same
    input: the 12 MP JPEG decode to the working size, the letterbox to 512, the upright
    crops of the photo's cards, and rotated NMS on the localiser's real candidates.
    Medians of wall-clock and CPU ms, and the ratio reference / OpenCV (> 1: OpenCV faster).
@@ -39,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # vision_reference: the code OpenCV replaced
+sys.path.insert(0, str(ROOT / "tests" / "vision"))  # vision_reference: the code OpenCV replaced
 
 
 def _timed(fn) -> tuple[float, float]:
@@ -223,8 +223,10 @@ def end_to_end(photo: Path, base: str, runs: int, warmup: int) -> dict:
 
 def held_out_scenes(png: Path, per_layout: int, size: int = 1280):
     """eval_detector.py's held-out scenes: (layout, scene) pairs."""
-    from vision.render import STYLES, load_art
-    from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
+    from vision.synth.backgrounds import TEST_BACKGROUNDS
+    from vision.synth.layouts import LAYOUTS
+    from vision.synth.render import STYLES, load_art
+    from vision.synth.scenes import make_scene
 
     art = load_art(png, tuple(STYLES))
     for li, layout in enumerate(LAYOUTS):
@@ -239,10 +241,10 @@ def nms_eval(png: Path, per_layout: int) -> dict:
     from vision_reference import nms_probiou
 
     from vision.detector import Detector
-    from vision.evaluate import Evaluator
     from vision.geometry import nms_obb, quad_bounds
     from vision.imageio import load_image
     from vision.postprocess import assign_cards, letterbox, to_detections
+    from vision.train.evaluate import Evaluator
 
     det = Detector()
     kinds = {"probiou (ultralytics, before)": nms_probiou, "polygon IoU (cv2.dnn.NMSBoxesRotated, after)": nms_obb}
@@ -288,7 +290,7 @@ def nms_eval(png: Path, per_layout: int) -> dict:
 
 
 def main(argv=None) -> int:
-    from vision.render import DEFAULT_ART_DIR, render_art
+    from vision.synth.render import DEFAULT_ART_DIR, render_art
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--photo", type=Path, default=None, help="a 12 MP JPEG (default: bench_vision.py's)")

@@ -73,7 +73,7 @@ def fix_taps(truth: list[str], tapped: list[str], asked: list[str] = ()) -> dict
     ``missed`` cards to find and tap, ``ignore`` wrong suggestions (0 taps, or 1 for No)."""
     from collections import Counter
 
-    from vision.evaluate import IDENTITY
+    from vision.train.evaluate import IDENTITY
 
     t, p, o = (Counter(IDENTITY[c] for c in cs) for cs in (truth, tapped, asked))
     lacking = t - p
@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     from PIL import Image
 
     from referee.web import create_app
-    from vision.render import DEFAULT_ART_DIR
+    from vision.synth.render import DEFAULT_ART_DIR
 
     tmp = Path(tempfile.mkdtemp(prefix="bench_photo-"))
     photo = tmp / "12mp.jpg"
@@ -187,9 +187,11 @@ def main(argv=None) -> int:
     if a.eval:
         import numpy as np
 
-        from vision.evaluate import Evaluator
-        from vision.render import load_art
-        from vision.scenes import LAYOUTS, TEST_BACKGROUNDS, make_scene
+        from vision.synth.backgrounds import TEST_BACKGROUNDS
+        from vision.synth.layouts import LAYOUTS
+        from vision.synth.render import load_art
+        from vision.synth.scenes import make_scene
+        from vision.train.evaluate import Evaluator
 
         art = load_art(a.png)
         ev = Evaluator()

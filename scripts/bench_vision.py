@@ -37,8 +37,8 @@ def make_photo(path: Path, art_png: Path, art_dir: Path, n_cards: int = 6) -> No
     """
     from PIL import Image
 
-    from vision.render import load_art, render_art
-    from vision.scenes import make_scene
+    from vision.synth.render import load_art, render_art
+    from vision.synth.scenes import make_scene
 
     if not (art_png / "mantia").exists():
         render_art(art_dir, art_png)
@@ -132,7 +132,7 @@ def interleaved(backends: list[str], photo: str, runs: int, warmup: int) -> dict
 
 
 def main(argv=None) -> int:
-    from vision.render import DEFAULT_ART_DIR
+    from vision.synth.render import DEFAULT_ART_DIR
 
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--photo", type=Path, default=None, help="a JPEG (default: generated)")

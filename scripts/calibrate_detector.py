@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the detector's confidence calibration on the held-out calibration split, and check it.
 
-1. Runs the detector without calibration over the ``calib`` set (vision.testset; seed 8,
+1. Runs the detector without calibration over the ``calib`` set (vision.train.testset; seed 8,
    never the test set) and labels each detection right or wrong: right when the photo holds
    that card (identity) and no earlier, more confident detection already claimed it.
 2. Fits :class:`vision.calibration.Calibration` (Platt scaling on the localiser score and
@@ -36,9 +36,9 @@ from vision.calibration import (
     threshold_for_precision,
 )
 from vision.detector import PACKAGE_MODELS, Detector
-from vision.evaluate import label_detections
-from vision.scenes import NO_CARDS
-from vision.testset import read_testset
+from vision.synth.layouts import NO_CARDS
+from vision.train.evaluate import label_detections
+from vision.train.testset import read_testset
 
 
 def limited(photos, limit: int | None):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Evaluate the detector on a held-out scene set (vision.testset; made here when missing).
+"""Evaluate the detector on a held-out scene set (vision.train.testset; made here when missing).
 
 The set uses seeds never used in training and only the backgrounds never seen in training,
 every layout (spread, rows, fan, heap, closeup, and distractor-only photos) and every art
@@ -35,11 +35,12 @@ import numpy as np
 
 from referee.cards import CARD_IDS
 from vision.detector import Detector
-from vision.evaluate import ERROR_KINDS, Evaluator, error_sources
 from vision.geometry import quad_bounds
-from vision.render import DEFAULT_ART_DIR, render_art
-from vision.scenes import LAYOUTS, NO_CARDS, quad_to_obb
-from vision.testset import read_testset, write_testset
+from vision.synth.layouts import LAYOUTS, NO_CARDS
+from vision.synth.render import DEFAULT_ART_DIR, render_art
+from vision.synth.scenes import quad_to_obb
+from vision.train.evaluate import ERROR_KINDS, Evaluator, error_sources
+from vision.train.testset import read_testset, write_testset
 from vision.visibility import READABLE_FROM
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write a one-class YOLO-OBB dataset of synthetic scenes (thin CLI over vision.training).
+"""Write a one-class YOLO-OBB dataset of synthetic scenes (thin CLI over vision.train.datasets).
 
 Example: python scripts/gen_scenes.py --out data/det --train 8000 --val 400 --seed 1
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.render import DEFAULT_ART_DIR, render_art
-from vision.scenes import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
-from vision.training import gen_detection_dataset
+from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
+from vision.synth.render import DEFAULT_ART_DIR, render_art
+from vision.train.datasets import gen_detection_dataset
 
 
 def main(argv=None) -> int:

@@ -4,7 +4,7 @@
 # and calibrate, and leave at most 8 small files in $OUT (the device tool's limit).
 #
 # Prepare on the dev machine (once; data/ is ignored by git, so nothing is committed):
-#   python -c "from vision.render import *; render_art(DEFAULT_ART_DIR, 'data/art_png', skip_done=True)"
+#   python -c "from vision.synth.render import *; render_art(DEFAULT_ART_DIR, 'data/art_png', skip_done=True)"
 #   .venv/bin/pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #     --platform manylinux_2_28_x86_64 -d data/whl ultralytics==8.4.190 ultralytics-thop==2.2.3
 # Then through the device tool, from the repository root (well inside its 600 s limit):
@@ -46,7 +46,7 @@ stamp "scenes done"
 
 # the held-out sets (same seeds as on the dev machine), made while the GPU trains
 $PY -c "
-from vision.testset import write_testset
+from vision.train.testset import write_testset
 write_testset('$HELDOUT/test', '$ART_PNG', 'test', per_cell=4, workers=4)
 write_testset('$HELDOUT/calib', '$ART_PNG', 'calib', per_cell=6, workers=4)
 " > "$WORK/heldout.log" 2>&1 &

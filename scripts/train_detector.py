@@ -5,7 +5,8 @@ Stages (run one or ``all``); every stage resumes from its checkpoints in --out:
   data        scenes for the localiser (--out/det) and classifier crops (--out/crops.npz)
   localiser   YOLO11n-OBB from scratch, single class
   classifier  small CNN on upright crops (49 classes: 48 cards and "not a card");
-              --cls-mode top fine-tunes only its last block from --cls-init (CPU-sized)
+              --cls-mode top fine-tunes only its last block from --cls-init (CPU-sized);
+              --cls-mode effnet fine-tunes ImageNet's EfficientNet-Lite0 above its frozen stem
   export      ONNX of both into --models (only the classifier with --skip-localiser,
               only the localiser with --skip-classifier)
 
@@ -29,32 +30,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from vision.render import DEFAULT_ART_DIR, render_art
-from vision.training import (
-    export_classifier_onnx,
-    export_localiser_onnx,
-    gen_crops,
-    gen_detection_dataset,
-    hardware,
-    train_classifier,
-    train_classifier_top,
-    train_localiser,
-)
+from vision.synth.render import DEFAULT_ART_DIR, render_art
+from vision.train.classifier import export_classifier_onnx, train_classifier, train_classifier_top
+from vision.train.datasets import gen_crops, gen_detection_dataset
+from vision.train.effnet import train_effnet_top
+from vision.train.localiser import export_localiser_onnx, hardware, train_localiser
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("stage", choices=["data", "localiser", "classifier", "export", "all"])
     p.add_argument("--art", type=Path, default=DEFAULT_ART_DIR)
     p.add_argument("--png", type=Path, default=Path("data/art_png"))
     p.add_argument("--out", type=Path, default=Path("runs/train"))
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--styles", nargs="+", default=None, help="art sets (default: every set under --art)"
-    )
+    p.add_argument("--styles", nargs="+", default=None, help="art sets (default: every set under --art)")
     p.add_argument("--det-train", type=int, default=2000)
     p.add_argument("--det-val", type=int, default=200)
     p.add_argument("--scene-size", type=int, default=640)
@@ -73,10 +64,12 @@ def main(argv=None) -> int:
     )
     p.add_argument(
         "--cls-mode",
-        choices=["full", "top"],
+        choices=["full", "top", "effnet"],
         default="full",
-        help="full: train every layer; top: only the last block and head, from --cls-init",
+        help="full: train every layer; top: only the last block and head, from --cls-init; "
+        "effnet: EfficientNet-Lite0 from ImageNet, above its frozen stem (--cls-seconds, --cls-views)",
     )
+    p.add_argument("--cls-views", type=int, default=2, help="effnet: cached augmented views per crop")
     p.add_argument("--crops", type=Path, default=None, help="crops file (default: --out/crops.npz)")
     p.add_argument("--skip-localiser", action="store_true", help="export: classifier only")
     p.add_argument("--skip-classifier", action="store_true", help="export: localiser only")
@@ -161,7 +154,20 @@ def main(argv=None) -> int:
         dev = f"cuda:{a.device}" if cuda else "cpu"
         hold = d["s"] == a.leave_out if a.leave_out else None
         tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
-        if a.cls_mode == "top":
+        if a.cls_mode == "effnet":
+            entry[tag] = train_effnet_top(
+                d["x"],
+                d["y"],
+                a.out,
+                a.cls_epochs,
+                min(a.cls_batch, 128),
+                a.cls_views,
+                holdout=hold,
+                seed=a.seed,
+                tag=tag,
+                time_limit_s=a.cls_seconds,
+            )
+        elif a.cls_mode == "top":
             if not a.cls_init:
                 p.error("--cls-mode top needs --cls-init")
             entry[tag] = train_classifier_top(

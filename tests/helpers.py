@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from referee.cli import main
 from referee.roppyakken.round import make_round, score_round
 from referee.ruleset import load_ruleset
 
@@ -34,3 +37,13 @@ def score(pile, preset: str = "roppyakken", hand=None, others=(SAFE,), **options
 def yaku_of(result, player: str = "A") -> dict[str, int]:
     """Yaku id -> points for one player."""
     return {y.code: y.points for y in result.player(player).yaku}
+
+
+def cli_file(tmp_path, capsys, payload, *argv):
+    """Run the CLI on ``payload`` (an object, as JSON, or text as it is) saved as a file: ``score FILE``,
+    or ``argv`` then the file (``"game"``).  Returns (exit code, stdout, stderr)."""
+    f = tmp_path / "in.json"
+    f.write_text(payload if isinstance(payload, str) else json.dumps(payload), encoding="utf-8")
+    code = main([*argv, str(f)] if argv else ["score", str(f)])
+    out, err = capsys.readouterr()
+    return code, out, err

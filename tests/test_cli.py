@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import SAFE, cli_file
 
 from referee.cli import main
 
@@ -119,3 +120,77 @@ def test_console_script_runs_as_a_module():
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Aki:" in proc.stdout
+
+
+def test_serve_runs_waitress_with_its_threads_and_kept_connections(tmp_path, monkeypatch, capsys):
+    # Dropping DB_KEEP_CONNECTIONS or waitress's threads= once passed every test: the browser
+    # test of serve checks only the header, the host key and the backups.
+    import waitress
+
+    from referee import cli
+
+    served = {}
+    build = cli._web_app
+
+    def web_app(args):
+        app = build(args)
+        runner = app.extensions.get("photo_runner")
+        if runner is not None:  # no model loading in a unit test
+            monkeypatch.setattr(runner, "ready", lambda timeout: (True, ""))
+        return app
+
+    def serve(app, **kwargs):
+        served.update(kwargs, keep=app.config.get("DB_KEEP_CONNECTIONS"))
+
+    monkeypatch.setattr(cli, "_web_app", web_app)
+    monkeypatch.setattr(waitress, "serve", serve)
+    assert main(["serve", "--data", str(tmp_path), "--port", "8123", "--threads", "3"]) == 0
+    assert served["keep"] is True
+    assert (served["threads"], served["port"], served["connection_limit"]) == (3, 8123, 100)
+    assert served["ident"] == "hanafuda-referee"
+    assert "host key:" in capsys.readouterr().out
+
+
+# Bug (a newcomer's break-test): game rounds of the wrong shape crashed or were played as empty.
+@pytest.mark.parametrize(
+    "rounds",
+    [[{"piles": 5}], [{"piles": {"A": 5}}], [{"piles": {}, "hands": 5}], [{}], [{"piles": {}, "dealer": "Q"}]],
+    ids=["piles not an object", "pile not a list", "hands not an object", "no piles", "unknown key"],
+)
+def test_game_round_with_wrong_types_is_one_line(tmp_path, capsys, rounds):
+    code, _, err = cli_file(tmp_path, capsys, {"players": ["A", "B"], "rounds": rounds}, "game")
+    assert code == 2
+    assert err.startswith("hanafuda-referee: error: round 1")
+    assert err.count("\n") == 1
+
+
+# Bug (a newcomer's break-test): deeply nested JSON was a RecursionError traceback.
+def test_deeply_nested_json(tmp_path, capsys):
+    code, _, err = cli_file(tmp_path, capsys, "[" * 100000 + "]" * 100000)
+    assert code == 2
+    assert "nested too deeply" in err
+
+
+# Bug (a newcomer's break-test): a file saved with a UTF-8 BOM was refused as not valid JSON.
+def test_utf8_bom_is_accepted(tmp_path, capsys):
+    code, out, _ = cli_file(tmp_path, capsys, "\ufeff" + json.dumps({"players": ["A", "B"], "piles": {"A": SAFE}}))
+    assert code == 0
+    assert json.loads(out)["players"]["A"]["card_points"] == 40
+
+
+# Bug (a newcomer's break-test): a usage error printed argparse's usage block on several lines.
+def test_usage_errors_are_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["score", "--format", "xml", str(EXAMPLE)])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+# Bug (a newcomer's break-test): a ruleset path in a round file was read from the working directory.
+def test_ruleset_path_is_relative_to_the_round_file(tmp_path, capsys, monkeypatch):
+    (tmp_path / "house.toml").write_text('extends = "roppyakken"\n[yaku.oozan]\npoints = 100\n', encoding="utf-8")
+    monkeypatch.chdir("/")
+    code, out, _ = cli_file(tmp_path, capsys, {"ruleset": "house.toml", "players": ["A", "B"],
+                                               "piles": {"A": ["pine-crane", "plum-bush-warbler", "cherry-curtain"]}})
+    assert code == 0
+    assert json.loads(out)["players"]["A"]["yaku"][0]["points"] == 100

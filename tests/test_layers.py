@@ -1,6 +1,13 @@
-"""The layers stay apart: the rules core imports no app or vision code; vision imports no scoring or web.
+"""The layers stay apart: the arrows that must never exist, read from every module's imports.
 
-Developers' guide, "What is where"; shared/STYLE.md "Everywhere".
+- the rules core (``referee/`` but the app layers) imports no app layer (web, store, CLI,
+  backup), no vision and no I/O library;
+- vision imports no scoring and no web (``referee.cards`` only, for the card ids);
+- vision's runtime (``vision/*.py``) imports neither its scene synthesis (``vision.synth``) nor its
+  training (``vision.train``), but for one named arrow; synthesis imports no training;
+- the store imports no web and no vision.
+
+Developers' guide, "What is where"; shared/STYLE.md "Everywhere"; issue 19 item 7.
 """
 
 import ast
@@ -9,12 +16,31 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_LAYERS = {"cli.py", "store.py", "backup.py", "web"}
-FORBIDDEN_IN_CORE = ("flask", "sqlite3", "sqlite_utils", "cv2", "PIL", "onnxruntime", "numpy", "vision",
-                     "requests", "urllib", "socket", "http", "referee.web", "referee.store", "referee.cli")
+APP_LAYERS = {"cli.py", "store", "backup.py", "web"}
+FORBIDDEN_IN_CORE = (
+    "flask",
+    "sqlite3",
+    "sqlite_utils",
+    "cv2",
+    "PIL",
+    "onnxruntime",
+    "numpy",
+    "vision",
+    "requests",
+    "urllib",
+    "socket",
+    "http",
+    "referee.web",
+    "referee.store",
+    "referee.cli",
+    "referee.backup",
+)
+FORBIDDEN_IN_STORE = ("flask", "vision", "referee.web", "referee.cli", "referee.backup")
 
 
 def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at its top or inside a function; ``from a import b``
+    gives both ``a`` and ``a.b`` (``b`` may be a module: ``from referee import web``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = set()
     for node in ast.walk(tree):
@@ -22,7 +48,12 @@ def imports(path: Path) -> set[str]:
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
+            names |= {f"{node.module}.{a.name}" for a in node.names}
     return names
+
+
+def matching(names: set[str], forbidden: tuple[str, ...]) -> set[str]:
+    return {n for n in names for f in forbidden if n == f or n.startswith(f + ".")}
 
 
 def core_modules():
@@ -32,14 +63,84 @@ def core_modules():
             yield path
 
 
-@pytest.mark.parametrize("path", list(core_modules()), ids=lambda p: str(p.relative_to(ROOT)))
+def ids(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", list(core_modules()), ids=ids)
 def test_core_imports_no_app_layer(path):
-    bad = {n for n in imports(path) for f in FORBIDDEN_IN_CORE if n == f or n.startswith(f + ".")}
+    bad = matching(imports(path), FORBIDDEN_IN_CORE)
     assert not bad, f"{path} imports {bad}"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "vision").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sorted((ROOT / "vision").rglob("*.py")), ids=ids)
 def test_vision_imports_no_scoring_or_web(path):
-    bad = {n for n in imports(path) if n.startswith("referee") and n != "referee.cards"} | {
-        n for n in imports(path) if n.split(".")[0] in ("flask", "sqlite3", "sqlite_utils")}
+    names = imports(path)
+    scoring = {n for n in names if n.startswith("referee")} - {"referee"} - matching(names, ("referee.cards",))
+    bad = scoring | {n for n in names if n.split(".")[0] in ("flask", "sqlite3", "sqlite_utils")}
     assert not bad, f"{path} imports {bad}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "referee" / "store").rglob("*.py")), ids=ids)
+def test_store_imports_no_web(path):
+    bad = matching(imports(path), FORBIDDEN_IN_STORE)
+    assert not bad, f"{path} imports {bad}"
+
+
+def test_the_checks_see_a_module_imported_by_name(tmp_path):
+    # ``from referee import web`` once slipped past: only ``referee`` was read.
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from referee import web\n", encoding="utf-8")
+    assert matching(imports(module), FORBIDDEN_IN_STORE) == {"referee.web"}
+
+
+def imports_by_function(path: Path) -> set[tuple[str, str | None]]:
+    """``(module, enclosing function or None)`` for each module :func:`imports` reads in ``path``."""
+    found = set()
+
+    def visit(node, fn):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Import):
+                found.update((a.name, fn) for a in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and not child.level:
+                found.add((child.module, fn))
+                found.update((f"{child.module}.{a.name}", fn) for a in child.names)
+            visit(child, fn)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), None)
+    return found
+
+
+#: The one arrow from the runtime into training, taken only when asked for: the ``ultralytics`` backend
+#: (a training-side backend that needs the train extra) loads ``classifier.pt`` through the classifier's
+#: own loader, so the network is defined once.
+RUNTIME_INTO_TRAIN = {("vision/detector.py", "vision.train.classifier", "_init_torch"),
+                      ("vision/detector.py", "vision.train.classifier.load_classifier", "_init_torch")}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "vision").glob("*.py")), ids=ids)
+def test_vision_runtime_imports_no_synth_or_train(path):
+    bad = {(ids(path), n, fn) for n, fn in imports_by_function(path)
+           if matching({n}, ("vision.synth", "vision.train"))} - RUNTIME_INTO_TRAIN
+    assert not bad, f"the runtime reaches into synthesis or training: {bad}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "vision" / "synth").rglob("*.py")), ids=ids)
+def test_vision_synth_imports_no_train(path):
+    bad = matching(imports(path), ("vision.train",))
+    assert not bad, f"{path} imports {bad}"
+
+
+def test_the_runtime_arrow_into_train_is_where_it_is_said():
+    # the allowance above must name an import that exists, or it would hide a new one
+    for where, module, fn in RUNTIME_INTO_TRAIN:
+        assert (module, fn) in imports_by_function(ROOT / where)
+
+
+def test_the_runtime_check_sees_a_subpackage_imported_by_name(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from vision import synth\n", encoding="utf-8")
+    assert ("vision.synth", "f") in imports_by_function(module)

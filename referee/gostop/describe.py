@@ -9,12 +9,12 @@ Rule source: GOSTOP-RULES.md; decisions: docs/GOSTOP.md.  Pure core.
 from __future__ import annotations
 
 from referee.cards import BY_ID
-from referee.describe import HowItScores, Section, YakuEntry, option_entries, words
 from referee.explain import mask_ids
 from referee.gostop.factors import GO_FACTOR_FROM, MEONG_TTA, go_points, go_times
 from referee.gostop.hwatu import hwatu_month, month_name
 from referee.gostop.points import RAIN_GWANG
 from referee.gostop.rules import GostopRules, Yaku
+from referee.wording import HowItScores, Section, YakuEntry, option_entries, words
 
 _WHAT = {"animal": "animals (열끗)", "ribbon": "ribbons (띠)", "pi": "pi value (피)"}
 _DOKBAK = {

@@ -8,7 +8,11 @@ RULES.md "Hachi-hachi"; seed 003; docs/HACHIHACHI.md for the decisions.  Pure co
 from __future__ import annotations
 
 from referee.cards import month_label
-from referee.describe import (
+from referee.explain import mask_ids
+from referee.hachihachi.money import format_mon
+from referee.hachihachi.rules import Dekiyaku, HachihachiRules, Teyaku
+from referee.hachihachi.special import DECK_POINTS, PAR
+from referee.wording import (
     HowItScores,
     Section,
     YakuEntry,
@@ -20,10 +24,6 @@ from referee.describe import (
     option_entries,
     words,
 )
-from referee.explain import mask_ids
-from referee.hachihachi.money import format_mon
-from referee.hachihachi.rules import Dekiyaku, HachihachiRules, Teyaku
-from referee.hachihachi.special import DECK_POINTS, PAR
 
 _KINDS = (("bright", "bright", "brights"), ("animal", "animal", "animals"), ("ribbon", "ribbon", "ribbons"),
           ("chaff", "chaff", "chaff"))

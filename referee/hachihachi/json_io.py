@@ -17,11 +17,11 @@ from typing import Any
 from referee.errors import RefereeError, shown
 from referee.hachihachi.game import play_game
 from referee.hachihachi.round import make_round
-from referee.hachihachi.rules import HachihachiRules
+from referee.hachihachi.rules import HachihachiRules, from_table
 from referee.hachihachi.settlement import RoundResult, settle
 from referee.hachihachi.suggest import suggest
 from referee.hachihachi.totals import settle_totals, totals_kwargs
-from referee.ruleset import load_ruleset
+from referee.presets import read_table
 
 #: Keys a round object may have.
 ROUND_KEYS = (
@@ -53,10 +53,12 @@ def rules_from(data: Mapping[str, Any], default: str = "hachihachi") -> Hachihac
         raise RefereeError(
             "bad-round", f"options is {shown(options)}; expected an object of option values"
         )
-    rules = load_ruleset(name, options)
-    if not isinstance(rules, HachihachiRules):
-        raise RefereeError("bad-ruleset", f"ruleset {name!r} is for {rules.game}, not hachihachi")
-    return rules
+    # Read here, not through the family registry (which lists this package): a ruleset of
+    # another family is refused before its own checks run.
+    table, source = read_table(name, options)
+    if table.get("game") != "hachihachi":
+        raise RefereeError("bad-ruleset", f"ruleset {name!r} is for {table.get('game')}, not hachihachi")
+    return from_table(table, source)
 
 
 def _typed(

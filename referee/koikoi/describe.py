@@ -10,12 +10,12 @@ Rule source: KOIKOI-RULES.md; decisions: docs/KOIKOI.md.  Pure core.
 from __future__ import annotations
 
 from referee.cards import BY_ID, month_label
-from referee.describe import HowItScores, Section, YakuEntry, need_words, option_entries, words
 from referee.explain import mask_ids
 from referee.koikoi.game import month_of_round
 from referee.koikoi.round import SEVEN
 from referee.koikoi.rules import KoikoiRules, Teyaku, Yaku
 from referee.koikoi.yaku import KIND_MASK
+from referee.wording import HowItScores, Section, YakuEntry, need_words, option_entries, words
 
 _KIND = {"bright": "brights", "animal": "animals", "ribbon": "ribbons", "chaff": "chaff"}
 _SAKE = {

@@ -8,7 +8,9 @@ Rule sources: RULES.md "Roppyakken (六百間) and its family"; seed 000.  Pure 
 from __future__ import annotations
 
 from referee.cards import BY_ID
-from referee.describe import (
+from referee.explain import mask_ids
+from referee.roppyakken.rules import RoppyakkenRules, Teyaku, Yaku
+from referee.wording import (
     HowItScores,
     Section,
     YakuEntry,
@@ -19,8 +21,6 @@ from referee.describe import (
     option_entries,
     words,
 )
-from referee.explain import mask_ids
-from referee.roppyakken.rules import RoppyakkenRules, Teyaku, Yaku
 
 #: ``rain_spoils_viewing`` choices in words.
 RAIN = {

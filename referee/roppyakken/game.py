@@ -107,7 +107,7 @@ def _first_to_target(rules: RoppyakkenRules, before: Mapping[str, int], totals: 
             warnings.append(f"first_to_target {stated} is ignored: the ruleset does not play "
                             "first_to_target_wins to a target")
         return None
-    crossed = [p for p, t in totals.items() if before[p] < o.target <= t]
+    crossed = rules.reaching_target(before, totals)
     if stated is not None and stated not in crossed:
         who = ", ".join(crossed) or "nobody"
         raise RefereeError("bad-decision", f"first_to_target is {shown(stated)}, who did not reach {o.target} in this "

@@ -244,9 +244,16 @@ class RoppyakkenRules:
         game played to the target.  Empty otherwise.  The web app asks who was first only then."""
         if not self.plays_first_to_target:
             return ()
-        target = self.options.target
-        crossed = tuple(p for p, t in totals.items() if t < target <= t + scores.get(p, 0))
+        crossed = self.reaching_target(totals, {p: t + scores.get(p, 0) for p, t in totals.items()})
         return crossed if len(crossed) >= 2 else ()
+
+    def reaching_target(self, before: Mapping[str, int], after: Mapping[str, int]) -> tuple[str, ...]:
+        """The players whose total (points) reaches the target in one round, in the order of
+        ``before``: below it before the round, at or over it after (a total exactly on the target
+        has reached it).  The one place this is written: the game's ``first_to_target_wins``
+        (``referee.roppyakken.game``) and the web app's question (``target_crossers``) read it."""
+        target = self.options.target
+        return tuple(p for p, t in before.items() if t < target <= after[p])
 
 
 def _option(options: Options, name: str, kind: type, source: str, path: str):

@@ -41,6 +41,30 @@ def test_two_players_cannot_hold_more_than_the_34_cards_that_reach_the_table():
     assert e.value.code == "pile-points"
 
 
+# Six chaff (1 point each) that make no dekiyaku: with TWO_A and TWO_B (28 cards), 34 and 35 cards.
+CHAFF = ["pampas-chaff-1", "pampas-chaff-2", "chrysanthemum-chaff-1", "chrysanthemum-chaff-2", "maple-chaff-1",
+         "maple-chaff-2", "paulownia-chaff-1"]
+
+
+def test_two_players_may_hold_exactly_the_34_cards_that_reach_the_table():
+    # A "<=" planted as "<" in DeckCheck.ok was caught only by a random property test.
+    piles = {"A": TWO_A + CHAFF[:3], "B": TWO_B + CHAFF[3:6]}
+    check = check_piles(2, piles)
+    assert (check.cards, check.ok, check.problem()) == (34, True, None)
+    r = settle(players=["A", "B"], multiplier=1, piles=piles)
+    assert (r.outcome, r.card_points, r.net) == ("cards", {"A": 111, "B": 64}, {"A": 47, "B": -47})
+
+
+def test_two_players_holding_35_cards_hold_one_too_many():
+    piles = {"A": TWO_A + CHAFF[:3], "B": TWO_B + CHAFF[3:7]}
+    check = check_piles(2, piles)
+    assert (check.cards, check.ok) == (35, False)
+    with pytest.raises(RefereeError, match="the piles hold 35 cards; with 2 players 14 cards are never drawn, so at "
+                       "most 34 can be captured") as e:
+        settle(players=["A", "B"], multiplier=1, piles=piles)
+    assert e.value.code == "pile-points"
+
+
 def test_three_players_still_need_every_card():
     with pytest.raises(RefereeError, match="the piles hold 169 of 264 points") as e:
         settle(piles={"A": TWO_A, "B": TWO_B, "C": []})

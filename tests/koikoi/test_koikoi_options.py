@@ -61,8 +61,12 @@ SPECIAL = [
      {"aotan": 5}),
     ("extras false: inoshikacho stays 5", {"special_extras": False}, [*INOSHIKACHO, *OTHER_ANIMALS[:2]],
      {"inoshikacho": 5}),
-    ("extras false: tane keeps its +1 (only the special yaku are fixed)", {"special_extras": False},
+    # This case was once named "tane keeps its +1" but checks inoshikacho: the tane case follows it.
+    ("extras false: 7 animals, the group keeps inoshikacho 5 over tane 3", {"special_extras": False},
      [*INOSHIKACHO, *OTHER_ANIMALS[:4]], {"inoshikacho": 5}),
+    ("extras false: tane keeps its +1 a card past 5 (only the special yaku are fixed)",
+     {"special_extras": False, "special_stacks_with_generic": True}, [*INOSHIKACHO, *OTHER_ANIMALS[:4]],
+     {"inoshikacho": 5, "tane": 3}),
     ("stacking: inoshikacho 7 + tane 1", {"special_stacks_with_generic": True},
      [*INOSHIKACHO, *OTHER_ANIMALS[:2]], {"inoshikacho": 7, "tane": 1}),
     ("stacking: akatan-aotan still replaces akatan and aotan", {"special_stacks_with_generic": True},

@@ -27,8 +27,8 @@ def scene(tmp_path_factory):
     """A spread of 4 cards on wood, rendered now: (JPEG bytes, the card ids in it)."""
     if not (ART / "mantia" / "MAPPING.tsv").exists():
         pytest.skip(f"art folder absent: {ART} (the scene is rendered from it)")
-    from vision.render import load_art, render_art
-    from vision.scenes import make_scene
+    from vision.synth.render import load_art, render_art
+    from vision.synth.scenes import make_scene
 
     png = tmp_path_factory.mktemp("art")
     render_art(ART, png, height=256, styles=("mantia",))

@@ -1,0 +1,163 @@
+"""The web app's storage: sessions, their rounds, the undo log, photos and drafts, in SQLite via sqlite-utils.
+
+This package is the one place that writes to the database; views call its functions and
+write no SQL.  Import it as ``from referee import store`` and call ``store.add_round(...)``:
+every public name is re-exported here, so callers never need to know which file holds it.
+The files name the data model, from the bottom up (each imports only those above it here):
+
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m011_explicit_round_endings``
+  in the order they run (a new table or column is a new step at its end);
+- ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
+  ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
+- ``sessions``: a game at one table, its players, rules and links (``Session``);
+- ``form_tokens``: a round form's one-time token (the API's idempotency key);
+- ``rounds``: a session's rounds and the undo log (``RoundRow``, ``change()``, ``ChangeLog``,
+  ``undo``, ``set_rules``);
+- ``photos``: pile photos and the drafts that keep a round form between steps.
+
+A session stores its players, ruleset and options; a round stores only its *input* (the
+round JSON of the ``score`` CLI, without the session-wide keys), so totals and every round's
+dealer (oya) are recomputed from the inputs on every read and editing an early round is
+always correct.  Every change of a session bumps its ``rev`` and is recorded through
+``change()``, so Undo covers it.
+
+Must not import Flask or the rules core: it stores JSON, it does not score (one migration
+reads the family registry, lazily).
+Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened),
+``RoundTakenError`` (another save took the round's place), ``SpentFormTokenError`` (a form
+token whose round is gone), ``FormTokenReusedError``, ``UndoMismatchError`` (an undo of a
+change already undone) and ``StoreUnavailableError`` (the database file is locked or
+read-only); all are ``StoreError``.
+"""
+
+from __future__ import annotations
+
+from referee.store.database import (
+    NotFoundError,
+    StoreError,
+    StoreUnavailableError,
+    check,
+    guarded,
+    migrate,
+    open_db,
+    writing,
+)
+from referee.store.form_tokens import FormTokenReusedError, SpentFormTokenError, round_of_form_token
+from referee.store.photos import (
+    PhotoDraft,
+    PhotoRow,
+    add_photo,
+    add_photo_draft,
+    attach_photos,
+    get_photo,
+    get_photo_draft,
+    keep_draft,
+    photos_by_ids,
+    photos_of_round,
+    prune_photo_drafts,
+    prune_photos,
+    set_photo_detections,
+    set_photo_slot,
+)
+from referee.store.rounds import (
+    Change,
+    ChangeLog,
+    ConflictError,
+    RoundRow,
+    RoundTakenError,
+    UndoMismatchError,
+    add_round,
+    change,
+    delete_round,
+    get_round,
+    last_change,
+    latest_change,
+    rounds_of,
+    saved_with_form_token,
+    set_rules,
+    undo,
+    update_round,
+)
+from referee.store.schema import (
+    m001_initial,
+    m002_photos,
+    m003_photo_drafts,
+    m004_service_undo_steps,
+    m005_service_form_tokens_per_session,
+    m006_service_form_token_digest,
+    m010_rules_change_log,
+    m011_explicit_round_endings,
+    migrations,
+)
+from referee.store.sessions import (
+    SESSION_FIELDS,
+    Session,
+    create_session,
+    find_session,
+    get_session,
+    list_sessions,
+    move_revs_past,
+    sessions_by_tokens,
+)
+
+__all__ = [
+    "SESSION_FIELDS",
+    "Change",
+    "ChangeLog",
+    "ConflictError",
+    "FormTokenReusedError",
+    "NotFoundError",
+    "PhotoDraft",
+    "PhotoRow",
+    "RoundRow",
+    "RoundTakenError",
+    "Session",
+    "SpentFormTokenError",
+    "StoreError",
+    "StoreUnavailableError",
+    "UndoMismatchError",
+    "add_photo",
+    "add_photo_draft",
+    "add_round",
+    "attach_photos",
+    "change",
+    "check",
+    "create_session",
+    "delete_round",
+    "find_session",
+    "get_photo",
+    "get_photo_draft",
+    "get_round",
+    "get_session",
+    "guarded",
+    "keep_draft",
+    "last_change",
+    "latest_change",
+    "list_sessions",
+    "m001_initial",
+    "m002_photos",
+    "m003_photo_drafts",
+    "m004_service_undo_steps",
+    "m005_service_form_tokens_per_session",
+    "m006_service_form_token_digest",
+    "m010_rules_change_log",
+    "m011_explicit_round_endings",
+    "migrate",
+    "migrations",
+    "move_revs_past",
+    "open_db",
+    "photos_by_ids",
+    "photos_of_round",
+    "prune_photo_drafts",
+    "prune_photos",
+    "round_of_form_token",
+    "rounds_of",
+    "saved_with_form_token",
+    "sessions_by_tokens",
+    "set_photo_detections",
+    "set_photo_slot",
+    "set_rules",
+    "undo",
+    "update_round",
+    "writing",
+]

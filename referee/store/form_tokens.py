@@ -1,0 +1,71 @@
+"""Form tokens: a round form's one-time token, which an API client sends as its idempotency key.
+
+A round saved with a token keeps it (with a digest of the request, when given), so a form
+submitted twice saves one round and a retry is answered with the round it saved
+(``referee.store.rounds.add_round``).  A token belongs to its session.
+
+Imports ``referee.store.database`` only; must not import Flask or the rules core.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from referee.store.database import StoreError, _now
+
+
+class SpentFormTokenError(StoreError):
+    """A ``form_token`` (one-time form token, idempotency key) already saved a round of this
+    session, and that round has since been deleted or undone: nothing is saved again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this form_token already saved a round of this session, and that round has since been deleted or undone; "
+            "nothing was saved (send a new form_token to save it again)"
+        )
+
+
+class FormTokenReusedError(StoreError):
+    """A ``form_token`` (idempotency key) already saved round ``position`` of this session
+    from a different request: nothing is saved (a key names one request, not a slot)."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(
+            f"this form_token already saved round {position} of this session from a different request; nothing was "
+            "saved (send a new form_token for a new round, or the same request to retry it)"
+        )
+        self.position = position
+
+
+def used_form_token(db: Database, session_id: int, form_token: str, digest: str | None) -> int | None:
+    """The id of the round ``form_token`` saved in this session (None if it saved none).
+
+    Raises ``SpentFormTokenError`` when that round was since deleted or undone,
+    ``FormTokenReusedError`` when ``digest`` names another request than the one that used it
+    (a token kept without a digest, or a call without one, is not compared).
+    """
+    used = db.execute(
+        "SELECT t.digest, r.id, r.position FROM form_tokens t LEFT JOIN rounds r "
+        "ON r.id = t.round_id AND r.session_id = t.session_id WHERE t.session_id = ? AND t.token = ?",
+        [session_id, form_token],
+    ).fetchone()
+    if used is None:
+        return None
+    kept_digest, round_id, position = used
+    if round_id is None:
+        raise SpentFormTokenError()
+    if digest is not None and kept_digest is not None and digest != kept_digest:
+        raise FormTokenReusedError(position)
+    return round_id
+
+
+def keep_form_token(db: Database, session_id: int, form_token: str, round_id: int, digest: str | None) -> None:
+    """Record that ``form_token`` saved ``round_id`` (inside the transaction that saved it)."""
+    used = {"token": form_token, "session_id": session_id, "round_id": round_id, "digest": digest}
+    db["form_tokens"].insert({**used, "created": _now()})
+
+
+def round_of_form_token(db: Database, session_id: int, token: str) -> int | None:
+    """The round saved with a round form's one-time token, if any."""
+    rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
+    return rows[0]["round_id"] if rows else None

@@ -1,0 +1,89 @@
+"""Confidence calibration (vision/calibration.py): Platt scaling in two features, the
+reliability table and the precision threshold (issue 9, "Certainty that means it")."""
+
+import numpy as np
+import pytest
+
+from vision.calibration import (
+    Calibration,
+    expected_calibration_error,
+    fit_platt,
+    reliability,
+    threshold_for_precision,
+)
+from vision.postprocess import assign_cards
+
+
+def _synthetic(n=4000, seed=0):
+    """Detections whose true chance of being right is a known function of the features."""
+    rng = np.random.default_rng(seed)
+    s = rng.uniform(0.35, 1.0, n)
+    p = rng.beta(2, 1, n)
+    z = 1.5 * np.log(s / (1 - s + 1e-9)) + 2.0 * np.log(p / (1 - p + 1e-9)) - 0.5
+    truth = 1 / (1 + np.exp(-z))
+    return s, p, rng.random(n) < truth, truth
+
+
+def test_platt_recovers_known_weights_and_is_calibrated():
+    s, p, right, truth = _synthetic()
+    cal = fit_platt(s, p, right)
+    assert cal.a == pytest.approx(1.5, abs=0.35)
+    assert cal.b == pytest.approx(2.0, abs=0.35)
+    conf = cal(s, p)
+    assert np.abs(conf - truth).mean() < 0.03
+    assert expected_calibration_error(conf, right) < 0.03
+    # the raw product is not a probability: it is much worse calibrated here (over twice the
+    # bound the fit meets above; about 0.33 against 0.01 on this data)
+    assert expected_calibration_error(s * p, right) > 2 * 0.03
+
+
+def test_platt_needs_right_and_wrong():
+    with pytest.raises(ValueError, match="need both right and wrong"):
+        fit_platt([0.9, 0.8], [0.9, 0.9], [True, True])
+
+
+def test_calibration_round_trips_and_refuses_bad_files(tmp_path):
+    cal = Calibration(1.2, 0.8, -0.3, "calib split")
+    cal.save(tmp_path / "c.json")
+    assert Calibration.load(tmp_path / "c.json") == cal
+    (tmp_path / "bad.json").write_text('{"a": 1}')
+    with pytest.raises(ValueError, match="not a calibration file"):
+        Calibration.load(tmp_path / "bad.json")
+
+
+def test_reliability_table_bins_and_counts():
+    rows = reliability([0.05, 0.15, 0.95, 1.0], [False, True, True, True], bins=10)
+    assert len(rows) == 10
+    assert [r["n"] for r in rows] == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert rows[9]["right"] == 1.0
+    assert rows[9]["mean_confidence"] == pytest.approx(0.975)
+    # gaps |mean confidence - share right|: 0.05 (1 detection), 0.85 (1), 0.025 (2); weighted: 0.95 / 4
+    assert expected_calibration_error([0.05, 0.15, 0.95, 1.0], [False, True, True, True]) == pytest.approx(0.2375)
+
+
+def test_threshold_for_precision_keeps_enough_detections():
+    conf = np.linspace(0, 1, 1001)
+    right = conf > 0.3  # everything above 0.3 is right
+    t = threshold_for_precision(conf, right, 0.99, min_count=50)
+    assert 0.29 <= t <= 0.31
+    # fewer than min_count detections above any good threshold: refuse (1.0)
+    assert threshold_for_precision(conf[:40], np.ones(40, bool), 0.99, min_count=50) == 1.0
+
+
+def test_assign_cards_uses_the_calibration():
+    probs = np.full((1, 48), 0.1 / 47)
+    probs[0, 0] = 0.9
+    raw = assign_cards(probs, np.array([0.8]))
+    assert raw[0] == (0, pytest.approx(0.72))
+    cal = Calibration(1.0, 1.0, 2.0)
+    (c, conf), = assign_cards(probs, np.array([0.8]), cal)
+    assert c == 0
+    # logit(0.8) + logit(0.9) + 2 = ln 4 + ln 9 + 2, so confidence = 36 e^2 / (36 e^2 + 1)
+    assert conf == pytest.approx(0.9962548, abs=1e-7)
+
+
+def test_calibration_formula_by_hand():
+    # sigmoid(a logit(s) + b logit(p) + d (v - 1) + c): logits of 0.5 are 0, so z = 3 * (0.5 - 1) = -1.5
+    assert float(Calibration(2.0, 1.0, 0.0, d=3.0)(0.5, 0.5, 0.5)) == pytest.approx(1 / (1 + 4.4816891), abs=1e-7)
+    # logit(0.8) = ln 4, logit(0.2) = -ln 4: with a = b they cancel, leaving sigmoid(c) = sigmoid(ln 3) = 3 / 4
+    assert float(Calibration(1.0, 1.0, 1.0986123)(0.8, 0.2)) == pytest.approx(0.75, abs=1e-7)

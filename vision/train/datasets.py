@@ -1,0 +1,273 @@
+"""Training data from synthetic scenes: the localiser's YOLO-OBB dataset and the
+classifier's crops (labelled with :mod:`vision.train.labels`).
+
+Scenes come from :mod:`vision.synth` (drawn in worker processes, one art set loaded per
+worker); crops are cut as the detector cuts them (:mod:`vision.geometry`,
+:mod:`vision.visibility`).  May import the runtime package, :mod:`vision.synth` and
+``referee.cards``; never torch (the data is numpy), nor ``referee``'s scoring or web code.
+"""
+
+from __future__ import annotations
+
+import json
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
+from vision.synth.backgrounds import TRAIN_BACKGROUNDS
+from vision.synth.render import load_art, rendered_styles
+from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
+from vision.train.labels import REJECT, card_label
+
+_ART: dict | None = None
+
+
+def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
+    global _ART
+    _ART = load_art(Path(png_dir), styles or rendered_styles(png_dir))
+
+
+# --------------------------------------------------------------------------- localiser data
+
+
+def _det_job(args):
+    seed, out, split, size, backgrounds, tex, boxes, per_card = args
+    k = None
+    if tex:  # a separate stream, so scenes without it stay as they were
+        k = float(np.random.default_rng((seed, 77)).uniform(*tex))
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k, keep_idmap=per_card > 0)
+    name = f"{seed:08d}"
+    scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
+    w, h = scene.image.size
+    quads = scene.whole if boxes == "whole" else scene.quads
+    write_labels(Path(out) / "labels" / split / f"{name}.txt", [obb_line(0, q, w, h) for q in quads])
+    crops = _masked_crops(scene, per_card, np.random.default_rng(seed + 11)) if per_card and split == "train" else None
+    return scene.layout, len(scene.cards), crops
+
+
+def _masked_crops(scene, per_card: int, rng, estimated: bool = False):
+    """Classifier crops of a scene's whole-card boxes (jittered like a localiser's), each
+    masked to the card's true visible pixels (:func:`vision.visibility.mask_crops`; one
+    in eight left unmasked, as when the stacking order is unknown), or with ``estimated``
+    to the mask the detector works out from the jittered boxes and the photo
+    (:func:`vision.visibility.stacking`), plus "not a card" crops of props and bare table.
+    Returns ``(x uint8 (N, 112, 72, 3), y (N,), visible (N,), layout names (N,), style
+    names (N,))``."""
+    from vision.visibility import crop_mask, mask_crops, stacking, visible_masks
+
+    idmap = scene.extra["idmap"]
+    img = np.asarray(scene.image)
+    xs, ys, vs = [], [], []
+    for _ in range(per_card):
+        obbs = np.array([_jittered(quad_to_obb(q), rng, 0.025) for q in scene.whole]).reshape(-1, 5)
+        guess = visible_masks(obbs, stacking(img, obbs))[0] if estimated else None
+        crops = crop_obbs(img, obbs, CROP_SIZE)
+        for k, (cid, frac, idv) in enumerate(zip(scene.cards, scene.visible, scene.extra["label_ids"], strict=True)):
+            flip = bool(rng.random() < 0.5)
+            m = guess[k] if estimated else crop_mask(idmap == idv, obbs[k], CROP_SIZE)
+            crop = mask_crops(crops[k][None], m[None])[0] if estimated or rng.random() >= 0.125 else crops[k]
+            xs.append(np.ascontiguousarray(crop[::-1, ::-1]) if flip else crop)
+            ys.append(card_label(scene.style, cid))
+            vs.append(frac)
+    for q in scene.distractors:
+        obb = _jittered(quad_to_obb(q), rng, 0.08)
+        if _on_cards(idmap, obb) < 0.15:
+            xs.append(crop_obb(img, obb, CROP_SIZE, flip=bool(rng.random() < 0.5)))
+            ys.append(REJECT)
+            vs.append(1.0)
+    hh, ww = idmap.shape
+    side = rng.uniform(0.08, 0.4) * min(hh, ww)
+    obb = (rng.uniform(0, ww), rng.uniform(0, hh), side * 0.61, side, rng.uniform(0, np.pi))
+    if _on_cards(idmap, obb) < 0.15:
+        xs.append(crop_obb(img, obb, CROP_SIZE))
+        ys.append(REJECT)
+        vs.append(1.0)
+    x = np.stack(xs) if xs else np.zeros((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8)
+    n = len(ys)
+    names = np.array([scene.layout] * n), np.array([scene.style] * n)
+    return x, np.array(ys, np.int64), np.array(vs, np.float32), *names
+
+
+def gen_detection_dataset(
+    out_dir: Path,
+    png_dir: Path,
+    n_train: int,
+    n_val: int,
+    seed: int,
+    size: int = 640,
+    workers: int = 2,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    texture_scale: tuple[float, float] | None = None,
+    boxes: str = "visible",
+    crops_per_card: int = 0,
+) -> Path:
+    """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
+
+    Scene ``i`` of the train split uses seed ``seed * 1_000_000 + i``; val scenes follow.
+    ``texture_scale``: optional range; each scene's background texture is drawn that many
+    times finer (uniform in the range).  Recommended for the next run: ``(1, 4)``.
+    ``boxes``: ``"visible"`` labels each card's visible region, ``"whole"`` its whole face
+    cut to the frame (:attr:`vision.synth.scenes.Scene.whole`).  ``crops_per_card``: above 0,
+    also cut that many masked whole-card classifier crops per card from the same train
+    scenes into ``crops.npz`` beside ``data.yaml`` (``x``, ``y``, ``visible``, ``layout``,
+    ``s`` the style; see :func:`_masked_crops`).  Raises ValueError for another ``boxes``.
+    """
+    if boxes not in ("visible", "whole"):
+        raise ValueError(f"boxes: expected 'visible' or 'whole', got {boxes!r}")
+    out = Path(out_dir)
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    base = seed * 1_000_000
+    tex = texture_scale
+    extra = (boxes, crops_per_card)
+    jobs = [(base + i, str(out), "train", size, backgrounds, tex, *extra) for i in range(n_train)]
+    jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex, *extra) for i in range(n_val)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        stats = pool.map(_det_job, jobs, chunksize=8)
+    parts = [st[2] for st in stats if st[2] is not None]
+    if parts:
+        np.savez(
+            out / "crops.npz",
+            **{k: np.concatenate([p_[i] for p_ in parts]) for i, k in enumerate(("x", "y", "visible", "layout", "s"))},
+        )
+    yaml = out / "data.yaml"
+    yaml.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n",
+        encoding="utf-8",
+    )
+    (out / "meta.json").write_text(
+        json.dumps(
+            {
+                "seed": seed,
+                "n_train": n_train,
+                "n_val": n_val,
+                "size": size,
+                "styles": styles,
+                "backgrounds": backgrounds,
+                "boxes": boxes,
+                "crops_per_card": crops_per_card,
+                "cards": int(sum(s[1] for s in stats)),
+            }
+        ),
+        encoding="utf-8",
+    )
+    return yaml
+
+
+# --------------------------------------------------------------------------- classifier data
+
+
+def _jittered(obb, rng, scale=0.04):
+    """An oriented box moved and grown like an imperfect localiser's."""
+    cx, cy, w, h, t = obb
+    j = rng.normal(0, scale, 4)
+    return (cx + j[0] * w, cy + j[1] * h, w * (1 + abs(j[2])), h * (1 + abs(j[3])), t + rng.normal(0, 0.04))
+
+
+def _on_cards(idmap: np.ndarray, obb) -> float:
+    """Share of a 9 x 9 grid of points in ``obb`` that falls on a card (idmap 1..127)."""
+    cx, cy, w, h, t = obb
+    u, v = np.meshgrid(np.linspace(-0.45, 0.45, 9), np.linspace(-0.45, 0.45, 9))
+    c, s = np.cos(t), np.sin(t)
+    x = cx + u * w * c - v * h * s
+    y = cy + u * w * s + v * h * c
+    hh, ww = idmap.shape
+    inside = (x >= 0) & (x < ww) & (y >= 0) & (y < hh)
+    vals = idmap[np.clip(y, 0, hh - 1).astype(int), np.clip(x, 0, ww - 1).astype(int)]
+    return float(((vals > 0) & (vals < 128) & inside).mean())
+
+
+def _crop_job(args):
+    seed, size, per_card, backgrounds, reject = args
+    rng = np.random.default_rng(seed + 7)
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=reject)
+    xs, ys = [], []
+
+    def cut(obb, label):
+        crop = crop_obb(scene.image, obb, CROP_SIZE, flip=bool(rng.random() < 0.5))
+        xs.append(np.asarray(crop, np.uint8))
+        ys.append(label)
+
+    for cid, q in zip(scene.cards, scene.quads, strict=True):
+        label = card_label(scene.style, cid)
+        for _ in range(per_card):
+            cut(_jittered(quad_to_obb(q), rng), label)
+    if reject:  # "not a card": the props that show, and a patch of bare table
+        idmap = scene.extra["idmap"]
+        for q in scene.distractors:
+            obb = _jittered(quad_to_obb(q), rng, 0.08)
+            if _on_cards(idmap, obb) < 0.15:
+                cut(obb, REJECT)
+        hh, ww = idmap.shape
+        side = rng.uniform(0.08, 0.4) * min(hh, ww)
+        obb = (rng.uniform(0, ww), rng.uniform(0, hh), side * 0.61, side, rng.uniform(0, np.pi))
+        if _on_cards(idmap, obb) < 0.15:
+            cut(obb, REJECT)
+    return xs, ys, [scene.style] * len(ys)
+
+
+def gen_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 640,
+    per_card: int = 2,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    reject: bool = True,
+    first: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Classifier crops cut from synthetic scenes (every layout) at their jittered label
+    boxes: whole cards, strips of overlapped cards, cut-off corners.  With ``reject``, also
+    crops of the props and of bare table, labelled :data:`REJECT` ("not a card").
+
+    Returns ``x``: uint8 ``(N, 112, 72, 3)``, ``y``: int64 ``(N,)`` class indices (0-47,
+    :data:`~vision.train.labels.REJECT`, or a :data:`~vision.train.labels.MERGED_CODE` code)
+    and ``s``: str ``(N,)`` art-style names.
+    ``styles``: default every style rendered in ``png_dir``; ``first``: index of the first
+    scene (scene ``i`` uses seed ``seed * 1_000_000 + 500_000 + i``), to make a big set in
+    chunks.
+    """
+    base = seed * 1_000_000 + 500_000
+    jobs = [(base + i, size, per_card, backgrounds, reject) for i in range(first, first + n_scenes)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        parts = pool.map(_crop_job, jobs, chunksize=8)
+    xs = [x for p in parts for x in p[0]]
+    ys = np.array([y for p in parts for y in p[1]], np.int64)
+    ss = np.array([s for p in parts for s in p[2]])
+    return np.stack(xs), ys, ss
+
+
+def _whole_crop_job(args):
+    seed, size, per_card, backgrounds, estimated = args
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
+    return _masked_crops(scene, per_card, np.random.default_rng(seed + 13), estimated)
+
+
+def gen_whole_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 640,
+    per_card: int = 1,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    estimated: bool = True,
+) -> dict[str, np.ndarray]:
+    """Masked whole-card classifier crops from ``n_scenes`` new scenes (scene ``i`` uses
+    seed ``seed * 1_000_000 + 700_000 + i``), masked as the detector masks them
+    (``estimated``) or by the true visible pixels; see :func:`_masked_crops`.
+
+    Returns ``{"x", "y", "visible", "layout", "s"}`` arrays, as ``crops.npz`` holds them.
+    """
+    base = seed * 1_000_000 + 700_000
+    jobs = [(base + i, size, per_card, backgrounds, estimated) for i in range(n_scenes)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        parts = pool.map(_whole_crop_job, jobs, chunksize=8)
+    return {k: np.concatenate([p[i] for p in parts]) for i, k in enumerate(("x", "y", "visible", "layout", "s"))}

@@ -1,0 +1,170 @@
+"""Held-out scene sets on disk: written once, read by every evaluation and the calibration.
+
+A set is a folder with ``images/<n>.jpg``, ``labels/<n>.json`` (written as each photo is
+made, so an interrupted run resumes) and ``labels.json`` (a list of photos: file,
+layout, style, card ids, visible-region quads in pixels, visible fractions, distractor
+kinds, and each card's whole-face quad).  It is made from seeds never used for training and
+only from the backgrounds never used in training
+(:data:`vision.synth.backgrounds.TEST_BACKGROUNDS`), in every layout (including distractor-only
+photos) and every art style, the same number of photos per cell.
+
+Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
+``calib`` (seed 8) for fitting the confidence calibration and choosing the thresholds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from vision.synth.backgrounds import TEST_BACKGROUNDS
+from vision.synth.layouts import LAYOUTS, NO_CARDS
+from vision.synth.render import MERGED_IDS, load_art, rendered_styles
+from vision.synth.scenes import make_scene
+
+#: Seeds of the two held-out sets (training uses 1-7 and its own offsets).
+SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8}
+#: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
+PER_CELL: dict[str, int] = {"test": 4, "calib": 6}
+
+_ART: dict | None = None
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One held-out photo: the image path and its ground truth (``quads``: visible regions,
+    ``whole``: whole faces cut to the frame; both ``(N, 4, 2)`` px)."""
+
+    path: Path
+    layout: str
+    style: str
+    cards: tuple[str, ...]
+    quads: np.ndarray
+    visible: tuple[float, ...]
+    whole: np.ndarray | None = None
+
+    def gt_quads(self, boxes: str) -> np.ndarray:
+        """The ground-truth quads a localiser of ``boxes`` (``"visible"`` or ``"whole"``)
+        is meant to find (a set written before whole quads were kept: its visible ones)."""
+        return self.whole if boxes == "whole" and self.whole is not None else self.quads
+
+    def image(self) -> Image.Image:
+        """The photo as an RGB image."""
+        with Image.open(self.path) as im:
+            return im.convert("RGB")
+
+
+def _init(png_dir: str, styles: tuple[str, ...]) -> None:
+    global _ART
+    _ART = load_art(Path(png_dir), styles)
+
+
+def _job(args):
+    seed, out, layout, style, size, quality = args
+    done = Path(out) / "labels" / f"{seed}.json"
+    if done.exists():  # resumable: a photo already written is kept
+        return json.loads(done.read_text(encoding="utf-8"))
+    s = make_scene(
+        seed,
+        _ART,
+        size=size,
+        layout=layout,
+        styles=(style,),
+        backgrounds=TEST_BACKGROUNDS,
+        exclude={k: v[:1] for k, v in MERGED_IDS.items()},
+    )
+    name = f"{seed}.jpg"
+    s.image.save(Path(out) / "images" / name, quality=quality)
+    entry = {
+        "file": f"images/{name}",
+        "seed": seed,
+        "layout": s.layout,
+        "style": s.style,
+        "cards": s.cards,
+        "quads": np.round(s.quads, 2).tolist(),
+        "visible": [round(v, 4) for v in s.visible],
+        "whole": np.round(s.whole, 2).tolist(),
+        "distractors": s.extra["distractor_kinds"],
+    }
+    done.write_text(json.dumps(entry), encoding="utf-8")
+    return entry
+
+
+def write_testset(
+    out_dir: Path,
+    png_dir: Path,
+    split: str = "test",
+    per_cell: int | None = None,
+    size: int = 1280,
+    styles: tuple[str, ...] | None = None,
+    workers: int = 2,
+    quality: int = 92,
+) -> Path:
+    """Render a held-out set to ``out_dir`` (see the module docstring); return its labels path.
+
+    ``per_cell`` photos for each (layout, style) pair, and ``per_cell`` distractor-only
+    photos per style (default: the split's :data:`PER_CELL`), made by ``workers`` processes
+    (1: in this process).  ``split``: a key
+    of :data:`SPLIT_SEEDS`.  Photo seeds are
+    ``split_seed * 1_000_000 + layout_index * 10_000 + style_index * 100 + i``.
+    A style's timomt-like merged ids (:data:`vision.synth.render.MERGED_IDS`) are not drawn as
+    their first id (the nominal yellow Paulownia chaff).
+    Raises ValueError for an unknown split.
+    """
+    if split not in SPLIT_SEEDS:
+        raise ValueError(f"split: expected one of {tuple(SPLIT_SEEDS)}, got {split!r}")
+    per_cell = per_cell or PER_CELL[split]
+    styles = styles or rendered_styles(png_dir)
+    out = Path(out_dir)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    base = SPLIT_SEEDS[split] * 1_000_000
+    jobs = [
+        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality)
+        for li, layout in enumerate((*LAYOUTS, NO_CARDS))
+        for si, style in enumerate(styles)
+        for i in range(per_cell)
+    ]
+    if workers <= 1:  # in this process (tests: no fork of a process that may hold threads)
+        _init(str(png_dir), styles)
+        photos = [_job(j) for j in jobs]
+    else:
+        with Pool(workers, initializer=_init, initargs=(str(png_dir), styles)) as pool:
+            photos = pool.map(_job, jobs, chunksize=1)
+    meta = {"split": split, "size": size, "per_cell": per_cell, "styles": list(styles), "photos": photos}
+    path = out / "labels.json"
+    path.write_text(json.dumps(meta), encoding="utf-8")
+    return path
+
+
+def read_testset(folder: Path) -> list[Photo]:
+    """The photos of a set written by :func:`write_testset` (of an unfinished one: the
+    photos written so far, from ``labels/*.json``).
+
+    Raises FileNotFoundError when the folder holds neither.
+    """
+    folder = Path(folder)
+    if (folder / "labels.json").exists():
+        photos = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["photos"]
+    else:
+        parts = sorted((folder / "labels").glob("*.json"), key=lambda q: int(q.stem))
+        if not parts:
+            raise FileNotFoundError(f"{folder}: no labels.json and no labels/*.json")
+        photos = [json.loads(q.read_text(encoding="utf-8")) for q in parts]
+    return [
+        Photo(
+            folder / p["file"],
+            p["layout"],
+            p["style"],
+            tuple(p["cards"]),
+            np.array(p["quads"], float).reshape(-1, 4, 2),
+            tuple(p["visible"]),
+            np.array(p["whole"], float).reshape(-1, 4, 2) if "whole" in p else None,
+        )
+        for p in photos
+    ]
