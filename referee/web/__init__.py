@@ -30,21 +30,20 @@ import os
 import secrets
 import sys
 import sysconfig
-import threading
 from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, request
+from flask import Flask, request
 from flask.cli import with_appcontext
 from flask_compress import Compress
 
 from referee import store
+from referee.web.db import close_db, get_db
+from referee.web.headers import HTMX_CDN, HTMX_SRI, HTMX_VERSION
 
-#: The pinned htmx release served from the CDN, with its Subresource Integrity hash.
-HTMX_VERSION = "2.0.4"
-HTMX_CDN = f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
-HTMX_SRI = "sha384-HGfztofotfshcF7+8n44JQL2oJmowVChPTg48S+jvZoztPfvwD79OC/LTtG6dMp+"
+__all__ = ["HTMX_CDN", "HTMX_SRI", "HTMX_VERSION", "asset_dir", "create_app", "get_db"]
+
 #: Where a wheel install puts templates/ (and templates/static/) (``[tool.setuptools.data-files]``).
 SHARE = Path("share") / "hanafuda-referee"
 
@@ -195,43 +194,6 @@ def soft_hyphens(text: str) -> str:
     for word, hyphenated in _HYPHENATED.items():
         text = text.replace(word, hyphenated)
     return text
-
-
-#: With ``DB_KEEP_CONNECTIONS``, each server thread keeps its connection between requests.
-_KEPT = threading.local()
-
-
-def get_db():
-    """This request's database connection (closed on teardown; with ``DB_KEEP_CONNECTIONS``,
-    as ``serve`` sets, kept open for the thread's next request)."""
-    from flask import current_app
-
-    if "db" not in g:
-        path, timeout = current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"]
-        if not current_app.config.get("DB_KEEP_CONNECTIONS"):
-            g.db = store.open_db(path, timeout, apply_migrations=False)
-        else:
-            kept = getattr(_KEPT, "db", None)
-            if kept is None or getattr(_KEPT, "path", None) != path:
-                if kept is not None:
-                    kept.close()
-                kept = _KEPT.db = store.open_db(path, timeout, apply_migrations=False)
-                _KEPT.path = path
-            g.db = kept
-        g.db_kept = bool(current_app.config.get("DB_KEEP_CONNECTIONS"))
-    return g.db
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    """Close this request's connection (or, when kept, end any transaction left open)."""
-    db = g.pop("db", None)
-    if db is None:
-        return
-    if g.pop("db_kept", False):
-        if db.conn.in_transaction:
-            db.conn.rollback()
-    else:
-        db.close()
 
 
 @click.command("init-db")

@@ -14,7 +14,8 @@ from typing import Any
 from flask import abort, redirect, url_for
 
 from referee import store
-from referee.web import get_db, privacy
+from referee.web import privacy
+from referee.web.db import get_db
 from referee.web.service.session import Opened, open_session
 
 NO_SESSION = "No session has this link. Check it, or start a new session from the home page."

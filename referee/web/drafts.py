@@ -28,7 +28,7 @@ from flask import g, request
 from werkzeug.datastructures import MultiDict
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 
 #: A draft id as the round form carries it (``secrets.token_urlsafe``).
 DRAFT_ID = re.compile(r"[\w-]{8,32}")

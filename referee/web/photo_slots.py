@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee import families, store
 from referee.cards import BY_ID, CARDS
-from referee.web import get_db
+from referee.web.db import get_db
 from referee.web.photo_review import Review, review
 from referee.web.photo_steps import claims, conflicts, slot_label
 

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from referee import store
 from referee.cards import BY_ID
-from referee.web import get_db
+from referee.web.db import get_db
 from referee.web.photo_review import NO, YES, active, answered, asked
 
 

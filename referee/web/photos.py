@@ -18,7 +18,7 @@ from flask import current_app, request
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 from referee.web.evidence import (
     PHOTO_MEMORY,
     DetectionRunner,

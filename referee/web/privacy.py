@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import current_app, request, session
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 
 #: How many links of each kind a browser remembers (its cookie stays under 4 KB).
 REMEMBERED = 50

@@ -20,8 +20,8 @@ from referee import store
 from referee.cards import month_label
 from referee.errors import RefereeError
 from referee.family import Family
-from referee.web import get_db
 from referee.web.board import amount_formatter, extra_round, option_value
+from referee.web.db import get_db
 from referee.web.drafts import DRAFT_ID, posted
 from referee.web.forms.piles import rest_seats
 from referee.web.forms.rounds import CALL_ROWS, cards_entered, dekiyaku_choices, entry_form, yaku_names

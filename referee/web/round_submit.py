@@ -25,9 +25,10 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 
 from referee import store
 from referee.errors import RefereeError
-from referee.web import drafts, get_db, photos
+from referee.web import drafts, photos
 from referee.web.access import see_other
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
+from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
 from referee.web.forms.rounds import dealer_mismatch, round_data, unanswered

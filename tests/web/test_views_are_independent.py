@@ -96,29 +96,3 @@ def test_the_service_imports_no_flask_and_no_view(path):
 def test_the_form_parsers_import_no_flask(path):
     flask = sorted(n for n in imported(path) if n.split(".")[0] in FLASK)
     assert not flask, f"{module_name(path)} imports {flask}"
-
-
-def test_the_web_package_has_no_import_circle():
-    # Pinned bug: referee/web/archive.py and referee/web/sessions.py imported each other (issue 19).
-    # The package itself (create_app, get_db) is left out: every module reads get_db from it and
-    # create_app imports the views to register them, as a Flask app factory does.
-    modules = {module_name(p): p for p in WEB.rglob("*.py") if p != WEB / "__init__.py"}
-    graph = {m: {n for n in imported(p) if n in modules and n != m} for m, p in modules.items()}
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        path.append(m)
-        for n in sorted(graph[m]):
-            if state.get(n) == 1:
-                return [*path[path.index(n):], n]
-            if n not in state and (circle := visit(n)):
-                return circle
-        path.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(graph):
-        if m not in state and (circle := visit(m)):
-            pytest.fail("import circle: " + " -> ".join(circle))

@@ -24,9 +24,10 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from referee import store
 from referee.errors import RefereeError
 from referee.rescore import merged_options
-from referee.web import get_db, photos, privacy
+from referee.web import photos, privacy
 from referee.web.access import load, round_or_404
 from referee.web.board import Board, RoundView
+from referee.web.db import get_db
 from referee.web.errors import error_response
 from referee.web.evidence import describe_error, stream_size
 from referee.web.forms.options import check_preset

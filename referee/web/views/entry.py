@@ -39,8 +39,9 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from referee import store
-from referee.web import drafts, get_db, photos
+from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
+from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.rounds import cards_entered, dealer_mismatch, entry_form, unanswered
 from referee.web.photo_review import active, box_views, dismissed_in

@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 
 bp = Blueprint("health", __name__)
 

@@ -23,7 +23,7 @@ from referee import api, store
 from referee.describe import how_it_scores
 from referee.errors import RefereeError
 from referee.ruleset import load_ruleset
-from referee.web import get_db
+from referee.web.db import get_db
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
 bp = Blueprint("help", __name__)

@@ -22,9 +22,10 @@ from werkzeug.datastructures import MultiDict
 
 from referee import store
 from referee.errors import RefereeError
-from referee.web import get_db, photos
+from referee.web import photos
 from referee.web.access import NO_ROUND, load, round_or_404, see_other
 from referee.web.board import rules_amount_formatter
+from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.options import presets_of, requested_rules
 from referee.web.round_page import entry_page, round_words

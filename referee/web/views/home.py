@@ -19,8 +19,9 @@ from flask import Blueprint, abort, flash, render_template, request, session
 
 from referee import api, families, store
 from referee.errors import RefereeError
-from referee.web import get_db, privacy
+from referee.web import privacy
 from referee.web.access import load, remember_keeper, see_other
+from referee.web.db import get_db
 from referee.web.forms.limits import MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
 from referee.web.forms.options import option_fields, seat_range, shown_value
 from referee.web.forms.session import SessionForm, parse_session_form

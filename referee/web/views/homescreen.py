@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, url_for
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 
 bp = Blueprint("homescreen", __name__)
 THEME = "#8c1c13"

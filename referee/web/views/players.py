@@ -25,8 +25,9 @@ from flask import Blueprint, Flask, abort, render_template
 
 from referee import store
 from referee.names import clean_name, name_key
-from referee.web import get_db, privacy
+from referee.web import privacy
 from referee.web.board import Board, amount_formatter
+from referee.web.db import get_db
 from referee.web.service import session as service
 from referee.web.service.session import Opened
 

@@ -22,11 +22,12 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 from markupsafe import Markup
 
 from referee import store
-from referee.web import get_db, privacy
+from referee.web import privacy
 from referee.web.access import load
 from referee.web.board import Board, amount_formatter
 from referee.web.chart import legend as chart_legend
 from referee.web.chart import totals_chart
+from referee.web.db import get_db
 from referee.web.service import session as service
 from referee.web.service.session import Opened, cached
 

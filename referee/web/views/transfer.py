@@ -19,8 +19,8 @@ from flask import Blueprint, flash, render_template, request
 
 from referee import store
 from referee.errors import RefereeError
-from referee.web import get_db
 from referee.web.access import load, remember_keeper, see_other
+from referee.web.db import get_db
 from referee.web.headers import download
 from referee.web.service import archive
 from referee.web.service import session as service
