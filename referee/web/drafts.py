@@ -5,8 +5,8 @@ left", a refused Save) keeps the form as a draft and redirects (303) to the same
 ``?step=<id>``; a photo step (a snap, a correction, a Yes or No) keeps it the same way and
 redirects to ``/s/<token>/round/photo/<id>``; the live preview keeps every tap in the page's own
 draft (the form's ``draft`` field).  Back and Reload are then a GET, and never re-post a form or
-upload a photo twice.  All of them are rows of one store (``referee.store``), pruned with the
-unsaved photos after a day.
+upload a photo twice.  All of them are rows of one store (``referee.store.drafts``), pruned with
+the unsaved photos after a day (``referee.web.photos.prune``).
 
 - ``keep``: a new draft of a form (``[(name, value), ...]``), with the photo steps' errors;
 - ``keep_typing``: the page's own draft, replaced at each tap;
@@ -46,7 +46,7 @@ class Kept:
 
 def keep(sess: store.Session, form: Sequence[tuple[str, str]], errors: Mapping[str, str] | None = None) -> str:
     """Keep a round form as a new draft; returns its id.  Raises ``store.StoreUnavailableError``."""
-    return store.add_photo_draft(get_db(), sess.id, form, errors or {}).id
+    return store.keep_draft(get_db(), sess.id, form, errors).id
 
 
 def keep_typing(sess: store.Session, draft_id: str, form: Sequence[tuple[str, str]]) -> str:
@@ -54,13 +54,13 @@ def keep_typing(sess: store.Session, draft_id: str, form: Sequence[tuple[str, st
     one, or another session's); returns the id kept.  Raises ``store.StoreUnavailableError``."""
     if not DRAFT_ID.fullmatch(draft_id):
         draft_id = secrets.token_urlsafe(9)
-    return store.keep_draft(get_db(), sess.id, draft_id, form).id
+    return store.keep_draft(get_db(), sess.id, form, draft_id=draft_id).id
 
 
 def kept(sess: store.Session, draft_id: str) -> Kept:
     """A draft of the session, with its photos.  Raises ``store.NotFoundError`` (unknown, another
     session's, or pruned)."""
-    draft = store.get_photo_draft(get_db(), sess.id, draft_id)
+    draft = store.get_draft(get_db(), sess.id, draft_id)
     form = MultiDict(draft.form)
     return Kept(form, draft.errors, store.photos_by_ids(get_db(), sess.id, form.getlist("photo")))
 

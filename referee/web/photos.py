@@ -95,7 +95,7 @@ def prune() -> None:
     cutoff = (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
     try:
         files = store.prune_photos(get_db(), cutoff)
-        store.prune_photo_drafts(get_db(), cutoff)
+        store.prune_drafts(get_db(), cutoff)
     except store.StoreError:
         return
     delete_files(current_app.config["DATA_DIR"], files)
