@@ -208,17 +208,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Export every session (``--all``), or one (by its viewer or scorekeeper token), as importable JSON."""
-    from referee.web import archive, sessions
+    from referee.web import get_db
+    from referee.web.service import archive
 
     if bool(args.all) == bool(args.token):
         raise RefereeError("bad-round", "give either --all or one session's token")
     app = _web_app(args)
     with app.app_context():
         if args.all:
-            data = archive.export_all()
+            data = archive.export_all(get_db())
         else:
             sess, _ = store_find(args.token)
-            data = sessions.export_data(sess)
+            data = archive.export_data(get_db(), sess)
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.output and args.output != "-":
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -242,12 +243,13 @@ def store_find(token: str):
 
 def cmd_import(args: argparse.Namespace) -> int:
     """Create sessions from a session export or an ``export --all`` archive."""
-    from referee.web import archive
+    from referee.web import get_db
+    from referee.web.service import archive
 
     app = _web_app(args)
     data = _read_json(args.file)
     with app.app_context():
-        made = archive.create_all(archive.sessions_to_create(data))
+        made = archive.create_all(get_db(), archive.sessions_to_create(data))
         for sess in made:
             print(f"imported {sess.name!r}: scorekeeper link /s/{sess.edit_token}, viewer link /s/{sess.view_token}")
     return 0

@@ -12,7 +12,7 @@ dealt hands without a four of a month.  Timed side by side in one run, ``--repea
 - ``what-if``: ``referee.rescore.rescore``, both sides (as it was, and the new rules) and the
   round-by-round comparison, what the CLI runs and the web page and API run first;
 - ``what-if, own side kept``: the same with the session's own side already replayed, as the web
-  page and the API keep it per session revision (``referee.web.what_if.compare``);
+  page and the API keep it per session revision (``referee.web.service.rules.compare``);
 
 for two what-ifs: one option (``fuke.threshold = 40``) and another preset (``roppyakken-ja``);
 and, for scale, the Hachi-hachi half game of ``referee/examples/hachihachi-game.json`` (6 rounds)

@@ -13,7 +13,9 @@ The files name the data model, from the bottom up (each imports only those above
 - ``form_tokens``: a round form's one-time token (the API's idempotency key);
 - ``rounds``: a session's rounds and the undo log (``RoundRow``, ``change()``, ``ChangeLog``,
   ``undo``, ``set_rules``);
-- ``photos``: pile photos and the drafts that keep a round form between steps.
+- ``photos``: pile photos;
+- ``drafts``: the one store of unsaved round forms kept between steps (photo steps, Score steps,
+  the live preview).
 
 A session stores its players, ruleset and options; a round stores only its *input* (the
 round JSON of the ``score`` CLI, without the session-wide keys), so totals and every round's
@@ -42,19 +44,24 @@ from referee.store.database import (
     open_db,
     writing,
 )
-from referee.store.form_tokens import FormTokenReusedError, SpentFormTokenError, round_of_form_token
-from referee.store.photos import (
+from referee.store.drafts import (
+    Draft,
     PhotoDraft,
-    PhotoRow,
-    add_photo,
     add_photo_draft,
-    attach_photos,
-    get_photo,
+    get_draft,
     get_photo_draft,
     keep_draft,
+    prune_drafts,
+    prune_photo_drafts,
+)
+from referee.store.form_tokens import FormTokenReusedError, SpentFormTokenError, round_of_form_token
+from referee.store.photos import (
+    PhotoRow,
+    add_photo,
+    attach_photos,
+    get_photo,
     photos_by_ids,
     photos_of_round,
-    prune_photo_drafts,
     prune_photos,
     set_photo_detections,
     set_photo_slot,
@@ -105,6 +112,7 @@ __all__ = [
     "Change",
     "ChangeLog",
     "ConflictError",
+    "Draft",
     "FormTokenReusedError",
     "NotFoundError",
     "PhotoDraft",
@@ -125,6 +133,7 @@ __all__ = [
     "create_session",
     "delete_round",
     "find_session",
+    "get_draft",
     "get_photo",
     "get_photo_draft",
     "get_round",
@@ -148,6 +157,7 @@ __all__ = [
     "open_db",
     "photos_by_ids",
     "photos_of_round",
+    "prune_drafts",
     "prune_photo_drafts",
     "prune_photos",
     "round_of_form_token",

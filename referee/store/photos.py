@@ -1,9 +1,8 @@
-"""Pile photos and drafts: the photos a round was entered from, and round forms kept between steps.
+"""Pile photos: the photos a round was entered from.
 
 A photo is stored as a file under the data folder; its row holds the detections
-(corrections included) and, once the round is saved, the round it belongs to.  A draft
-keeps an unsaved round form between photo steps and between the Score steps, so every step
-can answer with a 303 to a GET.  Both are pruned when unsaved and old.
+(corrections included) and, once the round is saved, the round it belongs to.  Unsaved
+photos are pruned when old, with the drafts that name them (``referee.store.drafts``).
 
 Imports ``referee.store.database`` only; must not import Flask, the rules core or vision.
 """
@@ -11,7 +10,6 @@ Imports ``referee.store.database`` only; must not import Flask, the rules core o
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -160,87 +158,3 @@ def prune_photos(db: Database, older_than: str) -> list[str]:
         for r in rows:
             db.execute("DELETE FROM photos WHERE id = ?", [r["id"]])
     return [r["file"] for r in rows]
-
-
-# ---- photo review drafts (issue 9) -------------------------------------------
-# A snap, a correction or a Yes/No on a suggestion is posted with the whole unsaved round
-# form; the form as it stands afterwards is kept here so the answer can be a 303 to a GET
-# (reloading it uploads nothing twice).  The round form's Score step keeps its form here the
-# same way (``sessions._to_step``: Back and Reload never re-post it).  Drafts are pruned with
-# unsaved photos.
-
-
-@dataclass(frozen=True)
-class PhotoDraft:
-    """A round form between photo steps: ``form`` as ``[(name, value), ...]`` pairs and
-    ``errors`` as ``{slot: message}`` for the photos that failed."""
-
-    id: str
-    session_id: int
-    form: list[tuple[str, str]]
-    errors: dict[str, str]
-    created: str
-
-
-@guarded
-def add_photo_draft(
-    db: Database, session_id: int, form: Sequence[tuple[str, str]], errors: Mapping[str, str]
-) -> PhotoDraft:
-    """Keep a round form between photo steps; returns it with its new id."""
-    draft_id = secrets.token_urlsafe(9)
-    with writing(db):
-        db["photo_drafts"].insert(
-            {
-                "id": draft_id,
-                "session_id": session_id,
-                "form": json.dumps([list(kv) for kv in form]),
-                "errors": json.dumps(dict(errors)),
-                "created": _now(),
-            }
-        )
-    return get_photo_draft(db, session_id, draft_id)
-
-
-@guarded
-def keep_draft(db: Database, session_id: int, draft_id: str, form: Sequence[tuple[str, str]]) -> PhotoDraft:
-    """Keep the round form as typed under ``draft_id``, replacing what that draft held (the live
-    preview keeps every tap this way, so Reload, Back and a tab the phone reloaded after the
-    camera lose nothing).  An id another session holds is not touched: a new id is used."""
-    with writing(db):
-        row = db.execute("SELECT session_id FROM photo_drafts WHERE id = ?", [draft_id]).fetchone()
-        if row is not None and row[0] != session_id:
-            draft_id = secrets.token_urlsafe(9)
-        db["photo_drafts"].upsert(
-            {
-                "id": draft_id,
-                "session_id": session_id,
-                "form": json.dumps([list(kv) for kv in form]),
-                "errors": "{}",
-                "created": _now(),
-            },
-            pk="id",
-        )
-    return get_photo_draft(db, session_id, draft_id)
-
-
-def get_photo_draft(db: Database, session_id: int, draft_id: str) -> PhotoDraft:
-    """A session's draft; raises ``NotFoundError`` (unknown, another session's, or pruned)."""
-    rows = list(db["photo_drafts"].rows_where("id = ? AND session_id = ?", [draft_id, session_id], limit=1))
-    if not rows:
-        raise NotFoundError(f"no photo draft {draft_id!r} in session {session_id}")
-    r = rows[0]
-    return PhotoDraft(
-        id=r["id"],
-        session_id=r["session_id"],
-        form=[(str(k), str(v)) for k, v in json.loads(r["form"])],
-        errors=json.loads(r["errors"] or "{}"),
-        created=r["created"],
-    )
-
-
-@guarded
-def prune_photo_drafts(db: Database, older_than: str) -> int:
-    """Forget drafts created before ``older_than`` (ISO time); returns how many."""
-    with writing(db):
-        cur = db.execute("DELETE FROM photo_drafts WHERE created < ?", [older_than])
-    return cur.rowcount

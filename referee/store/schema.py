@@ -100,7 +100,7 @@ def m002_photos(db: Database) -> None:
     db["photos"].create_index(["session_id", "round_id"])
 
 
-# ---- photo review drafts (issue 9) -------------------------------------------
+# ---- drafts: round forms kept between steps (issue 9; referee.store.drafts) ----------
 
 
 @migrations()

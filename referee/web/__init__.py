@@ -17,10 +17,11 @@ environment (``HANAFUDA_REFEREE_DATA``, ``HANAFUDA_REFEREE_CARD_ART``), then
 - ``MAX_CONTENT_LENGTH``: bytes; larger request bodies get a 413.
 - ``HOST_KEY``: lists every session (``referee.web.privacy``); ``DATA_DIR/host_key`` by default.
 
-Templates live in the project's top-level ``templates/`` and static files in
-``templates/static/``; a wheel installs both under ``<prefix>/share/hanafuda-referee/``.
-Views are thin: they parse, call the rules core, save through ``referee.store``
-and render.  This package must not write SQL.
+Templates live in the project's top-level ``templates/`` (one folder per screen group, shared
+pages and partials beside them) and static files in ``templates/static/``; a wheel installs both
+under ``<prefix>/share/hanafuda-referee/``.  The screens are ``referee.web.views``, one blueprint
+each, of thin views: they parse, call the service (``referee.web.service``: load a session,
+validate a round once, save, build the board once) and render.  This package must not write SQL.
 """
 
 from __future__ import annotations
@@ -29,21 +30,20 @@ import os
 import secrets
 import sys
 import sysconfig
-import threading
 from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, request
+from flask import Flask, request
 from flask.cli import with_appcontext
 from flask_compress import Compress
 
 from referee import store
+from referee.web.db import close_db, get_db
+from referee.web.headers import HTMX_CDN, HTMX_SRI, HTMX_VERSION
 
-#: The pinned htmx release served from the CDN, with its Subresource Integrity hash.
-HTMX_VERSION = "2.0.4"
-HTMX_CDN = f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
-HTMX_SRI = "sha384-HGfztofotfshcF7+8n44JQL2oJmowVChPTg48S+jvZoztPfvwD79OC/LTtG6dMp+"
+__all__ = ["HTMX_CDN", "HTMX_SRI", "HTMX_VERSION", "asset_dir", "create_app", "get_db"]
+
 #: Where a wheel install puts templates/ (and templates/static/) (``[tool.setuptools.data-files]``).
 SHARE = Path("share") / "hanafuda-referee"
 
@@ -133,19 +133,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = app.config["DATABASE"] or str(data_dir / "referee.sqlite3")
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
-    from referee.web import (
-        art,
-        errors,
-        headers,
-        health,
-        help,
-        homescreen,
-        players,
-        privacy,
-        sessions,
-        views_api,
-        words,
-    )
+    from referee.web import art, errors, headers, photos, privacy, words
+    from referee.web.views import api, entry, health, help, history, home, homescreen, players, scoreboard, transfer
 
     app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
@@ -162,18 +151,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     help.init_app(app)
     homescreen.init_app(app)
     players.init_app(app)
-    app.register_blueprint(sessions.bp)
-    app.register_blueprint(views_api.bp)
-    app.register_blueprint(privacy.bp)
-    app.register_blueprint(health.bp)
+    for screen in (home, scoreboard, entry, history, transfer, api, health):
+        app.register_blueprint(screen.bp)
     headers.init_app(app)
     app.teardown_appcontext(close_db)
-    from referee.web import photos  # issue 6: pile photos
-
-    photos.init_app(app)
-    from referee.web import what_if  # issue 12: what-if re-scoring
-
-    app.register_blueprint(what_if.bp)
+    photos.init_app(app)  # issue 6: pile photos (the detector pool and the template helpers)
     app.cli.add_command(init_db_command)
 
     app.add_template_filter(soft_hyphens)
@@ -212,43 +194,6 @@ def soft_hyphens(text: str) -> str:
     for word, hyphenated in _HYPHENATED.items():
         text = text.replace(word, hyphenated)
     return text
-
-
-#: With ``DB_KEEP_CONNECTIONS``, each server thread keeps its connection between requests.
-_KEPT = threading.local()
-
-
-def get_db():
-    """This request's database connection (closed on teardown; with ``DB_KEEP_CONNECTIONS``,
-    as ``serve`` sets, kept open for the thread's next request)."""
-    from flask import current_app
-
-    if "db" not in g:
-        path, timeout = current_app.config["DATABASE"], current_app.config["DB_TIMEOUT"]
-        if not current_app.config.get("DB_KEEP_CONNECTIONS"):
-            g.db = store.open_db(path, timeout, apply_migrations=False)
-        else:
-            kept = getattr(_KEPT, "db", None)
-            if kept is None or getattr(_KEPT, "path", None) != path:
-                if kept is not None:
-                    kept.close()
-                kept = _KEPT.db = store.open_db(path, timeout, apply_migrations=False)
-                _KEPT.path = path
-            g.db = kept
-        g.db_kept = bool(current_app.config.get("DB_KEEP_CONNECTIONS"))
-    return g.db
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    """Close this request's connection (or, when kept, end any transaction left open)."""
-    db = g.pop("db", None)
-    if db is None:
-        return
-    if g.pop("db_kept", False):
-        if db.conn.in_transaction:
-            db.conn.rollback()
-    else:
-        db.close()
 
 
 @click.command("init-db")

@@ -23,10 +23,11 @@ from typing import Any
 
 from referee import families
 from referee.cards import month_label
-from referee.errors import RefereeError, shown
+from referee.errors import RefereeError
 from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
+from referee.web.round_shape import stored_round
 
 
 @dataclass
@@ -162,7 +163,32 @@ def session_rules(session: Session):
     return load_ruleset(session.ruleset, session.options)
 
 
-def amount_formatter(session: Session) -> Callable[[int], str]:
+@dataclass(frozen=True)
+class SessionRules:
+    """A session's rules loaded once (``load_rules``): the rules object and its family, or the
+    ``RefereeError`` that kept them from loading (options that became invalid)."""
+
+    rules: Any = None
+    family: Family | None = None
+    error: RefereeError | None = None
+
+    def require(self) -> Any:
+        """The rules object; raises the ``RefereeError`` that kept it from loading."""
+        if self.error is not None:
+            raise self.error
+        return self.rules
+
+
+def load_rules(session: Session) -> SessionRules:
+    """Load the session's ruleset and look its family up, once (the functions below take the result)."""
+    try:
+        rules = session_rules(session)
+        return SessionRules(rules, families.of(rules))
+    except RefereeError as e:
+        return SessionRules(error=e)
+
+
+def amount_formatter(session: Session, loaded: SessionRules | None = None) -> Callable[[int], str]:
     """How the web writes an amount of the session's family; plain numbers if its rules fail to load.
 
     Points are plain numbers.  Other units (Hachi-hachi's kan and mon) carry their sign in front
@@ -170,7 +196,8 @@ def amount_formatter(session: Session) -> Callable[[int], str]:
     ``"+14 kan 0 mon"``, 0 is ``"0 kan 0 mon"`` (the JSON's ``net_text`` keeps the core's floor
     form, ``"-2 kan 7 mon"``).
     """
-    return rules_amount_formatter(session.ruleset, session.options)
+    loaded = loaded or load_rules(session)
+    return str if loaded.error is not None else _formatter(loaded.rules, loaded.family)
 
 
 def rules_amount_formatter(ruleset: str, options: Mapping[str, Any]) -> Callable[[int], str]:
@@ -181,6 +208,10 @@ def rules_amount_formatter(ruleset: str, options: Mapping[str, Any]) -> Callable
         family = families.of(rules)
     except RefereeError:
         return str
+    return _formatter(rules, family)
+
+
+def _formatter(rules: Any, family: Family) -> Callable[[int], str]:
     if family.unit == "points":
         return lambda amount: family.format_amount(amount, rules)
 
@@ -189,89 +220,6 @@ def rules_amount_formatter(ruleset: str, options: Mapping[str, Any]) -> Callable
         return sign + family.format_amount(abs(amount), rules)
 
     return signed
-
-
-#: Keys of a round object that belong to the session, never stored with a round.
-SESSION_KEYS = ("ruleset", "options", "players")
-#: Keys of a request that are bookkeeping, never stored with a round.
-REQUEST_KEYS = ("version", "form_token")
-
-
-#: Round keys whose null is an answer, kept when stored: ``stopped_by: null`` says nobody stopped
-#: (Go-Stop's nagari, Koi-Koi's hands running out), which the JSON must say (docs/GOSTOP.md "JSON").
-NULL_ANSWERS = frozenset({"stopped_by"})
-
-
-def stored_round(family: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a session stores of a round object: the keys of one round of the family's game
-    (``Family.round_keys``), without the session's keys, a request's bookkeeping or empty values
-    (but for ``NULL_ANSWERS``).
-
-    Other keys are kept, so that the core names them in its error.  ``dealer`` is kept only
-    where a game round may state it (it is checked against the oya before this).
-    """
-    keys = families.get(family).round_keys
-    out = {}
-    for k, v in data.items():
-        if k in SESSION_KEYS or k in REQUEST_KEYS or (k == "dealer" and k not in keys):
-            continue
-        if (v is None and not (k in NULL_ANSWERS and k in keys)) or (isinstance(v, list | dict) and not v):
-            continue
-        out[k] = v
-    return out
-
-
-#: What a round must hold, whatever its family: the captured piles, the dealt hands (a Koi-Koi
-#: round can end at the deal on a lucky hand, KOIKOI-RULES.md), totals entered on paper, or an
-#: instant win stated at the deal (Go-Stop's chongtong, GOSTOP-RULES.md) or ppeok payouts.
-ROUND_CONTENT = ("piles", "totals", "hands", "instant", "ppeok")
-
-
-def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None) -> bool:
-    """Whether a round object has no card and no entered total: ``{}``, ``{"piles": {}}`` or piles
-    (hands, totals) that name players with no card each.  Such a round is refused (web form and API).
-    A name not in ``players``, or a value that is no list (``{"A": null}``), counts as content, so
-    that the core names it as it does for the CLI; so does a round that says how it ended
-    (``NULL_ANSWERS``: ``stopped_by``, even null: a nagari or a draw with no cards)."""
-    if any(k in data for k in NULL_ANSWERS):
-        return False
-    for key in ROUND_CONTENT:
-        value = data.get(key)
-        if isinstance(value, Mapping):
-            if players is not None and any(k not in players for k in value):
-                return False
-            if any(not (isinstance(v, list | dict) and not v) for v in value.values()):
-                return False
-        elif value:
-            return False
-    return True
-
-
-def without_context(family: str, data: Mapping[str, Any],
-                    context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's
-    ``month``) that a stored round does not keep, and a message when one differs from the
-    game's value (it may be repeated, as the ``score`` input has it, but must match)."""
-    keys = families.get(family).round_keys
-    out = dict(data)
-    for key, value in context.items():
-        if key not in keys and key in out and out.pop(key) != value:
-            return out, f'"{key}" is {shown(data[key])}, but this round\'s {key} is {value!r} (leave it out)'
-    return out, None
-
-
-def round_input(session: Session, data: Mapping[str, Any], dealer: str,
-                context: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The full round object (``score`` CLI shape) of a stored round: the session's keys, the
-    round's dealer, what it needs from the game before it (``context``), then its own keys."""
-    return {
-        "ruleset": session.ruleset,
-        "options": session.options,
-        "players": list(session.players),
-        "dealer": dealer,
-        **(context or {}),
-        **data,
-    }
 
 
 def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
@@ -373,26 +321,25 @@ def _dealer_before(out: Mapping[str, Any], played: int) -> str:
 
 
 def replay_error(session: Session, board: Board, data: Mapping[str, Any],
-                 round_id: int | None = None) -> RefereeError | None:
+                 round_id: int | None = None, loaded: SessionRules | None = None) -> RefereeError | None:
     """Why the board could not replay ``data`` (a stored-shape round) as the next round, or, with
     ``round_id``, in place of that round; None when it can.  The one check a save passes, from
     the API and the round form alike: the board plays the rounds that count through
     ``Family.game_json``, which may be stricter than scoring the round alone (a Roppyakken round
     of dealt hands only scores, but a game round needs its piles), so a round saved is a round
     the scoreboard shows.  The error's message does not name a round number."""
-    try:
-        rules = session_rules(session)
-        family = families.of(rules)
-    except RefereeError as e:
-        return e
+    loaded = loaded or load_rules(session)
+    if loaded.error is not None:
+        return loaded.error
+    rules, family = loaded.rules, loaded.family
     before = []
     for v in board.rounds:
         if round_id is not None and v.id == round_id:
             break
         if v.error is None:
-            before.append(stored_round(session.family, v.data))
+            before.append(stored_round(family, v.data))
     game = {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
-            "dealer": session.dealer, "rounds": [*before, stored_round(session.family, data)]}
+            "dealer": session.dealer, "rounds": [*before, stored_round(family, data)]}
     try:
         family.game_json(rules, game)
     except RefereeError as e:
@@ -400,13 +347,12 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
     return None
 
 
-def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
+def build_board(session: Session, rounds: Sequence[RoundRow], loaded: SessionRules | None = None) -> Board:
     """Replay the session's rounds and return its standings."""
-    try:
-        rules = session_rules(session)
-        family = families.of(rules)
-    except RefereeError as e:
-        return _empty(session, session.ruleset, "points", e.message)
+    loaded = loaded or load_rules(session)
+    if loaded.error is not None:
+        return _empty(session, session.ruleset, "points", loaded.error.message)
+    rules, family = loaded.rules, loaded.family
     game = {
         "ruleset": session.ruleset,
         "options": session.options,
@@ -414,10 +360,10 @@ def build_board(session: Session, rounds: Sequence[RoundRow]) -> Board:
         "dealer": session.dealer,
     }
     try:
-        out, rows = replay(family, rules, game, [stored_round(session.family, r.data) for r in rounds])
+        out, rows = replay(family, rules, game, [stored_round(family, r.data) for r in rounds])
     except RefereeError as e:
         return _empty(session, rules.title, family.unit, e.message)
-    fmt = amount_formatter(session) if family.unit != "points" else str
+    fmt = _formatter(rules, family) if family.unit != "points" else str
     views = []
     for row, played in zip(rounds, rows, strict=True):
         view = RoundView(
@@ -545,26 +491,24 @@ BOARDS: dict[str, BoardKind] = {
 }
 
 
-def option_value(session: Session, key: str, default: Any = None) -> Any:
+def option_value(session: Session, key: str, default: Any = None, loaded: SessionRules | None = None) -> Any:
     """The session's effective value of a top-level ruleset option (its override, else the preset's
     default); ``default`` when the rules have no such option or fail to load."""
-    try:
-        return getattr(session_rules(session).options, key, default)
-    except RefereeError:
-        return default
+    loaded = loaded or load_rules(session)
+    return default if loaded.error is not None else getattr(loaded.rules.options, key, default)
 
 
-def first_to_target_choices(session: Session, board: Board, number: int, result: Mapping[str, Any] | None) -> list[str]:
+def first_to_target_choices(session: Session, board: Board, number: int, result: Mapping[str, Any] | None,
+                            loaded: SessionRules | None = None) -> list[str]:
     """The players the round entry asks "who reached the target first?" about: those whose total
     crosses the target with round ``number``'s ``result`` (a round result object), when the rules say
     so (``rules.target_crossers``: two or more cross, under ``first_to_target_wins``).  Else empty."""
     if not result or result.get("void") or "players" not in result:
         return []
-    try:
-        rules = session_rules(session)
-    except RefereeError:
+    loaded = loaded or load_rules(session)
+    if loaded.error is not None:
         return []
-    crossers = getattr(rules, "target_crossers", None)
+    crossers = getattr(loaded.rules, "target_crossers", None)
     if crossers is None:
         return []
     totals = dict.fromkeys(session.players, 0)

@@ -18,6 +18,10 @@ from urllib.parse import quote
 
 from flask import Flask, Response
 
+#: The pinned htmx release served from the CDN, with its Subresource Integrity hash.
+HTMX_VERSION = "2.0.4"
+HTMX_CDN = f"https://unpkg.com/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
+HTMX_SRI = "sha384-HGfztofotfshcF7+8n44JQL2oJmowVChPTg48S+jvZoztPfvwD79OC/LTtG6dMp+"
 #: RFC 5987 ``attr-char`` punctuation: left as it is in ``filename*``.
 _ATTR_CHARS = "!#$&+-.^_`|~"
 
@@ -75,8 +79,6 @@ def init_app(app: Flask) -> None:
     """Send the security headers with every response: the CSP above, ``X-Frame-Options: DENY``
     (older browsers), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
     (links carry tokens; no other site may learn them from a Referer)."""
-    from referee.web import HTMX_CDN, HTMX_SRI
-
     local = app.config["HTMX_LOCAL"]
     fixed = {
         "Content-Security-Policy": content_security_policy(None if local else HTMX_CDN, None if local else HTMX_SRI),

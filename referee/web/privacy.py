@@ -7,8 +7,8 @@
 - ``visible_sessions`` is the one rule for what a browser may list: the home page,
   ``GET /api/v1/sessions``, the player pages and the names offered on the new-session form.
 - The host key is a random secret kept in ``DATA_DIR/host_key``; ``serve`` prints it at
-  start.  ``GET /host?key=...`` or the form at ``/host`` marks this browser as the host's;
-  an API client sends ``Authorization: Bearer <host key>``.
+  start.  ``GET /host?key=...`` or the form at ``/host`` (``referee.web.views.home``) marks this
+  browser as the host's (``mark_host``); an API client sends ``Authorization: Bearer <host key>``.
 
 Must not write SQL (it reads through ``referee.store``).
 """
@@ -20,12 +20,11 @@ import hmac
 import secrets
 from pathlib import Path
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import current_app, request, session
 
 from referee import store
-from referee.web import get_db
+from referee.web.db import get_db
 
-bp = Blueprint("privacy", __name__)
 #: How many links of each kind a browser remembers (its cookie stays under 4 KB).
 REMEMBERED = 50
 
@@ -42,7 +41,8 @@ def host_key(data_dir: str | Path) -> str:
         return key
 
 
-def _key_ok(given: str | None) -> bool:
+def key_ok(given: str | None) -> bool:
+    """Whether ``given`` is this install's host key (compared in constant time)."""
     key = current_app.config["HOST_KEY"]
     return bool(given) and hmac.compare_digest(given.encode(), key.encode())
 
@@ -51,9 +51,14 @@ def is_host() -> bool:
     """Whether this request comes from the host: a browser that entered the host key, or an
     ``Authorization: Bearer <host key>`` header."""
     auth = request.headers.get("Authorization", "")
-    if auth[:7].lower() == "bearer " and _key_ok(auth[7:].strip()):
+    if auth[:7].lower() == "bearer " and key_ok(auth[7:].strip()):
         return True
     return session.get("host") == _host_mark()
+
+
+def mark_host() -> None:
+    """Mark this browser as the host's (after it gave the host key): it lists every session."""
+    session["host"] = _host_mark()
 
 
 def _host_mark() -> str:
@@ -78,20 +83,3 @@ def visible_sessions() -> tuple[list[store.Session], set[str]]:
         return store.list_sessions(get_db()), set(kept)
     tokens = kept + list(session.get("seen", []))
     return store.sessions_by_tokens(get_db(), tokens), set(kept)
-
-
-@bp.route("/host", methods=["GET", "POST"])
-def host():
-    """The host's page: enter the host key (or follow the link ``serve`` printed) to list every session."""
-    given = request.form.get("key") if request.method == "POST" else request.args.get("key")
-    if request.form.get("action") == "leave":
-        session.pop("host", None)
-        flash("This browser no longer lists every session.")
-        return redirect(url_for("sessions.home"), code=303)
-    if given is None:
-        return render_template("host.html", wrong=False, host=is_host())
-    if not _key_ok(given.strip()):
-        return render_template("host.html", wrong=True, host=False), 403
-    session["host"] = _host_mark()
-    flash("Host mode: this browser lists every session on this server.")
-    return redirect(url_for("sessions.home"), code=303)

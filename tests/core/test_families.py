@@ -65,7 +65,7 @@ def test_no_module_outside_the_registry_names_a_family(path):
 
 def test_every_family_names_an_entry_form_and_a_board_the_web_app_has():
     from referee.web.board import BOARDS as WEB_BOARDS
-    from referee.web.forms import ENTRY_FORMS as WEB_FORMS
+    from referee.web.forms.rounds import ENTRY_FORMS as WEB_FORMS
 
     assert set(WEB_FORMS) == set(ENTRY_FORMS)
     assert set(WEB_BOARDS) == set(BOARDS)

@@ -14,7 +14,7 @@ from werkzeug.serving import make_server
 
 from referee.cards import CARDS
 from referee.web import create_app
-from referee.web.sessions import sign_nonce
+from referee.web.nonces import sign_nonce
 
 PLAYERS = ["Aki", "Ben", "Chiyo"]
 

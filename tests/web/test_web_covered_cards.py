@@ -50,5 +50,6 @@ def test_the_guide_says_how_many_are_too_covered():
     app.jinja_loader = __import__("jinja2").FileSystemLoader(str(asset_dir("templates")))
     r = review("0", [Photo("p1", "0", records(_dets()))], in_slot=["pine-crane"])
     with app.test_request_context():
-        html = render_template_string('{% include "partials/photo_guide.html" %}', review=r, slot="0", guide_seen=True)
+        guide = '{% include "entry/partials/photo_guide.html" %}'
+        html = render_template_string(guide, review=r, slot="0", guide_seen=True)
     assert "2 cards are too covered to read: slide them out a little and snap again." in html

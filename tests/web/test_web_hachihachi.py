@@ -12,7 +12,7 @@ from importlib import resources
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from referee.web.sessions import sign_nonce
+from referee.web.nonces import sign_nonce
 
 pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not merged into this branch yet")
 

@@ -52,7 +52,7 @@ def make_app(tmp_path, **cfg):
 
 
 def snap(client, keeper, data: bytes, slot: str = "pile-0"):
-    from referee.web.sessions import sign_nonce
+    from referee.web.nonces import sign_nonce
 
     body = MultiDict({"nonce": sign_nonce("test", "n-1"), "tab": "0", "dealer": "Aki"})
     body.add(f"snap-{slot}", (io.BytesIO(data), "pile.png"))

@@ -92,7 +92,7 @@ def app(tmp_path, stub):  # overrides the web conftest's app: same config plus t
 
 def nonce() -> str:
     """A round-form token signed as the app signs it (SECRET_KEY "test")."""
-    from referee.web.sessions import sign_nonce
+    from referee.web.nonces import sign_nonce
 
     return sign_nonce("test", "n-1")
 

@@ -132,12 +132,12 @@ def test_an_option_value_of_5000_digits(client):
 
 
 def test_the_generic_guard_answers_a_clear_500_outside_tests(app, client, keeper, monkeypatch):
-    from referee.web import sessions
+    from referee.web.views import scoreboard
 
     def broken(*_args, **_kwargs):
         raise KeyError("a bug")
 
-    monkeypatch.setattr(sessions, "board_html", broken)
+    monkeypatch.setattr(scoreboard, "board_html", broken)
     with pytest.raises(KeyError):  # under test, a bug is raised, not hidden
         client.get(f"/s/{keeper}")
     app.testing = False

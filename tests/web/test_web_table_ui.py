@@ -9,9 +9,11 @@ import pytest
 
 from referee import api
 from referee.errors import RefereeError
+from referee.names import name_key
 from referee.store import Session
 from referee.web.board import amount_formatter
-from referee.web.forms import duplicate_name, name_key, seat_range
+from referee.web.forms.options import seat_range
+from referee.web.forms.session import duplicate_name
 from referee.web.words import cards_by_kind, merge_warnings
 
 

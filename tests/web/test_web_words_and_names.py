@@ -15,7 +15,8 @@ import pytest
 
 from referee import api
 from referee.cards import CARDS
-from referee.web.forms import MAX_NAME, option_fields, seat_range
+from referee.web.forms.limits import MAX_NAME
+from referee.web.forms.options import option_fields, seat_range
 from referee.web.words import merge_warnings
 
 FAMILY = "👨‍👩‍👧‍👦"

@@ -1,0 +1,53 @@
+"""What a session link opens, for every view: the session (404 for no session, 403 for the
+viewer link on an edit route), a round of it (404), and the redirect after a POST (303).
+
+Each session has two unguessable links: ``/s/<view token>`` (read-only, for the table) and
+``/s/<edit token>`` (the scorekeeper's).  Views call ``load`` first; the service
+(``referee.web.service.session``) does the finding, this module the answering.
+Below the views: must not import them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, redirect, url_for
+
+from referee import store
+from referee.web import privacy
+from referee.web.db import get_db
+from referee.web.service.session import Opened, open_session
+
+NO_SESSION = "No session has this link. Check it, or start a new session from the home page."
+NO_ROUND = "This session has no such round; it may have been deleted."
+
+
+def load(token: str, *, edit: bool = False) -> Opened:
+    """The session a link opens, with its role; 404 for no session, 403 for a viewer on an edit route."""
+    try:
+        opened = open_session(get_db(), token)
+    except store.NotFoundError:
+        abort(404, NO_SESSION)
+    if edit and opened.role != "edit":
+        abort(403)
+    return opened
+
+
+def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
+    """A round of the session, or 404 (also for an id too large to be one)."""
+    if not 0 <= round_id < 2**63:
+        abort(404, NO_ROUND)
+    try:
+        return store.get_round(get_db(), sess.id, round_id)
+    except store.NotFoundError:
+        abort(404, NO_ROUND)
+
+
+def remember_keeper(token: str) -> None:
+    """Remember, in this browser's signed cookie, that it keeps the score of a session."""
+    privacy.remember(token, "edit")
+
+
+def see_other(endpoint: str, **values: Any):
+    """Redirect with 303 (POST, then GET)."""
+    return redirect(url_for(endpoint, **values), code=303)

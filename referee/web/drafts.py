@@ -1,0 +1,79 @@
+"""The round form's drafts: one store for every step that keeps an unsaved round form.
+
+A step that only redraws the round form (Score, the hand pickers, the tile style, "every card
+left", a refused Save) keeps the form as a draft and redirects (303) to the same page with
+``?step=<id>``; a photo step (a snap, a correction, a Yes or No) keeps it the same way and
+redirects to ``/s/<token>/round/photo/<id>``; the live preview keeps every tap in the page's own
+draft (the form's ``draft`` field).  Back and Reload are then a GET, and never re-post a form or
+upload a photo twice.  All of them are rows of one store (``referee.store.drafts``), pruned with
+the unsaved photos after a day (``referee.web.photos.prune``).
+
+- ``keep``: a new draft of a form (``[(name, value), ...]``), with the photo steps' errors;
+- ``keep_typing``: the page's own draft, replaced at each tap;
+- ``kept``: a draft read back, with the photos it names; ``show`` makes it this request's form.
+- ``posted``: the round form being handled: the request's, or the draft a step kept.
+
+Below the views: must not import them.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import g, request
+from werkzeug.datastructures import MultiDict
+
+from referee import store
+from referee.web.db import get_db
+
+#: A draft id as the round form carries it (``secrets.token_urlsafe``).
+DRAFT_ID = re.compile(r"[\w-]{8,32}")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A draft read back: the form as kept, the photo steps' errors (slot -> message) and the
+    photos the form names (its ``photo`` fields)."""
+
+    form: MultiDict
+    errors: dict[str, str]
+    photos: list[store.PhotoRow]
+
+
+def keep(sess: store.Session, form: Sequence[tuple[str, str]], errors: Mapping[str, str] | None = None) -> str:
+    """Keep a round form as a new draft; returns its id.  Raises ``store.StoreUnavailableError``."""
+    return store.keep_draft(get_db(), sess.id, form, errors).id
+
+
+def keep_typing(sess: store.Session, draft_id: str, form: Sequence[tuple[str, str]]) -> str:
+    """Keep the round form as typed in the page's own draft ``draft_id`` (a new id when it is not
+    one, or another session's); returns the id kept.  Raises ``store.StoreUnavailableError``."""
+    if not DRAFT_ID.fullmatch(draft_id):
+        draft_id = secrets.token_urlsafe(9)
+    return store.keep_draft(get_db(), sess.id, form, draft_id=draft_id).id
+
+
+def kept(sess: store.Session, draft_id: str) -> Kept:
+    """A draft of the session, with its photos.  Raises ``store.NotFoundError`` (unknown, another
+    session's, or pruned)."""
+    draft = store.get_draft(get_db(), sess.id, draft_id)
+    form = MultiDict(draft.form)
+    return Kept(form, draft.errors, store.photos_by_ids(get_db(), sess.id, form.getlist("photo")))
+
+
+def show(draft: Kept, *, as_posted: bool) -> None:
+    """Make ``draft`` what this request's round page shows: its photos and their errors and, with
+    ``as_posted``, its form as the one being handled (``posted``)."""
+    if as_posted:
+        g.round_form = draft.form
+    g.photo_state = {"photos": draft.photos, "errors": draft.errors, "form": draft.form}
+
+
+def posted() -> Mapping[str, Any]:
+    """The round form being handled: the request's, or the one a kept step holds (``?step=``)."""
+    form = g.get("round_form")
+    return form if form is not None else request.form

@@ -1,0 +1,64 @@
+"""The limits the new-session form, the round forms, the API and import share: players per session,
+a name's length as players count it, rounds per session, the largest number a house rule may hold.
+
+Pure: must not import Flask or the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import regex
+
+MAX_PLAYERS = 6
+#: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
+MAX_NAME = 40
+#: Bounds on a name in code points and in UTF-16 units (what a browser's ``maxlength`` counts), well
+#: above MAX_NAME characters of any script or emoji (👨🏻‍👩🏻‍👧🏻‍👦🏻 is 11 code points, 19 units):
+#: the limit players read is MAX_NAME characters as they see them (``name_length``).
+MAX_NAME_CODEPOINTS = MAX_NAME * 12
+MAX_NAME_UNITS = MAX_NAME * 20
+MAX_SESSION_NAME = 100
+MAX_ROUNDS = 1000
+#: The largest number a house rule may be set to, either way (a target, yaku points, kan, mon...):
+#: the presets' largest is 1200, and a score or payment past this would not fit a table's sheet
+#: nor stay exact in a JavaScript client.
+MAX_OPTION_NUMBER = 1_000_000
+
+
+def option_number_error(options: Mapping[str, Any]) -> str | None:
+    """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
+    1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
+    looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
+
+    def bad(value: Any, where: str) -> str | None:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER:  # False for NaN too
+                return None
+            shown = str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
+            return (f"{where} is {shown}; a number in the rules must be between {-MAX_OPTION_NUMBER} "
+                    f"and {MAX_OPTION_NUMBER}")
+        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+        return next((e for k, v in items if (e := bad(v, f"{where}.{k}" if where else str(k)))), None)
+
+    return bad(dict(options), "")
+
+
+def name_length(name: str) -> int:
+    """A name's length in characters as a reader counts them: grapheme clusters (``regex``'s
+    ``\\X``), so 👨‍👩‍👧‍👦 is one character, not 7 code points or 11 UTF-16 units."""
+    return len(regex.findall(r"\X", name))
+
+
+def cut_name(name: str, n: int) -> str:
+    """The first ``n`` characters (grapheme clusters) of ``name``: never half an emoji or a letter
+    without its accent."""
+    return "".join(regex.findall(r"\X", name)[:n])
+
+
+def name_too_long(name: str) -> bool:
+    """More than MAX_NAME characters (or, whatever they are, more code points than any such name has)."""
+    return len(name) > MAX_NAME_CODEPOINTS or name_length(name) > MAX_NAME

@@ -1,0 +1,173 @@
+"""A ruleset's house-rule fields: the form generated from its option schema (``opt.<key>``), the
+values as its text boxes show them, and free ``KEY=VALUE`` lines for any ruleset field.
+
+The new-session form (``referee.web.forms.session``) and the What if page (``requested_rules``)
+read them.  Pure: must
+not import Flask or the store.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee import api
+from referee.errors import RefereeError
+from referee.ruleset import parse_value
+from referee.web.forms import FormData
+from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_error
+
+
+def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
+    """(fewest, most) players a preset seats: the family's fixed ``seats`` (``Family.seats``), else its
+    ``players`` option; (2, MAX_PLAYERS) without either."""
+    allowed = seats or next((s["default"] for s in specs if s["key"] == "players"), None)
+    counts = [n for n in (allowed or ()) if isinstance(n, int) and 1 <= n <= MAX_PLAYERS]
+    return (min(counts), max(counts)) if counts else (2, MAX_PLAYERS)
+
+
+def check_preset(ruleset: str) -> None:
+    """Web users pick a bundled preset; ``load_ruleset`` would also open a server file path.
+
+    Raises ``RefereeError('bad-ruleset')``.
+    """
+    if ruleset not in api.preset_names():
+        raise RefereeError("bad-ruleset", f"unknown ruleset {ruleset!r}; choose one of {', '.join(api.preset_names())}")
+
+
+def option_fields(ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(ruleset info, option specs) for the form.  Raises ``RefereeError('bad-ruleset')``."""
+    check_preset(ruleset)
+    info = api.ruleset_json(ruleset)
+    return info, info["options"]
+
+
+def shown_value(spec: Mapping[str, Any], value: Any) -> str:
+    """An option value as the form's text box shows it."""
+    if spec["type"].startswith("list["):
+        return ", ".join(str(v) for v in value)
+    if spec["type"] == "bool":
+        return "true" if value else "false"
+    return str(value)
+
+
+def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
+    kind = spec["type"]
+    if kind == "bool":
+        return text == "true"
+    text = (text or "").strip()
+    if kind == "int":
+        if not re.fullmatch(r"-?\d+", text):
+            raise ValueError(f"expected a whole number, got {text!r}")
+        return _bounded(int(text))
+    if kind.startswith("list["):
+        items = [t for t in re.split(r"[,\s]+", text) if t]
+        if kind == "list[int]":
+            bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
+            if bad:
+                raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
+            return [_bounded(int(t)) for t in items]
+        return items
+    return text
+
+
+def _bounded(n: int) -> int:
+    if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
+        raise ValueError(f"expected a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}, got "
+                         f"{n if len(str(n)) <= 40 else f'a number of {len(str(n))} digits'}")
+    return n
+
+
+def parse_option_fields(
+    form: FormData, specs: Sequence[Mapping[str, Any]], shown: bool
+) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
+
+    ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
+    options that differ from the preset's defaults, the values as typed, errors by field name).
+    """
+    options: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for spec in specs:
+        key = spec["key"]
+        raw = form.get(f"opt.{key}")
+        if raw is None and (spec["type"] != "bool" or not shown):
+            continue  # not in the form: the preset's default
+        typed[key] = raw if raw is not None else "false"
+        try:
+            value = _parse_option(spec, raw)
+        except ValueError as e:
+            errors[f"opt.{key}"] = str(e)
+            continue
+        if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
+            options[key] = value
+    return options, typed, errors
+
+
+def parse_extra_options(text: str) -> dict[str, Any]:
+    """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
+    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
+        out[key.strip()] = parse_value(value.strip())
+    error = option_number_error(out)
+    if error:
+        raise RefereeError("bad-ruleset", error)
+    return out
+
+
+def requested_rules(form: FormData, own_ruleset: str, own_options: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules the What if form asks for, beside the session's own (``own_ruleset``,
+    ``own_options``): ``ruleset``, ``options`` (differences from the preset's defaults plus the
+    extra lines), the form's ``values`` as typed, the ``extra`` text, ``errors`` and whether the
+    form was ``submitted``."""
+    ruleset = form.get("ruleset") or own_ruleset
+    errors: dict[str, str] = {}
+    try:
+        check_preset(ruleset)
+    except RefereeError as e:
+        errors["ruleset"] = e.message
+        ruleset = own_ruleset
+    info, specs = option_fields(ruleset)
+    keys = {s["key"] for s in specs}
+    submitted = form.get("options_shown") == ruleset
+    if submitted:
+        options, typed, errors_ = parse_option_fields(form, specs, shown=True)
+        errors.update(errors_)
+    else:  # first view, or another preset picked: its defaults, or the session's own options
+        own = own_options if ruleset == own_ruleset else {}
+        options, typed = {k: v for k, v in own.items() if k in keys}, {}
+    if "extra" in form:
+        extra = form.get("extra", "")
+    else:
+        own = own_options if ruleset == own_ruleset else {}
+        extra = "\n".join(f"{k}={json.dumps(v)}" for k, v in own.items() if k not in keys)
+    try:
+        options.update(parse_extra_options(extra))
+    except RefereeError as e:
+        errors["extra"] = e.message
+    values = {s["key"]: typed.get(s["key"], shown_value(s, options.get(s["key"], s["default"]))) for s in specs}
+    return {"ruleset": ruleset, "info": info, "specs": specs, "options": options, "values": values,
+            "extra": extra, "errors": errors, "submitted": submitted or "ruleset" in form or "extra" in form}
+
+
+def presets_of(family: str) -> list[tuple[str, str]]:
+    """(name, title) of the presets that can re-score a session of ``family`` (the same game)."""
+    out = []
+    for name in api.preset_names():
+        try:
+            info = api.ruleset_json(name)
+        except (RefereeError, ImportError):
+            continue
+        if info["game"] == family:
+            out.append((name, info["title"]))
+    return out

@@ -1,0 +1,401 @@
+"""The round entry forms: ``ENTRY_FORMS`` maps each kind a family can name (``Family.entry_form``)
+to its template and the parser of its fields into the family's stored round.
+
+Pure functions from a ``MultiDict``-like form to plain data; nothing here raises on what a
+player typed (the core names what is wrong).  ``round_data`` reads the round a posted form holds,
+whichever of its inputs the player used (the entry form, the JSON box, the totals pad).  Must not
+import Flask's request or the store.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee import families
+from referee.cards import BY_ID, CARD_IDS, CARDS
+from referee.errors import RefereeError
+from referee.family import Family
+from referee.ruleset import load_table
+from referee.web.forms import FormData
+from referee.web.round_shape import stored_round, without_context
+
+_SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
+
+
+def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None:
+    """A message when the form has a field for a seat the session does not have (``pile-9``)."""
+    for key in form:
+        m = _SEAT_FIELD.fullmatch(key)
+        if m and int(m.group(2)) >= len(players):
+            return (
+                f"Nothing was saved: the form has a field {key!r} for seat {int(m.group(2)) + 1}, "
+                f"but this session has {len(players)} players. Reload the round page."
+            )
+    return None
+
+
+def parse_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """The round input from the card picker: ``{"piles": {player: ids}, "hands": {...}}``.
+
+    Field ``pile-<i>`` / ``hand-<i>`` (i = seat) repeat once per tapped card; ``first_to_target``
+    names who reached the target first, when the form asked.
+    Unknown card ids are kept so the core names them in its error.
+    """
+    piles = {p: _cards(form.getlist(f"pile-{i}")) for i, p in enumerate(players)}
+    hands = {p: cards for i, p in enumerate(players) if (cards := _cards(form.getlist(f"hand-{i}")))}
+    data: dict[str, Any] = {"piles": piles}
+    if hands:
+        data["hands"] = hands
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
+    return data
+
+
+def _cards(values: Sequence[str]) -> list[str]:
+    order = {cid: i for i, cid in enumerate(CARD_IDS)}
+    seen: list[str] = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return sorted(seen, key=lambda c: order.get(c, len(order)))
+
+
+def cards_entered(data: Mapping[str, Any]) -> int:
+    """How many distinct known cards the piles hold."""
+    return len({c for cards in (data.get("piles") or {}).values() for c in cards if c in BY_ID})
+
+
+def dekiyaku_ids(ruleset: str) -> list[str]:
+    """The dekiyaku a ruleset table names (``[dekiyaku.<id>]``), for the Hachi-hachi form."""
+    try:
+        table, _ = load_table(ruleset)
+    except RefereeError:
+        return []
+    return list(table.get("dekiyaku", {}))
+
+
+def yaku_names(ruleset: str) -> dict[str, str]:
+    """Yaku, teyaku and dekiyaku ids of a ruleset -> "English 日本語" ("Poetry Ribbons 赤短"), for
+    the web to name them as players do.  Ids the ruleset does not name are left out."""
+    try:
+        table, _ = load_table(ruleset)
+    except RefereeError:
+        return {}
+    out = {}
+    for kind in ("yaku", "teyaku", "dekiyaku"):
+        for yid, entry in (table.get(kind) or {}).items():
+            if isinstance(entry, Mapping) and entry.get("en"):
+                out[yid] = f"{entry['en']} {entry.get('ja', '')}".strip()
+    return out
+
+
+def dekiyaku_choices(ruleset: str) -> list[tuple[str, str]]:
+    """(id, "English 日本語") of each dekiyaku a ruleset names, for the Hachi-hachi form's choices."""
+    names = yaku_names(ruleset)
+    return [(yid, names.get(yid, yid)) for yid in dekiyaku_ids(ruleset)]
+
+
+def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A Hachi-hachi round from its entry form (docs/HACHIHACHI.md "Round input", without the
+    session's keys).
+
+    Fields: ``hand-f`` (the six field cards) or ``multiplier``; per seat i: ``status-i``
+    (``play``, ``drop``, ``forced``), ``order-i`` (drop-out call order), ``hand-i`` and
+    ``pile-i`` (cards); ``mizuten``; ``dk-player-k``/``dk-yaku-k``/``dk-decision-k``/``dk-liable-k``
+    (k = 0..2, the dekiyaku in the order they were made); ``hatto`` (player names).
+    """
+    data: dict[str, Any] = {}
+    field_cards = _cards(form.getlist("hand-f"))
+    multiplier = (form.get("multiplier") or "").strip()
+    if field_cards:
+        data["field"] = field_cards
+    elif multiplier.isdigit():
+        data["multiplier"] = int(multiplier)
+    hands: dict[str, list[str]] = {}
+    dropped: dict[str, dict[str, Any]] = {}
+    piles: dict[str, list[str]] = {}
+    for i, p in enumerate(players):
+        status = form.get(f"status-{i}") or "play"
+        hand = _cards(form.getlist(f"hand-{i}"))
+        if status in ("drop", "forced"):
+            entry: dict[str, Any] = {"forced": status == "forced"}
+            order = (form.get(f"order-{i}") or "").strip()
+            if order.isdigit():
+                entry["order"] = int(order)
+            if hand:
+                entry["hand"] = hand
+            dropped[p] = entry
+            continue
+        if hand:
+            hands[p] = hand
+        piles[p] = _cards(form.getlist(f"pile-{i}"))
+    if hands:
+        data["hands"] = hands
+    if dropped:
+        data["dropped"] = dropped
+    if form.get("mizuten") == "true":
+        data["mizuten"] = True
+    calls = []
+    for k in range(3):
+        player, yaku = form.get(f"dk-player-{k}"), form.get(f"dk-yaku-{k}")
+        if player and yaku:
+            call = {"player": player, "yaku": yaku, "decision": form.get(f"dk-decision-{k}") or "stop"}
+            if form.get(f"dk-liable-{k}"):  # liability (option liable_thrower): who threw the card
+                call["liable"] = form.get(f"dk-liable-{k}")
+            calls.append(call)
+    if calls:
+        data["dekiyaku"] = calls
+    hatto = [p for p in form.getlist("hatto") if p in players]
+    if hatto:
+        data["hatto"] = hatto
+    data["piles"] = piles
+    return data
+
+
+#: Rows of the "calls in order" part of the calls form (more fit in its JSON box).
+CALL_ROWS = 4
+_CALL_FIELD = re.compile(r"call-(\d{1,3})")
+
+
+def parse_calls_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the calls form (Koi-Koi; KOIKOI-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` and ``hand-<i>`` (i = seat; once per tapped card), ``stopped_by`` (a
+    player's name, or empty: the hands ran out; no field: not answered yet, and the round has no
+    ``stopped_by`` key, see ``calls_unanswered``), ``call-<k>`` (k = 0.., who called koi-koi k-th;
+    empty rows are skipped).  Names that are not players are kept so the core names them.
+    """
+    data = parse_round_form(form, players)
+    rows = sorted(int(m.group(1)) for key in form if (m := _CALL_FIELD.fullmatch(key)))
+    calls = [{"player": who} for k in rows if (who := form.get(f"call-{k}"))]  # the call: koi-koi
+    if calls:
+        data["calls"] = calls
+    if "stopped_by" in form:
+        data["stopped_by"] = form.get("stopped_by") or None
+    return data
+
+
+#: What the calls form says while nobody has said how the round ended (docs/KOIKOI.md "The web form").
+STOP_UNANSWERED = ("Say how the round ended: who stopped (勝負), or “Nobody: the hands ran out”. "
+                   "Nothing is scored until you choose.")
+
+
+def calls_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
+    """``STOP_UNANSWERED`` when the calls form does not say how the round ended (KOIKOI-RULES.md
+    "The round": a stop, or the hands running out), else None.  The form pre-selects neither, so
+    a yaku tapped in is never scored as "nobody stopped" by mistake.  Not asked of a round won at
+    the deal (dealt hands, no pile: KOIKOI-RULES.md "Lucky hands")."""
+    if "stopped_by" in form:
+        return None
+    piles = any(data.get("piles", {}).values())
+    if not piles and any((data.get("hands") or {}).values()):
+        return None
+    return STOP_UNANSWERED
+
+
+#: What the piles form says while nobody has said how the round ended (docs/GOSTOP.md "The web form").
+ENDING_UNANSWERED = ("Say how the round ended: who stopped (스톱), or “Nobody stopped” (나가리, 3뻑 or chongtong). "
+                     "Nothing is scored until you choose.")
+
+
+def _whole(text: str | None) -> int | str | None:
+    """A whole number typed in a box: the int, None when blank, the text as typed otherwise (the core names it)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    return int(text) if re.fullmatch(r"\d{1,3}", text) else text
+
+
+def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
+    """A round from the piles form (Go-Stop; GOSTOP-RULES.md "JSON", without the session's keys).
+
+    Fields: ``pile-<i>`` (i = seat; once per tapped card); ``stopped_by`` (a player's name, or empty:
+    nobody stopped; no field: not answered yet, see ``ending_unanswered``); per seat ``gos-<i>``,
+    ``shakes-<i>``, ``bombs-<i>`` (blank: 0), ``ppeok-<i>`` (turn numbers, "1, 2") and ``bonus-<i>``
+    (once per ticked bonus card, ``k:value``); ``sake_cup`` (``pi``, ``animal`` or empty: the referee
+    picks), given to whoever's pile holds the cup; ``last_go`` and ``dokbak`` (names);
+    ``instant-player`` with ``instant-month`` (a chongtong: the four cards of that month).
+    Text that is not a number is kept as typed so the core names it; nothing here raises.
+    """
+    data = parse_round_form(form, players)
+    data.pop("hands", None)
+    for key in ("gos", "shakes", "bombs"):
+        values = {p: v for i, p in enumerate(players) if (v := _whole(form.get(f"{key}-{i}"))) is not None and v != 0}
+        if values:
+            data[key] = values
+    ppeok: dict[str, Any] = {}
+    bonus: dict[str, list[Any]] = {}
+    for i, p in enumerate(players):
+        text = (form.get(f"ppeok-{i}") or "").strip()
+        if text:
+            items = [t for t in re.split(r"[,\s]+", text) if t]
+            ppeok[p] = [int(t) if re.fullmatch(r"\d{1,2}", t) else t for t in items]
+        ticked = [v.partition(":")[2] for v in form.getlist(f"bonus-{i}")]
+        if ticked:
+            bonus[p] = [int(v) if v.isdigit() and len(v) < 3 else v for v in ticked]
+    if ppeok:
+        data["ppeok"] = ppeok
+    if bonus:
+        data["bonus"] = bonus
+    cup = form.get("sake_cup") or ""
+    holder = next((p for p in players if "chrysanthemum-sake-cup" in data["piles"].get(p, [])), None)
+    if cup and holder is not None:
+        data["sake_cup"] = {holder: cup}
+    for key in ("last_go", "dokbak"):
+        if form.get(key):
+            data[key] = form.get(key)
+    who, month = form.get("instant-player") or "", (form.get("instant-month") or "").strip()
+    if who:
+        cards = [c.id for c in CARDS if month.isdigit() and c.month == int(month)]
+        data["instant"] = {"type": "chongtong", "player": who, "cards": cards}
+    if "stopped_by" in form:
+        data["stopped_by"] = form.get("stopped_by") or None
+    return data
+
+
+def ending_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
+    """``ENDING_UNANSWERED`` when the piles form says neither who stopped nor that nobody did, and
+    names no chongtong; else None.  Nothing is pre-selected, so piles are never scored as a nagari
+    by mistake (as the Koi-Koi form does, docs/KOIKOI.md "The web form")."""
+    if "stopped_by" in form or data.get("instant"):
+        return None
+    return ENDING_UNANSWERED
+
+
+_WHOLE = re.compile(r"[+-]?\d{1,7}")
+
+
+def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int = 12) -> dict[str, Any]:
+    """A round of entered totals from the number-pad form: ``{"totals": {player: amount}}``
+    (README "Entered totals"), plus ``winner`` when one is chosen, ``void`` (fuke: blank
+    seats count 0) when ticked and ``first_to_target`` when answered (house rule
+    ``first_to_target_wins``).
+
+    Points: field ``total-<i>`` (seat i), negated when ``sign-<i>`` is ``-`` (points that sum to
+    zero, Go-Stop's 점: a phone's number pad has no minus key).  Money (kan and mon): ``sign-<i>`` (``+`` received,
+    ``-`` paid), ``kan-<i>`` and ``mon-<i>``, read as ``sign × (kan × mon_per_kan + mon)`` mon.
+    A blank seat is left out and text that is not a whole number is kept as typed, so the
+    core names what is wrong; nothing here raises.
+    """
+    totals: dict[str, Any] = {}
+    for i, p in enumerate(players):
+        if f"kan-{i}" in form or f"mon-{i}" in form:
+            kan = (form.get(f"kan-{i}") or "").strip()
+            mon = (form.get(f"mon-{i}") or "").strip()
+            if not kan and not mon:
+                continue
+            if (kan == "" or kan.isdigit()) and (mon == "" or mon.isdigit()) and len(kan + mon) < 8:
+                amount = int(kan or 0) * mon_per_kan + int(mon or 0)
+                totals[p] = -amount if form.get(f"sign-{i}") == "-" else amount
+            else:
+                totals[p] = f"{kan or 0} kan {mon or 0} mon"
+            continue
+        text = (form.get(f"total-{i}") or "").strip()
+        if text:
+            totals[p] = int(text) if _WHOLE.fullmatch(text) else text
+            if form.get(f"sign-{i}") == "-" and isinstance(totals[p], int):
+                totals[p] = -abs(totals[p])
+    data: dict[str, Any] = {"totals": totals}
+    if form.get("void") == "true":  # fuke voided the round: everyone 0
+        data["totals"] = {p: totals.get(p, 0) for p in players}
+        data["void"] = True
+    winner = form.get("winner")
+    if winner in players:
+        data["winner"] = winner
+    if form.get("first_to_target") in players:  # asked only when two or more reach the target
+        data["first_to_target"] = form.get("first_to_target")
+    return data
+
+
+@dataclass(frozen=True)
+class EntryForm:
+    """A round entry screen: its template (extending ``entry/round_form.html``) and the parser of
+    its fields into the family's stored round (``parse(form, players) -> dict``)."""
+
+    template: str
+    parse: Callable[[FormData, Sequence[str]], dict[str, Any]]
+    #: ``unanswered(form, data)``: what the form still has to be told before it scores, or None.
+    unanswered: Callable[[FormData, Mapping[str, Any]], str | None] | None = None
+
+
+#: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
+ENTRY_FORMS: dict[str, EntryForm] = {
+    "picker": EntryForm("entry/round.html", parse_round_form),
+    "money": EntryForm("entry/round_money.html", parse_money_round_form),
+    "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, calls_unanswered),
+    "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, ending_unanswered),
+}
+
+
+def entry_form(family: str | Family) -> EntryForm:
+    """The entry form of a family (the family, or its name).  Raises ``RefereeError('bad-ruleset')``
+    for an unknown family."""
+    return ENTRY_FORMS[(family if isinstance(family, Family) else families.get(family)).entry_form]
+
+
+# ---- the round a posted form holds ----------------------------------------------------
+
+
+def round_data(form: FormData, players: Sequence[str], family: Family, context: Mapping[str, Any] | None = None,
+               mon_per_kan: int = 12) -> tuple[dict[str, Any], str | None]:
+    """The round input from a submitted round form: the family's entry form or its JSON box (which
+    may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches), or the totals pad
+    (``entry=totals``; money read with ``mon_per_kan`` mon to the kan).  Returns (the stored-shape
+    round, the message when it cannot be read)."""
+    text = form.get("round_json", "").strip()
+    if form.get("entry") == "totals" and not text:
+        return parse_totals_form(form, players, mon_per_kan), None
+    if not text:
+        try:
+            entry = entry_form(family)
+        except RefereeError:
+            entry = None
+        if entry is not None:
+            return entry.parse(form, players), unknown_seats(form, players)
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        return {"piles": {}, "_text": text}, (
+            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+        )
+    except (RecursionError, ValueError):
+        why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
+        return {"piles": {}, "_text": text}, why
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(data), "a value")
+        return {"piles": {}, "_text": text}, f"Nothing was saved: the round must be a JSON object {{...}}, not {kind}."
+    data, mismatch = without_context(family, data, context or {})
+    if mismatch:
+        return {**data, "_text": text}, f"Nothing was saved: {mismatch}."
+    return stored_round(family, data), None
+
+
+def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | None:
+    """What the family's entry form still has to be told before the round scores (Koi-Koi: how
+    it ended, ``calls_unanswered``); None for the JSON box and the totals pad."""
+    if form.get("round_json", "").strip() or form.get("entry") == "totals":
+        return None
+    try:
+        entry = entry_form(family)
+    except RefereeError:
+        return None
+    return entry.unanswered(form, data) if entry.unanswered else None
+
+
+def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
+    """A message when a posted ``dealer`` is not this round's oya (``None``: none posted, or it matches)."""
+    if posted is None or posted == dealer:
+        return None
+    if not isinstance(posted, str) or posted not in players:
+        shown = posted if isinstance(posted, str) else type(posted).__name__
+        return (
+            f"Nothing was saved: the dealer {str(shown)[:40]!r} is not a player of this session (the oya is {dealer})."
+        )
+    return (
+        f"Nothing was saved: this round's oya is {dealer}, not {posted} (the rounds saved since this page "
+        "was opened changed it). Check the cards, then score and save again."
+    )

@@ -1,0 +1,260 @@
+"""A posted round form: scored, kept as a step, or saved, for the new-round and edit screens alike.
+
+``submit`` reads the form (``drafts.posted``), and then:
+
+- a step that only redraws the form (Score, the hand pickers, the tile style, "every card left",
+  clearing a pile) keeps the form as a draft and redirects (303) to the same page with
+  ``?step=<id>`` (``to_step``), so Back and Reload never re-post a form; that page, a GET, shows
+  the form scored or redrawn (``kept_step`` loads it);
+- Save scores the round once through the service (``referee.web.service.rounds``), asks who
+  reached the target first where two or more did, checks that the board can replay it, saves it
+  (``save(data)``, which the view gives), attaches the form's photos and redirects (303) to the
+  scoreboard; a refused Save shows the form again with every tap kept (and keeps it as a draft,
+  ``keep_failed_save``).
+
+Below the views: must not import them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+
+from referee import store
+from referee.errors import RefereeError
+from referee.web import drafts, photos
+from referee.web.access import see_other
+from referee.web.art import PICKER_COOKIE, PICKER_MODES
+from referee.web.db import get_db
+from referee.web.drafts import posted
+from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
+from referee.web.forms.rounds import dealer_mismatch, round_data, unanswered
+from referee.web.nonces import new_nonce, nonce_ok
+from referee.web.round_page import entry_page, mon_per_kan, round_words
+from referee.web.round_shape import holds_nothing
+from referee.web.service import rounds
+from referee.web.service import session as service
+from referee.web.service.session import Opened
+
+#: The picker cookie lasts a year.
+_YEAR = 365 * 24 * 3600
+
+
+def scored(opened: Opened, data: dict[str, Any], dealer: str,
+           context: Mapping[str, Any] | None = None) -> tuple[dict | None, str | None, str | None]:
+    """(result, error message, error code) of scoring a round input, in the page's words."""
+    try:
+        return rounds.score(opened, data, dealer, context), None, None
+    except RefereeError as e:
+        return None, e.message, e.code
+    except ImportError as e:
+        return None, f"This game's scoring module is not installed yet ({e.name}).", "not-installed"
+
+
+def posted_round(opened: Opened, context: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
+    """The round the posted form holds (``forms.rounds.round_data``), and why it cannot be read."""
+    sess = opened.session
+    return round_data(posted(), sess.players, opened.family, context, mon_per_kan(opened))
+
+
+def to_step(sess: store.Session, form: Any):
+    """Keep a posted round form (Score, or a step that only redraws the form) and redirect
+    (303) to the same page with ``?step=<id>``, which shows it scored: POST, then GET, so
+    Back and Reload never re-post the form.  The form is kept as a draft (``referee.web.drafts``)
+    with its one-time token, so Save on that page still saves once."""
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]  # corrections: applied
+    draft_id = drafts.keep(sess, kept)
+    resp = redirect(url_for(request.endpoint, **(request.view_args or {}), step=draft_id) + "#result", code=303)
+    mode = str(form.get("action") or "").removeprefix("picker-")
+    if mode in PICKER_MODES:
+        resp.set_cookie(PICKER_COOKIE, mode, max_age=_YEAR, samesite="Lax")
+    photos.prune()
+    return resp
+
+
+def kept_step(sess: store.Session) -> bool:
+    """Load the round form a step kept (``?step=<id>``) for ``posted()``; ``False``: no step asked.
+    404 when the step is unknown, another session's or pruned (kept a day, like unsaved photos)."""
+    step = request.args.get("step")
+    if not step:
+        return False
+    try:
+        draft = drafts.kept(sess, step)
+    except store.NotFoundError:
+        abort(404, "This scored round is no longer kept (unsaved rounds are kept for a day). Open the round again.")
+    drafts.show(draft, as_posted=True)
+    return True
+
+
+def keep_failed_save(sess: store.Session, form: Any) -> None:
+    """A Save refused (422, 409, 400) is answered from its POST: keep the form as a draft and name
+    its ``?step=`` page in ``g.replace_url``, which ``base.html`` gives ``app.js`` to put in the
+    address bar (``history.replaceState``), so Back onto it and Reload are a GET that shows it
+    again, never "Confirm Form Resubmission".  The store busy: nothing is kept (the page still is)."""
+    if request.method != "POST":
+        return
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]
+    try:
+        draft_id = drafts.keep(sess, kept)
+    except store.StoreUnavailableError:
+        return
+    g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft_id)
+
+
+def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
+            rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
+    """The page for a Save the store refused: someone else's edit, a round number taken, a used token."""
+    sess = opened.session
+    if isinstance(e, store.ConflictError):
+        diff = round_diff(sess.players, data, e.current.data if e.current else None)
+        page = render_template("entry/conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd,
+                               diff=diff, **round_words(opened))
+        return page, 409
+    if isinstance(e, store.RoundTakenError):
+        board = service.board(get_db(), service.saved(get_db(), opened))  # as it is now, with the round saved first
+        page = render_template(
+            "entry/round_taken.html", s=sess, mine=data, theirs=e.current, number=e.position,
+            next_number=e.next_position, next_dealer=board.dealer, over=board.over, nonce=nonce,
+            diff=round_diff(sess.players, data, e.current.data if e.current else None), **round_words(opened),
+        )
+        return page, 409
+    if isinstance(e, store.FormTokenReusedError):
+        return again(
+            error=f"Nothing was saved: this form already saved round {e.position}, with other cards than these. "
+            f"Round {e.position} stays as it was saved; to change it, edit round {e.position} from the scoreboard. "
+            "Your cards are kept below.",
+            status=409,
+        )
+    return again(
+        error="Nothing was saved: this form was saved once already, and that round has since been undone or "
+        "deleted. Your cards are kept below; press Save again to save them as a new round.",
+        status=409,
+        nonce=new_nonce(),
+    )
+
+
+def submit(
+    opened: Opened,
+    *,
+    number: int,
+    dealer: str,
+    save: Callable[[dict[str, Any]], tuple[str, int | None]],
+    context: Mapping[str, Any] | None = None,
+    rnd: store.RoundRow | None = None,
+    version: int | None = None,
+    closed: str | None = None,
+    need_nonce: bool = False,
+    saved_round: store.RoundRow | None = None,
+):
+    """Score a submitted round form, or save it with ``save(data)``, which returns (the flash
+    message, the id of the round saved).
+
+    An error, a conflict or a locked database gives the form back with every tap kept.
+    ``need_nonce``: saving needs the form's one-time token (a new round: a repeated POST saves once).
+    ``saved_round``: the round this form's token saved (Back after Save): shown as saved, with no Save.
+    """
+    sess = opened.session
+    if request.method == "POST":
+        photos.apply_posted_corrections(sess)
+    form = posted()
+    action = form.get("action") or "score"
+    if action != "save" and request.method == "POST":
+        return to_step(sess, form)
+    if request.method == "GET":  # a kept step shown again: it never saves
+        action = "score" if action == "save" else action
+    data, error = posted_round(opened, context)
+    if action.startswith("rest-") and error is None:
+        give_rest(data, sess.players, action.removeprefix("rest-"))
+    cleared: dict[int, list[str]] = {}
+    if action.startswith("clear-"):
+        cleared = clear_pile(data, sess.players, action.removeprefix("clear-"))
+    elif action.startswith("unclear-"):
+        seat = action.removeprefix("unclear-")
+        put_back(data, sess.players, seat, list(_getlist(form, f"cleared-{seat}")))
+    error = (error or dealer_mismatch(form.get("dealer"), dealer, sess.players)
+             or unanswered(form, opened.family, data))
+    # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
+    # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
+    if (action == "save" and error is None and not closed and holds_nothing(data)
+            and "stopped_by" not in opened.family.round_keys):
+        error = ("Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
+                 if form.get("entry") == "totals" else
+                 "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
+                 "“Enter totals only” for a round scored on paper.")
+    result = None
+    if error is None:
+        result, error, _code = scored(opened, data, dealer, context)
+    error = error or closed
+    saving = action == "save"
+    board = service.board(get_db(), opened)
+    first = rounds.first_to_target(opened, board, number, result) if saving and not error else []
+    if first and data.get("first_to_target") not in first:
+        error = (f"Nothing was saved: {' and '.join(first)} {'both' if len(first) == 2 else 'all'} reach the "
+                 "target in this round. Say who got there first (below), then save.")
+    # The board must be able to replay what is saved (the API runs the same check, after the same
+    # questions).  A form for a round saved already, by this form or another phone, is the store's to
+    # answer ("already saved", taken).
+    if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
+            and (why := rounds.replay_error(opened, board, data, rnd.id if rnd else None))):
+        error = f"Nothing was saved: {why.message}"
+    if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
+        # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
+        tab = form.get("tab", "0")
+        seat = action.partition("-")[2]
+        if action.startswith(PILE_STEPS) and seat.isdigit():
+            tab = seat
+        mode = action.removeprefix("picker-") if action.startswith("picker-") else None
+        if mode:
+            g.picker_mode = mode
+        page, status = entry_page(
+            opened, data, dealer=dealer, number=number, rnd=rnd, nonce=form.get("nonce"), version=version,
+            tab=tab, context=context, show_hands=action == "hands", cleared=cleared,
+        )
+        resp = make_response(page, status)
+        if mode:
+            resp.set_cookie(PICKER_COOKIE, mode, max_age=_YEAR, samesite="Lax")
+        return resp
+    again = functools.partial(
+        entry_page,
+        opened,
+        data,
+        dealer=dealer,
+        number=number,
+        rnd=rnd,
+        result=result,
+        scored=True,
+        nonce=form.get("nonce"),
+        version=version,
+        tab=form.get("tab", "0"),
+        context=context,
+        saved_round=saved_round if request.method == "GET" else None,
+    )
+    if not saving or error:
+        if saving and error:
+            keep_failed_save(sess, form)
+        return again(error=error, status=422 if error and saving else 200)
+    if need_nonce and not nonce_ok(form.get("nonce")):
+        keep_failed_save(sess, form)
+        return again(
+            error="Nothing was saved: this form has no valid one-time token (it may come from an old page or another "
+            "server). Your cards are kept below; press Save again.",
+            status=400,
+        )
+    try:
+        message, round_id = save(data)
+    except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError) as e:
+        keep_failed_save(sess, form)
+        return refused(opened, e, data, number=number, rnd=rnd, again=again, nonce=form.get("nonce"))
+    except store.StoreUnavailableError as e:
+        return again(error=e.message, status=503)
+    flash(message)
+    photos.attach(sess, round_id, request.form.getlist("photo"))
+    photos.prune()
+    return see_other("scoreboard.scoreboard", token=sess.edit_token)
+
+
+def _getlist(form: Any, key: str) -> list[str]:
+    return form.getlist(key) if hasattr(form, "getlist") else [form[key]] if key in form else []

@@ -1,0 +1,164 @@
+"""A session as JSON and back: the Export JSON button, the API, ``hanafuda-referee export``
+(one session or ``--all``) and Import.
+
+A session export is ``{"format": "hanafuda-referee/session-v1", "name", "exported", "game":
+{ruleset, options, players, dealer, rounds}, "totals", "next_dealer", "winner"}``, whose ``game``
+is a valid ``hanafuda-referee game`` input (``export_data``).  The archive is ``{"format":
+"hanafuda-referee/sessions-v1", "exported": time, "sessions": [session export, ...]}``, so the
+home page's Import and ``hanafuda-referee import`` take an archive or a single export alike.
+``session_from_export`` checks a session to create, whole, before anything is stored (the API's
+new session goes through it too).
+
+Part of the service: imports no Flask and no view.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from referee import api, families, store
+from referee.errors import RefereeError
+from referee.names import repeated_name, repeated_name_message
+from referee.web.forms.limits import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_SESSION_NAME,
+    cut_name,
+    name_length,
+    name_too_long,
+    option_number_error,
+)
+from referee.web.forms.options import check_preset
+from referee.web.round_shape import stored_round
+from referee.web.service.session import Opened, board
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+EXPORT_FORMAT = "hanafuda-referee/session-v1"
+ARCHIVE_FORMAT = "hanafuda-referee/sessions-v1"
+
+
+def export_data(db: Database, sess: store.Session) -> dict[str, Any]:
+    """A session as JSON: ``game`` is a valid ``hanafuda-referee game`` input."""
+    rounds = store.rounds_of(db, sess.id)
+    standings = board(db, Opened(sess))
+    return {
+        "format": EXPORT_FORMAT,
+        "name": sess.name,
+        "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "game": {
+            "ruleset": sess.ruleset,
+            "options": sess.options,
+            "players": list(sess.players),
+            "dealer": sess.dealer,
+            "rounds": [r.data for r in rounds],
+        },
+        "totals": standings.totals,
+        "next_dealer": standings.dealer,
+        "winner": standings.winner,
+    }
+
+
+def session_from_export(data: Any) -> dict[str, Any]:
+    """The session to create from an export (or a bare ``game`` CLI input).
+
+    Raises ``RefereeError('bad-round')`` naming what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise RefereeError("bad-round", "expected a JSON object (a session export)")
+    game = data.get("game", data)
+    if not isinstance(game, dict) or not isinstance(game.get("players"), list):
+        raise RefereeError("bad-round", 'expected a session export with "game": {"players": [...], ...}')
+    rounds = game.get("rounds") or []
+    if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
+        raise RefereeError("bad-round", '"rounds" must be a list of round objects')
+    ruleset = game.get("ruleset") or families.DEFAULT_RULESET
+    if not isinstance(ruleset, str):
+        raise RefereeError("bad-ruleset", '"ruleset" must be a preset name (a string)')
+    options = game.get("options") or {}
+    if not isinstance(options, dict):
+        raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
+    if error := option_number_error(options):
+        raise RefereeError("bad-ruleset", f'"options": {error}')
+    check_preset(ruleset)
+    info = api.ruleset_json(ruleset, options)
+    players = game["players"]
+    if not all(isinstance(p, str) and p.strip() for p in players):
+        raise RefereeError("bad-round", '"players" must be names (non-empty strings), in play order')
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RefereeError("player-count", f"a session has 2 to {MAX_PLAYERS} players, got {len(players)}")
+    twin = repeated_name(players)
+    if twin is not None:
+        raise RefereeError("bad-round", repeated_name_message(*twin))
+    long = [p for p in players if name_too_long(p)]
+    if long:
+        why = f"player name {cut_name(long[0], 20)!r}... has {name_length(long[0])} characters; keep player names to "
+        why += f"{MAX_NAME}"
+        why += " characters"
+        raise RefereeError("bad-round", why)
+    if len(rounds) > MAX_ROUNDS:
+        raise RefereeError("bad-round", f"a session holds at most {MAX_ROUNDS} rounds, got {len(rounds)}")
+    name = data.get("name") or game.get("name") or "Imported session"
+    if not isinstance(name, str):
+        raise RefereeError("bad-round", f'"name" must be a string of at most {MAX_SESSION_NAME} characters')
+    if len(name) > MAX_SESSION_NAME:
+        raise RefereeError("bad-round", f'"name" has {len(name)} characters; at most {MAX_SESSION_NAME} characters')
+    dealer = game.get("dealer") or players[0]
+    if dealer not in players:
+        raise RefereeError("unknown-player", f'"dealer" must be one of the players, got {str(dealer)[:40]!r}')
+    # An export is stored rounds: one made before endings were explicit keeps its meaning (store m011).
+    upgrade = families.get(info["game"]).explicit_ending or dict
+    stored = [upgrade(stored_round(info["game"], r)) for r in rounds]
+    # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
+    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
+    return {
+        "name": name,
+        "ruleset": ruleset,
+        "family": info["game"],
+        "options": options,
+        "players": players,
+        "dealer": dealer,
+        "rounds": stored,
+    }
+
+
+
+
+def export_all(db: Database) -> dict[str, Any]:
+    """Every session of the database, oldest first, as one importable archive."""
+    sessions = sorted(store.list_sessions(db), key=lambda s: s.id)
+    return {
+        "format": ARCHIVE_FORMAT,
+        "exported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sessions": [export_data(db, s) for s in sessions],
+    }
+
+
+def sessions_to_create(data: Any) -> list[dict[str, Any]]:
+    """The sessions to create from an archive or from one session export, all checked first.
+
+    Raises ``RefereeError`` naming the session (number and name) that is wrong.
+    """
+    if not (isinstance(data, dict) and data.get("format") == ARCHIVE_FORMAT):
+        return [session_from_export(data)]
+    entries = data.get("sessions")
+    if not isinstance(entries, list):
+        raise RefereeError("bad-round", 'an archive needs "sessions": [session export, ...]')
+    out = []
+    for i, entry in enumerate(entries, 1):
+        try:
+            out.append(session_from_export(entry))
+        except RefereeError as e:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            label = f"session {i}" + (f" ({str(name)[:40]!r})" if isinstance(name, str) else "")
+            raise RefereeError(e.code, f"{label}: {e.message}") from None
+    return out
+
+
+def create_all(db: Database, created: list[dict[str, Any]]) -> list[store.Session]:
+    """Create the sessions in one transaction (all or none)."""
+    with store.writing(db):
+        return [store.create_session(db, **c) for c in created]

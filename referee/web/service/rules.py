@@ -1,0 +1,85 @@
+"""Other rules for a session: what if it had been played with another preset or other options
+(the What if page, the API's ``/rescore``), and fixing a rule afterwards (the What if page's
+Apply, the API's ``PUT /rules``).
+
+``compare`` re-scores the whole history round by round (``referee.rescore``); ``change_rules``
+saves new rules through ``referee.store.set_rules``: the change is logged, the scoreboard
+re-scores every round from its input, and Undo restores the old rules.
+
+Part of the service: imports no Flask and no view.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from referee import api, store
+from referee.errors import RefereeError
+from referee.rescore import replay, rescore
+from referee.ruleset import load_ruleset
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+#: The "before" side of a session's what-ifs, by (viewer token, rev): computed once per change.
+_BEFORE: OrderedDict[tuple[str, int], tuple[dict, list]] = OrderedDict()
+
+
+def session_game(db: Database, sess: store.Session) -> dict[str, Any]:
+    """The session as a game object (``referee.rescore``, README "Game input")."""
+    return {
+        "ruleset": sess.ruleset,
+        "options": sess.options,
+        "players": list(sess.players),
+        "dealer": sess.dealer,
+        "rounds": [r.data for r in store.rounds_of(db, sess.id)],
+    }
+
+
+def compare(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The what-if of a session under ``ruleset`` and ``options`` (``referee.rescore.rescore``); the
+    session's own side is replayed once per revision.  Raises ``RefereeError``."""
+    game = session_game(db, sess)
+    key = (sess.view_token, sess.rev)
+    before = _BEFORE.get(key)
+    if before is None:
+        before = _BEFORE[key] = replay(game)
+        while len(_BEFORE) > 32:
+            _BEFORE.popitem(last=False)
+    return rescore(game, ruleset, options, before=before)
+
+
+def same_rules(sess: store.Session, ruleset: str, options: dict[str, Any]) -> bool:
+    """True when ``ruleset`` and ``options`` score exactly as the session's own rules: applying them
+    again (a double tap on Apply, a retried PUT) changes and logs nothing, so one Undo still restores
+    the rules before the fix."""
+    if (ruleset, dict(options)) == (sess.ruleset, dict(sess.options)):
+        return True
+    try:
+        return load_ruleset(ruleset, options) == load_ruleset(sess.ruleset, sess.options)
+    except RefereeError:
+        return False
+
+
+def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
+    """``Roppyakken (六百間) with target=300, fuke.threshold=40``: a preset by the title players pick it
+    by (the new-session list; its name where it has none) and its overrides, in one line."""
+    try:
+        title = api.ruleset_json(ruleset)["title"]
+    except (RefereeError, ImportError, KeyError):
+        title = ruleset
+    shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+    return title + (f" with {shown}" if shown else "")
+
+
+def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> None:
+    """Raise ``RefereeError`` unless ``ruleset`` and ``options`` load and score this session's
+    history (``referee.rescore.rescore``): the check before the rules are changed."""
+    rescore(session_game(db, sess), ruleset, options)
+
+
+def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> store.Session:
+    """Change the session's rules (logged, undoable: ``store.set_rules``); returns the session as saved."""
+    return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")

@@ -1,0 +1,422 @@
+"""The JSON API under ``/api/v1``, mirroring the screens.
+
+Bodies use the round JSON of the ``score`` CLI (the session's ``ruleset``,
+``options``, ``players`` and ``dealer`` come from the session and may be
+omitted).  Each view declares its request and response schemas
+(``referee.web.schemas``): bodies are validated against them before the view runs,
+and ``/api/v1/openapi.json`` is generated from them.  Errors are
+``{"error": code, "message": text}`` with a fitting status.
+
+A round goes through the service (``referee.web.service``), as the round form's does: the
+session loaded once, the round scored once, checked as the board will replay it, saved, and
+the board after it built once.  ``POST /api/v1/detect`` is the photo flow's detector on its own.
+
+A view module: imports no other view module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from referee import store
+from referee.errors import RefereeError
+from referee.rescore import merged_options
+from referee.web import photos, privacy
+from referee.web.access import load, round_or_404
+from referee.web.board import Board, RoundView
+from referee.web.db import get_db
+from referee.web.errors import error_response
+from referee.web.evidence import describe_error, stream_size
+from referee.web.forms.options import check_preset
+from referee.web.round_shape import holds_nothing, stored_round, without_context
+from referee.web.schemas.inputs import DetectIn, EditRoundIn, NewRoundIn, NewSessionIn, RoundIn, RulesIn, UndoIn
+from referee.web.schemas.outputs import (
+    ConflictOut,
+    DetectionsOut,
+    EditedRoundOut,
+    ExportOut,
+    RescoreOut,
+    ResultOut,
+    SavedRoundOut,
+    SessionListOut,
+    SessionOut,
+    UndoConflictOut,
+    UndoneOut,
+)
+from referee.web.schemas.validation import body_object, document, responses, validate
+from referee.web.service import archive, rounds
+from referee.web.service import rules as what_if
+from referee.web.service import session as service
+from referee.web.service.session import Opened
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.before_request
+def _photo_limit() -> None:
+    # A photo is larger than the app-wide body limit: the detect route accepts one (before
+    # its form is validated, and so read).
+    if request.endpoint == "api.detect_api":
+        photos.limit_upload()
+
+
+def _round_json(v: RoundView) -> dict[str, Any]:
+    return {
+        "id": v.id,
+        "round": v.number,
+        "version": v.version,
+        "dealer": v.dealer,
+        "input": v.data,
+        "scores": v.scores,
+        "totals": v.totals,
+        "void": v.void,
+        "instant_win": v.instant_win,
+        "game_winner": v.game_winner,
+        "warnings": v.warnings,
+        "explanation": v.lines,
+        "payments": v.payments,
+        "error": v.error,
+    }
+
+
+def session_json(opened: Opened) -> dict[str, Any]:
+    """A session with its standings; the edit token only for its scorekeeper."""
+    sess, role = opened.session, opened.role
+    board = service.board(get_db(), opened)
+    out = {
+        "name": sess.name,
+        "ruleset": sess.ruleset,
+        "family": sess.family,
+        "options": sess.options,
+        "players": list(sess.players),
+        "dealer": sess.dealer,
+        "rev": sess.rev,
+        "updated": sess.updated,
+        "view_token": sess.view_token,
+        "view_url": url_for("scoreboard.scoreboard", token=sess.view_token, _external=True),
+        "unit": board.unit,
+        "totals": board.totals,
+        "next_dealer": board.dealer,
+        "next_round": dict(board.context),
+        "winner": board.winner,
+        "wins": board.wins,
+        "target": board.target,
+        "rounds": [_round_json(v) for v in board.rounds],
+    }
+    if role == "edit":
+        out["edit_token"] = sess.edit_token
+        latest = store.latest_change(get_db(), sess.id)
+        out["last_change"] = None if latest is None else {"id": latest.id, "summary": latest.summary}
+    return out
+
+
+def _round_input(
+    opened: Opened, body: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The round to store from a request body; session keys (and ``dealer``, this round's oya,
+    and its game context, such as Koi-Koi's ``month``) may be repeated but must match."""
+    sess = opened.session
+    session_values = {"ruleset": sess.ruleset, "options": sess.options, "players": list(sess.players)}
+    for key, value in session_values.items():
+        if key in body and body[key] != value:
+            abort(error_response(422, f'"{key}" differs from the session\'s; omit it', "bad-round"))
+    if "dealer" in body and body["dealer"] != dealer:
+        abort(error_response(422, f'"dealer" must be this round\'s oya, {dealer!r} (or left out)', "bad-round"))
+    body, mismatch = without_context(opened.family, body, context or {})
+    if mismatch:
+        abort(error_response(422, mismatch, "bad-round"))
+    data = stored_round(opened.family, body)
+    if holds_nothing(data, sess.players):  # {} or {"piles": {}} would save a round of nothing
+        abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
+                             '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
+                             'on paper); all three are missing or empty', "bad-round"))
+    return data
+
+
+def _checked(
+    opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The round scored (``service.rounds.score``); 422 with the rules' words, 501 without the module."""
+    try:
+        return rounds.score(opened, data, dealer, context)
+    except RefereeError as e:
+        abort(error_response(422, e.message, e.code))
+    except ImportError as e:
+        abort(error_response(501, f"this game's scoring module is not installed ({e.name})", "unavailable"))
+
+
+def _replayable(opened: Opened, board: Board, data: dict[str, Any], round_id: int | None = None) -> None:
+    """422 for a round the scoreboard could not replay (``board.replay_error``, the check the round form runs too)."""
+    if (e := rounds.replay_error(opened, board, data, round_id)) is not None:
+        abort(error_response(422, e.message, e.code))
+
+
+@bp.get("/sessions")
+@validate(resp=responses({200: SessionListOut}, 503))
+def list_sessions():
+    """The sessions this browser created or opened (every session with ``Authorization: Bearer <host key>``),
+    viewer tokens only."""
+    out = []
+    for sess in privacy.visible_sessions()[0]:
+        board = service.board(get_db(), Opened(sess))
+        out.append(
+            {
+                "name": sess.name,
+                "ruleset": sess.ruleset,
+                "players": list(sess.players),
+                "updated": sess.updated,
+                "view_token": sess.view_token,
+                "leader": board.leader,
+                "rounds": len(board.rounds),
+                "winner": board.winner,
+            }
+        )
+    return jsonify({"sessions": out})
+
+
+@bp.post("/sessions")
+@validate(json=NewSessionIn, resp=responses({201: SessionOut}, 400, 413, 422, 501, 503))
+def create_session():
+    """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
+    body = body_object()
+    try:
+        created = archive.session_from_export({"name": body["name"], "game": body})
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+    sess = store.create_session(get_db(), **created)
+    privacy.remember(sess.edit_token, "edit")
+    return jsonify(session_json(Opened(sess))), 201
+
+
+@bp.get("/sessions/<token>")
+@validate(resp=responses({200: SessionOut}, 404, 503))
+def get_session(token: str):
+    """One session with its standings and rounds."""
+    return jsonify(session_json(load(token)))
+
+
+@bp.get("/sessions/<token>/export")
+@validate(resp=responses({200: ExportOut}, 404, 503))
+def export(token: str):
+    """The session export (as the Export JSON button)."""
+    return jsonify(archive.export_data(get_db(), load(token).session))
+
+
+@bp.post("/sessions/<token>/preview")
+@validate(json=RoundIn, resp=responses({200: ResultOut}, 400, 404, 413, 422, 501, 503))
+def preview(token: str):
+    """Score a round as the next round, without saving it."""
+    opened = load(token)
+    board = service.board(get_db(), opened)
+    data = _round_input(opened, body_object(), board.dealer, board.context)
+    return jsonify(_checked(opened, data, board.dealer, board.context))
+
+
+@bp.post("/sessions/<token>/rounds")
+@validate(
+    json=NewRoundIn, resp=responses({201: SavedRoundOut, 200: SavedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503)
+)
+def add_round(token: str):
+    """Append a round.
+
+    Send a fresh ``form_token`` (any string of 1 to 200 characters, e.g. a UUID) as the idempotency key: a
+    retried request with the same key in the same session saves the round once and answers 200 with the saved
+    round. When the round saved with that key has since been deleted or undone, the answer is 409
+    ``form-token-spent``; a different round sent with a key already used is 422 ``form-token-reused``.
+    Without a key, every request saves a new round.
+    """
+    opened = load(token, edit=True)
+    body = body_object()
+    form_token = body.get("form_token")
+    digest = rounds.request_digest(body) if form_token else None
+    try:
+        saved = store.saved_with_form_token(get_db(), opened.session.id, form_token, digest) if form_token else None
+        if saved is not None:  # a retry: answered as the first time, even if the game has moved on since
+            return _saved_round(opened, saved, created=False)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
+    board = service.board(get_db(), opened)
+    if board.over:
+        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+        return error_response(409, f"the game is over: {ended}", "game-over")
+    data = _round_input(opened, body, board.dealer, board.context)
+    result = _checked(opened, data, board.dealer, board.context)
+    first = rounds.first_to_target(opened, board, len(board.rounds) + 1, result)
+    if first and data.get("first_to_target") not in first:
+        return error_response(422, f"{' and '.join(first)} reach the target in this round: say who got there first "
+                              f'("first_to_target": one of {first})', "missing-decision")
+    _replayable(opened, board, data)
+    try:
+        row, created = rounds.add(get_db(), opened, data, form_token, digest)
+    except store.SpentFormTokenError as e:
+        return error_response(409, str(e), "form-token-spent")
+    except store.FormTokenReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
+    return _saved_round(opened, row, created)
+
+
+def _saved_round(opened: Opened, row: store.RoundRow, created: bool):
+    return jsonify(
+        {
+            "id": row.id,
+            "round": row.position,
+            "version": row.version,
+            "created": created,
+            "session": session_json(service.saved(get_db(), opened)),
+        }
+    ), 201 if created else 200
+
+
+@bp.put("/sessions/<token>/rounds/<int:round_id>")
+@validate(
+    json=EditRoundIn,
+    resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
+)
+def edit_round(token: str, round_id: int):
+    """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
+    opened = load(token, edit=True)
+    round_or_404(opened.session, round_id)
+    body = body_object()
+    version = body["version"]
+    board = service.board(get_db(), opened)
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    dealer = view.dealer if view else board.dealer
+    context = view.context if view else board.context
+    data = _round_input(opened, body, dealer, context)
+    _checked(opened, data, dealer, context)
+    _replayable(opened, board, data, round_id)
+    try:
+        row = rounds.update(get_db(), opened, round_id, data, version)
+    except store.ConflictError as e:
+        resp = jsonify(
+            {
+                "error": "conflict",
+                "message": "this round changed since you opened it",
+                "current": None if e.current is None else {"version": e.current.version, "input": e.current.data},
+            }
+        )
+        return resp, 409
+    return jsonify(
+        {
+            "id": row.id,
+            "round": row.position,
+            "version": row.version,
+            "session": session_json(service.saved(get_db(), opened)),
+        }
+    )
+
+
+@bp.delete("/sessions/<token>/rounds/<int:round_id>")
+@validate(resp=responses({204: None}, 403, 404, 503))
+def delete_round(token: str, round_id: int):
+    """Delete a round."""
+    sess = load(token, edit=True).session
+    round_or_404(sess, round_id)
+    store.delete_round(get_db(), sess.id, round_id)
+    return "", 204
+
+
+@bp.post("/sessions/<token>/undo")
+@validate(
+    json=UndoIn, resp=responses({200: UndoneOut}, 400, 403, 404, 409, 413, 422, 503, HTTP_409=UndoConflictOut)
+)
+def undo(token: str):
+    """Undo the latest change; ``change`` (its id, from ``last_change``) makes a repeated request undo nothing more.
+
+    409 ``already-undone`` (with ``last_change``) when that change is no longer the latest, ``nothing-to-undo``
+    when there is none.
+    """
+    opened = load(token, edit=True)
+    change_id = body_object().get("change")
+    try:
+        undone = store.undo(get_db(), opened.session.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
+        return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
+                        "last_change": latest}), 409
+    if undone is None:
+        return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
+    return jsonify({"undone": undone, "session": session_json(service.saved(get_db(), opened))})
+
+
+def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
+    """``{"ruleset"?, "options"?}`` (``RulesIn``, its shape already validated): the what-if rules,
+    ``options`` on top of the session's own (or of the new preset's defaults).  422 for a ruleset
+    that is not a preset."""
+    body = body_object()
+    ruleset, options = body.get("ruleset"), body.get("options", {})
+    try:
+        if ruleset is not None:
+            check_preset(ruleset)
+        return merged_options({"ruleset": sess.ruleset, "options": sess.options}, ruleset, options)
+    except RefereeError as e:
+        abort(error_response(422, e.message, e.code))
+
+
+@bp.post("/sessions/<token>/rescore")
+@validate(json=RulesIn, resp=responses({200: RescoreOut}, 400, 404, 413, 422, 503))
+def rescore(token: str):
+    """What if: the session's history re-scored under other rules, round by round (saves nothing).
+
+    ``options`` go on top of the session's own options, or of the new preset's defaults when ``ruleset``
+    names another preset.  The answer compares each round before and after (a round the new rules reject,
+    or play after the game is over, has null scores and a note) and the final totals and winners: the same
+    JSON as ``hanafuda-referee rescore``.  The viewer link may ask too.
+    """
+    sess = load(token).session
+    ruleset, options = _rules_body(sess)
+    try:
+        return jsonify(what_if.compare(get_db(), sess, ruleset, options))
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+
+
+@bp.put("/sessions/<token>/rules")
+@validate(json=RulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 413, 422, 503))
+def set_rules(token: str):
+    """Fix a rule afterwards: change the session's ruleset and options (the body as for ``/rescore``).
+
+    The new rules must load and score this session; the history is re-scored, the change is logged, and
+    Undo (``last_change``) restores the old rules.
+    """
+    opened = load(token, edit=True)
+    sess = opened.session
+    ruleset, options = _rules_body(sess)
+    if what_if.same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+        return jsonify(session_json(opened))
+    try:
+        what_if.check_rules(get_db(), sess, ruleset, options)  # the new rules must load and score this session
+    except RefereeError as e:
+        return error_response(422, e.message, e.code)
+    sess = what_if.change_rules(get_db(), sess, ruleset, options)
+    return jsonify(session_json(Opened(sess)))
+
+
+@bp.post("/detect")
+@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504))
+def detect_api():
+    """Detect the cards in one uploaded photo (multipart field ``image``)."""
+    upload = request.files.get("image") or next(iter(request.files.values()), None)
+    if upload is None:
+        return error_response(400, "Send the photo as a multipart file field named 'image'.", "no-image")
+    if not stream_size(upload.stream):
+        return error_response(422, "The uploaded file is empty; expected a photo.", "bad-image")
+    try:
+        dets = photos.runner().detect(upload.stream)  # read and decoded on a worker, within the limit
+    except Exception as e:  # every failure becomes words and a status
+        status, message = describe_error(e)
+        code = {422: "bad-image", 503: "unavailable", 504: "timeout"}.get(status, "detector-error")
+        return error_response(status, message, code)
+    return jsonify({"image": upload.filename or "upload", "detections": [d.to_dict() for d in dets]})
+
+
+@bp.get("/openapi.json")
+@validate(resp=responses({200: None}))
+def openapi():
+    """The OpenAPI 3.1 document of this API, generated from the schemas requests are validated with."""
+    return jsonify(document(url_for("api.list_sessions", _external=True).rsplit("/sessions", 1)[0]))

@@ -1,0 +1,126 @@
+"""History: a saved round edited or deleted, the latest change undone, and "What if…": the whole
+history re-scored under other rules, which the scorekeeper may then apply.
+
+- ``GET|POST /s/<edit token>/round/<id>/edit``: the round's entry form; a save over someone
+  else's change shows both versions (``referee.web.round_submit``, as for a new round);
+- ``GET|POST /s/<edit token>/round/<id>/delete``: confirm, then delete;
+- ``POST /s/<edit token>/undo``: undo the change the button named (field ``change``);
+- ``GET /s/<token>/what-if``: the rules form (a preset of the session's game, its house-rule
+  options, free ``KEY=VALUE`` lines) and, once submitted, the round-by-round comparison;
+  ``POST`` (scorekeeper link only) changes the session's rules: logged, every round re-scored,
+  and Undo restores the old rules.  Works without JavaScript (a GET form, then POST and 303).
+
+A view module: imports no other view module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, render_template, request
+from werkzeug.datastructures import MultiDict
+
+from referee import store
+from referee.errors import RefereeError
+from referee.web import photos
+from referee.web.access import NO_ROUND, load, round_or_404, see_other
+from referee.web.board import rules_amount_formatter
+from referee.web.db import get_db
+from referee.web.drafts import posted
+from referee.web.forms.options import presets_of, requested_rules
+from referee.web.round_page import entry_page, round_words
+from referee.web.round_submit import kept_step, submit
+from referee.web.service import rounds
+from referee.web.service import rules as what_if
+from referee.web.service import session as service
+
+bp = Blueprint("history", __name__)
+
+
+@bp.route("/s/<token>/round/<int:round_id>/edit", methods=["GET", "POST"])
+def edit_round(token: str, round_id: int):
+    """Edit a saved round; a save over someone else's change shows both versions."""
+    opened = load(token, edit=True)
+    sess = opened.session
+    rnd = round_or_404(sess, round_id)
+    board = service.board(get_db(), opened)
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    dealer = view.dealer if view else board.dealer
+    context = view.context if view else board.context
+    if request.method == "GET" and not kept_step(sess):
+        return entry_page(opened, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version,
+                          context=context)
+    form = posted()
+    version = int(form["version"]) if form.get("version", "").isdigit() else -1
+
+    def save(data: dict[str, Any]) -> tuple[str, int]:
+        rounds.update(get_db(), opened, round_id, data, version)
+        return f"Round {rnd.position} updated; totals and later dealers recomputed.", round_id
+
+    return submit(opened, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
+
+
+@bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])
+def delete_round(token: str, round_id: int):
+    """Confirm, then delete a round."""
+    opened = load(token, edit=True)
+    sess = opened.session
+    rnd = round_or_404(sess, round_id)
+    if request.method == "GET":
+        return render_template("history/delete.html", s=sess, rnd=rnd, **round_words(opened))
+    try:
+        store.delete_round(get_db(), sess.id, round_id)
+    except store.NotFoundError:
+        abort(404, NO_ROUND)
+    flash(f"Round {rnd.position} deleted. “Undo” brings it back.")
+    photos.prune()  # the deleted round's photos
+    return see_other("scoreboard.scoreboard", token=token)
+
+
+@bp.post("/s/<token>/undo")
+def undo(token: str):
+    """Undo the change the button named (form field ``change``, its id); a second tap of the
+    same button undoes nothing more."""
+    sess = load(token, edit=True).session
+    raw = request.form.get("change", "")
+    change_id = int(raw) if raw.isdigit() and len(raw) < 19 else None
+    try:
+        undone = store.undo(get_db(), sess.id, change_id)
+    except store.UndoMismatchError as e:
+        latest = f" The latest change now is “{e.latest.summary}”." if e.latest else ""
+        flash(f"That change was already undone; nothing else was undone.{latest}")
+    else:
+        flash(f"Undone: {undone}." if undone else "Nothing to undo.")
+    photos.prune()  # the photos of a round the undo took away
+    return see_other("scoreboard.scoreboard", token=token)
+
+
+@bp.route("/s/<token>/what-if", methods=["GET", "POST"])
+def what_if_page(token: str):
+    """GET: the rules form and, once submitted, the round-by-round comparison.  POST: apply the rules."""
+    opened = load(token, edit=request.method == "POST")
+    sess, role = opened.session, opened.role
+    form = request.form if request.method == "POST" else request.args
+    req = requested_rules(MultiDict(form), sess.ruleset, sess.options)
+    result, error, status = None, None, 200
+    if req["submitted"] and not req["errors"]:
+        try:
+            result = what_if.compare(get_db(), sess, req["ruleset"], req["options"])
+        except RefereeError as e:
+            error, status = e.message, 422
+    elif req["errors"]:
+        status = 422
+    if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):
+        flash("The session is already scored with these rules: nothing changed.")
+        return see_other("scoreboard.scoreboard", token=token)
+    if request.method == "POST" and result is not None:
+        what_if.change_rules(get_db(), sess, req["ruleset"], req["options"])
+        flash(f"Rules changed to {what_if.describe_rules(req['ruleset'], req['options'])}: every round was "
+              "re-scored. Undo brings the old rules back.")
+        return see_other("scoreboard.scoreboard", token=token)
+    shown = {"before": rules_amount_formatter(sess.ruleset, sess.options),
+             "after": rules_amount_formatter(req["ruleset"], req["options"])}
+    return render_template(
+        "history/what_if.html", s=sess, role=role, req=req, form=req, presets=presets_of(sess.family),
+        result=result, error=error, now=what_if.describe_rules(sess.ruleset, sess.options), shown=shown,
+    ), status

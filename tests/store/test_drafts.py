@@ -1,0 +1,59 @@
+"""Drafts (``referee.store.drafts``): one store for every unsaved round form kept between steps:
+a photo step, the Score step, a refused Save, and the live preview's own draft of the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import store
+
+
+@pytest.fixture
+def db():
+    d = store.open_db(None)
+    yield d
+    d.close()
+
+
+def new_session(db, name: str = "T") -> store.Session:
+    return store.create_session(db, name=name, ruleset="roppyakken", family="roppyakken", options={},
+                                players=["A", "B"], dealer="A")
+
+
+def test_a_step_keeps_the_form_as_a_new_draft(db):
+    sess = new_session(db)
+    form = [("pile-0", "pine-crane"), ("pile-0", "pine-chaff-1"), ("action", "score")]
+    first = store.keep_draft(db, sess.id, form)
+    second = store.keep_draft(db, sess.id, form, {"pile-0": "The photo is empty"})
+    assert first.id != second.id
+    assert store.get_draft(db, sess.id, first.id) == first
+    assert first.form == form
+    assert first.errors == {}
+    assert second.errors == {"pile-0": "The photo is empty"}  # a photo step's errors stay with its draft
+
+
+def test_the_page_keeps_one_draft_replaced_at_each_tap(db):
+    sess = new_session(db)
+    store.keep_draft(db, sess.id, [("pile-0", "pine-crane")], draft_id="page-draft-1")
+    kept = store.keep_draft(db, sess.id, [("pile-1", "plum-chaff-1")], draft_id="page-draft-1")
+    assert kept.id == "page-draft-1"
+    assert store.get_draft(db, sess.id, "page-draft-1").form == [("pile-1", "plum-chaff-1")]
+
+
+def test_another_sessions_draft_is_neither_read_nor_replaced(db):
+    mine, theirs = new_session(db, "Mine"), new_session(db, "Theirs")
+    store.keep_draft(db, theirs.id, [("pile-0", "pine-crane")], draft_id="shared-id-1")
+    kept = store.keep_draft(db, mine.id, [("pile-0", "plum-chaff-1")], draft_id="shared-id-1")
+    assert kept.id != "shared-id-1"
+    assert store.get_draft(db, theirs.id, "shared-id-1").form == [("pile-0", "pine-crane")]
+    with pytest.raises(store.NotFoundError):
+        store.get_draft(db, mine.id, "shared-id-1")
+
+
+def test_old_drafts_are_pruned(db):
+    sess = new_session(db)
+    kept = store.keep_draft(db, sess.id, [("pile-0", "pine-crane")])
+    assert store.prune_drafts(db, "2000-01-01T00:00:00+00:00") == 0
+    assert store.prune_drafts(db, "9999-01-01T00:00:00+00:00") == 1
+    with pytest.raises(store.NotFoundError):
+        store.get_draft(db, sess.id, kept.id)
