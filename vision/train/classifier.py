@@ -56,6 +56,17 @@ def set_loss(logits, y, smoothing: float = 0.05):
 # --------------------------------------------------------------------------- model and training
 
 
+def split_indices(n: int, holdout: np.ndarray | None, val_frac: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Validation and training indices of ``n`` samples, each in a seeded random order:
+    the ``holdout`` mask's samples (leave-one-style-out), or else the first ``val_frac``
+    share of the permutation (at least one)."""
+    perm = np.random.default_rng(seed).permutation(n)
+    if holdout is not None:
+        return perm[holdout[perm]], perm[~holdout[perm]]
+    nval = max(1, int(n * val_frac))
+    return perm[:nval], perm[nval:]
+
+
 def build_classifier(n_classes: int = REJECT + 1, width: int = 32):
     """A small ResNet-like CNN (about 1.2 M parameters at width 32).
 
@@ -208,12 +219,7 @@ def train_classifier(
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
     n = len(y)
-    perm = np.random.default_rng(seed).permutation(n)
-    if holdout is not None:
-        vi, ti = perm[holdout[perm]], perm[~holdout[perm]]
-    else:
-        nval = max(1, int(n * val_frac))
-        vi, ti = perm[:nval], perm[nval:]
+    vi, ti = split_indices(n, holdout, val_frac, seed)
     dev = torch.device(device)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 (N, 3, H, W)
     yt = torch.from_numpy(y)
@@ -336,12 +342,7 @@ def train_classifier_top(
         raise ValueError(f"feature cache holds {len(f)} crops, the data {len(y)}")
     yt = torch.from_numpy(y).to(dev)
     n = len(y)
-    perm = np.random.default_rng(seed).permutation(n)
-    if holdout is not None:
-        vi, ti = perm[holdout[perm]], perm[~holdout[perm]]
-    else:
-        nval = max(1, int(n * val_frac))
-        vi, ti = perm[:nval], perm[nval:]
+    vi, ti = split_indices(n, holdout, val_frac, seed)
     top = model.body[FROZEN_LAYERS:]
     for prm in head.parameters():
         prm.requires_grad_(False)

@@ -170,7 +170,7 @@ def train_effnet_top(
     """
     import torch
 
-    from vision.train.classifier import _augment, set_loss, target_mask
+    from vision.train.classifier import _augment, set_loss, split_indices, target_mask
 
     t0 = time.time()
     out = Path(out_dir)
@@ -196,12 +196,7 @@ def train_effnet_top(
         raise ValueError(f"{cache}: holds {[len(f) for f in feats]} crops, the data {len(y)} x {views}")
     yt = torch.from_numpy(y)
     n = len(y)
-    perm = np.random.default_rng(seed).permutation(n)
-    if holdout is not None:
-        vi, ti = perm[holdout[perm]], perm[~holdout[perm]]
-    else:
-        nval = max(1, int(n * val_frac))
-        vi, ti = perm[:nval], perm[nval:]
+    vi, ti = split_indices(n, holdout, val_frac, seed)
     frozen = [model.net._conv_stem, model.net._bn0, *model.net._blocks[: model.cut]]
     for mod in frozen:
         for p in mod.parameters():
