@@ -4,7 +4,7 @@
 Three parts, all printed and written to --json:
 
 1. ``ops``: each image step timed round-robin in this process, the reference
-   (``tests/vision_reference.py``: the code as it was before OpenCV) and OpenCV on the same
+   (``tests/vision/vision_reference.py``: the code as it was before OpenCV) and OpenCV on the same
    input: the 12 MP JPEG decode to the working size, the letterbox to 512, the upright
    crops of the photo's cards, and rotated NMS on the localiser's real candidates.
    Medians of wall-clock and CPU ms, and the ratio reference / OpenCV (> 1: OpenCV faster).
@@ -39,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # vision_reference: the code OpenCV replaced
+sys.path.insert(0, str(ROOT / "tests" / "vision"))  # vision_reference: the code OpenCV replaced
 
 
 def _timed(fn) -> tuple[float, float]:

@@ -3,6 +3,8 @@
 - the rules core (``referee/`` but the app layers) imports no app layer (web, store, CLI,
   backup), no vision and no I/O library;
 - vision imports no scoring and no web (``referee.cards`` only, for the card ids);
+- vision's runtime (``vision/*.py``) imports neither its scene synthesis (``vision.synth``) nor its
+  training (``vision.train``), but for one named arrow; synthesis imports no training;
 - the store imports no web and no vision.
 
 Developers' guide, "What is where"; shared/STYLE.md "Everywhere"; issue 19 item 7.
@@ -90,3 +92,55 @@ def test_the_checks_see_a_module_imported_by_name(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from referee import web\n", encoding="utf-8")
     assert matching(imports(module), FORBIDDEN_IN_STORE) == {"referee.web"}
+
+
+def imports_by_function(path: Path) -> set[tuple[str, str | None]]:
+    """``(module, enclosing function or None)`` for each module :func:`imports` reads in ``path``."""
+    found = set()
+
+    def visit(node, fn):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Import):
+                found.update((a.name, fn) for a in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and not child.level:
+                found.add((child.module, fn))
+                found.update((f"{child.module}.{a.name}", fn) for a in child.names)
+            visit(child, fn)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), None)
+    return found
+
+
+#: The one arrow from the runtime into training, taken only when asked for: the ``ultralytics`` backend
+#: (a training-side backend that needs the train extra) loads ``classifier.pt`` through the classifier's
+#: own loader, so the network is defined once.
+RUNTIME_INTO_TRAIN = {("vision/detector.py", "vision.train.classifier", "_init_torch"),
+                      ("vision/detector.py", "vision.train.classifier.load_classifier", "_init_torch")}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "vision").glob("*.py")), ids=ids)
+def test_vision_runtime_imports_no_synth_or_train(path):
+    bad = {(ids(path), n, fn) for n, fn in imports_by_function(path)
+           if matching({n}, ("vision.synth", "vision.train"))} - RUNTIME_INTO_TRAIN
+    assert not bad, f"the runtime reaches into synthesis or training: {bad}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "vision" / "synth").rglob("*.py")), ids=ids)
+def test_vision_synth_imports_no_train(path):
+    bad = matching(imports(path), ("vision.train",))
+    assert not bad, f"{path} imports {bad}"
+
+
+def test_the_runtime_arrow_into_train_is_where_it_is_said():
+    # the allowance above must name an import that exists, or it would hide a new one
+    for where, module, fn in RUNTIME_INTO_TRAIN:
+        assert (module, fn) in imports_by_function(ROOT / where)
+
+
+def test_the_runtime_check_sees_a_subpackage_imported_by_name(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from vision import synth\n", encoding="utf-8")
+    assert ("vision.synth", "f") in imports_by_function(module)

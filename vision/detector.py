@@ -230,7 +230,7 @@ class Detector:
             raise ModelError(
                 "the ultralytics backend needs the train extra (torch, ultralytics)"
             ) from None
-        from vision.train.classifier import load_classifier
+        from vision.train.classifier import load_classifier  # the runtime's one arrow into training
 
         self._yolo = YOLO(str(localiser or find_model("localiser.pt")), task="obb")
         state = torch.load(

@@ -90,6 +90,32 @@ def obb_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def obb_grid(obb: np.ndarray, n: int) -> np.ndarray:
+    """``(n * n, 2)`` points spread evenly over the oriented box ``obb`` ``(5,)``: the
+    centres of its ``n x n`` equal cells (so inside it by half a cell)."""
+    cx, cy, w, h, t = obb
+    u, v = np.meshgrid((np.arange(n) + 0.5) / n - 0.5, (np.arange(n) + 0.5) / n - 0.5)
+    u, v = u.ravel() * w, v.ravel() * h
+    c, s = np.cos(t), np.sin(t)
+    return np.stack([cx + u * c - v * s, cy + u * s + v * c], 1)
+
+
+def in_obb(points: np.ndarray, obb: np.ndarray, margin: float = 0.0, *, edge_inside: bool = False) -> np.ndarray:
+    """Boolean ``(N,)``: which of ``points`` ``(N, 2)`` lie inside the oriented box ``obb``
+    ``(5,)`` by more than ``margin`` pixels.  A point exactly ``margin`` from an edge counts
+    as inside only with ``edge_inside`` (the nested-box share of
+    :func:`vision.postprocess.merge_passes` counts it; the stacking and mask code of
+    :mod:`vision.visibility` does not)."""
+    cx, cy, w, h, t = obb
+    c, s = np.cos(t), np.sin(t)
+    d = points - (cx, cy)
+    u, v = np.abs(d[:, 0] * c + d[:, 1] * s), np.abs(-d[:, 0] * s + d[:, 1] * c)
+    hw, hh = w / 2 - margin, h / 2 - margin
+    if edge_inside:
+        return (u <= hw) & (v <= hh)
+    return (u < hw) & (v < hh)
+
+
 def upright_quad(obb: tuple[float, float, float, float, float]) -> np.ndarray:
     """Corners ``(4, 2)`` of one OBB ordered for a portrait crop: long side vertical.
 

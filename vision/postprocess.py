@@ -18,7 +18,7 @@ from PIL import Image
 
 from referee.cards import CARD_IDS, CARDS
 from vision.detection import CERTAIN_AT, Detection
-from vision.geometry import nms_obb, obb_to_xyxy
+from vision.geometry import in_obb, nms_obb, obb_grid, obb_to_xyxy
 
 _PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
 
@@ -111,14 +111,9 @@ def merge_passes(
 
 
 def _inside_share(a: np.ndarray, b: np.ndarray) -> float:
-    """Share of box ``a``'s area inside box ``b`` (both ``(5,)``), from a 7 x 7 point grid."""
-    u, v = np.meshgrid(np.linspace(-3 / 7, 3 / 7, 7), np.linspace(-3 / 7, 3 / 7, 7))
-    c, s = np.cos(a[4]), np.sin(a[4])
-    x = a[0] + u * a[2] * c - v * a[3] * s
-    y = a[1] + u * a[2] * s + v * a[3] * c
-    cb, sb = np.cos(b[4]), np.sin(b[4])
-    du, dv = (x - b[0]) * cb + (y - b[1]) * sb, -(x - b[0]) * sb + (y - b[1]) * cb
-    return float(((np.abs(du) <= b[2] / 2) & (np.abs(dv) <= b[3] / 2)).mean())
+    """Share of box ``a``'s area inside box ``b`` (both ``(5,)``), from a 7 x 7 point grid;
+    a point on ``b``'s edge counts as inside."""
+    return float(in_obb(obb_grid(a, 7), b, edge_inside=True).mean())
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

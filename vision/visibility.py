@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import CROP_SIZE, _quad_to_crop, obb_corners, upright_quad
+from vision.geometry import CROP_SIZE, _quad_to_crop, in_obb, obb_corners, obb_grid, upright_quad
 
 #: Grey level (0-255, every channel) of hidden pixels in a masked crop.
 HIDDEN_GREY = 114
@@ -36,16 +36,6 @@ def crop_maps(obbs: np.ndarray, size: tuple[int, int] = CROP_SIZE) -> list[np.nd
     """The 2x3 affine maps from upright crop pixels to image pixels, one per box ``(K, 5)``
     (the maps :func:`vision.geometry.crop_obbs` cuts with)."""
     return [_quad_to_crop(upright_quad(o), size) for o in np.asarray(obbs, np.float64).reshape(-1, 5)]
-
-
-def _inside(points: np.ndarray, obb: np.ndarray, margin: float) -> np.ndarray:
-    """Which of ``points`` ``(N, 2)`` lie inside the oriented box ``obb`` ``(5,)`` by at least
-    ``margin`` pixels."""
-    cx, cy, w, h, t = obb
-    c, s = np.cos(t), np.sin(t)
-    d = points - (cx, cy)
-    u, v = d[:, 0] * c + d[:, 1] * s, -d[:, 0] * s + d[:, 1] * c
-    return (np.abs(u) < w / 2 - margin) & (np.abs(v) < h / 2 - margin)
 
 
 def _edge_strength(grad: np.ndarray, a_obb, a_corners, b_obb, margin: float, band: float) -> float | None:
@@ -65,7 +55,7 @@ def _edge_strength(grad: np.ndarray, a_obb, a_corners, b_obb, margin: float, ban
         n = np.array([-d[1], d[0]]) / length
         ts = np.linspace(0.02, 0.98, max(8, int(length / 3)))
         pts = p0 + ts[:, None] * d
-        pts = pts[_inside(pts, b_obb, margin)]
+        pts = pts[in_obb(pts, b_obb, margin)]
         if len(pts) == 0:
             continue
         across = pts[:, None, :] + offs[None, :, None] * n  # (P, 5, 2)
@@ -76,15 +66,6 @@ def _edge_strength(grad: np.ndarray, a_obb, a_corners, b_obb, margin: float, ban
     if not vals:
         return None
     return float(np.median(np.concatenate(vals)))
-
-
-def _grid(obb: np.ndarray, n: int = 15) -> np.ndarray:
-    """``(n * n, 2)`` points spread evenly over an oriented box (inside by half a step)."""
-    cx, cy, w, h, t = obb
-    u, v = np.meshgrid((np.arange(n) + 0.5) / n - 0.5, (np.arange(n) + 0.5) / n - 0.5)
-    u, v = u.ravel() * w, v.ravel() * h
-    c, s = np.cos(t), np.sin(t)
-    return np.stack([cx + u * c - v * s, cy + u * s + v * c], 1)
 
 
 def _hist(codes: np.ndarray) -> np.ndarray | None:
@@ -105,8 +86,8 @@ def _colour_vote(codes: np.ndarray, a_obb, b_obb) -> float:
         yi = np.clip(pts[:, 1].astype(int), 0, h - 1)
         return codes[yi, xi]
 
-    pa, pb = _grid(a_obb), _grid(b_obb)
-    a_in_b, b_in_a = _inside(pa, b_obb, 0), _inside(pb, a_obb, 0)
+    pa, pb = obb_grid(a_obb, 15), obb_grid(b_obb, 15)
+    a_in_b, b_in_a = in_obb(pa, b_obb), in_obb(pb, a_obb)
     over = _hist(np.concatenate([look(pa[a_in_b]), look(pb[b_in_a])]))
     own_a, own_b = _hist(look(pa[~a_in_b])), _hist(look(pb[~b_in_a]))
     if over is None or own_a is None or own_b is None:

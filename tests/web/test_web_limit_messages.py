@@ -1,7 +1,7 @@
 """Every size or limit message names the real value and the real limit (issue 10, item 5).
 
 The issue's case: a 196 MP photo was refused as "over 240 megapixels" when it was 196 and
-the limit 120 (its vision-side tests: tests/test_vision_decode_bounds.py).  The same kind
+the limit 120 (its vision-side tests: tests/vision/test_decode_bounds.py).  The same kind
 here: upload sizes (413), name lengths, and the photo queue.
 """
 

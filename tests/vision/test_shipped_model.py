@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-ART = Path(__file__).resolve().parent.parent.parent / "shared" / "cards" / "art"
+ART = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
 
 
 @pytest.mark.slow

@@ -144,7 +144,7 @@ def test_localiser_starts_from_init_weights(tiny_whole_dataset, tmp_path):
 
     from vision.train.localiser import train_localiser
 
-    init = Path(__file__).resolve().parent.parent / "models" / "localiser.pt"
+    init = Path(__file__).resolve().parents[3] / "models" / "localiser.pt"
     best = train_localiser(
         tiny_whole_dataset, tmp_path, imgsz=96, epochs=1, batch=2, workers=0, init=init, freeze=10, warmup_epochs=0
     )

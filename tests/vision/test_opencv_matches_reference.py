@@ -1,4 +1,4 @@
-"""OpenCV agrees with the Pillow / NumPy code it replaced (tests/vision_reference.py).
+"""OpenCV agrees with the Pillow / NumPy code it replaced (tests/vision/vision_reference.py).
 
 Issue 9, item 6: rotated NMS, upright crops, the letterbox resize and the reduced JPEG
 decode moved to OpenCV; these tests pin that the outputs stay the same within a tolerance.

@@ -1,5 +1,5 @@
 """The Pillow / NumPy image code that OpenCV replaced, kept as the reference the agreement
-tests (tests/test_vision_opencv.py) and scripts/bench_opencv.py compare against.
+tests (tests/vision/test_opencv_matches_reference.py) and scripts/bench_opencv.py compare against.
 
 Copied from vision/ as it was before OpenCV: probabilistic-IoU rotated NMS (as ultralytics),
 Pillow QUAD crops, Pillow letterbox, and Pillow's DCT-scaled JPEG decode.  Not used at

@@ -21,7 +21,7 @@ from vision.detection import CERTAIN_AT, SUGGEST_FLOOR, Detection
 from vision.detector import PACKAGE_MODELS, Detector
 from vision.postprocess import to_detections
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "VISION.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_shipped_calibration_is_the_fitted_one():
 
 # ------------------------------------------------------------------ the threshold in use
 
-ART = Path(__file__).resolve().parent.parent.parent / "shared" / "cards" / "art"
+ART = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
 
 
 @pytest.fixture(scope="module")

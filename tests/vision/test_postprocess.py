@@ -10,12 +10,14 @@ from referee.cards import CARD_IDS
 from vision.geometry import (
     CROP_SIZE,
     crop_obb,
+    in_obb,
     nms_obb,
     obb_corners,
+    obb_grid,
     obb_to_xyxy,
     upright_quad,
 )
-from vision.postprocess import GROUPS, assign_cards, decode_obb, letterbox, to_detections
+from vision.postprocess import GROUPS, _inside_share, assign_cards, decode_obb, letterbox, to_detections
 
 IDX = {c: i for i, c in enumerate(CARD_IDS)}
 
@@ -170,3 +172,23 @@ def test_merge_passes_drops_a_fragment_inside_the_whole_card():
     # the same card found by both passes is kept once (rotated NMS)
     obbs, scores = merge_passes(whole, np.array([0.6]), whole + np.array([2.0, 1, 0, 0, 0]), np.array([0.9]))
     assert scores.tolist() == [0.9]
+
+
+def test_a_point_on_a_box_edge_is_inside_only_when_asked():
+    # one helper for visibility's "inside" (strict) and the nested-box share's (edge included)
+    box = np.array([10.0, 20.0, 4.0, 2.0, 0.0])  # x from 8 to 12, y from 19 to 21
+    pts = np.array([[12.0, 20.0], [10.0, 21.0], [11.999, 20.0], [12.001, 20.0]])
+    assert in_obb(pts, box).tolist() == [False, False, True, False]
+    assert in_obb(pts, box, edge_inside=True).tolist() == [True, True, True, False]
+    # with a margin the edge moves in by it: 11.5 is exactly 0.5 px from x = 12
+    near = np.array([[11.5, 20.0], [11.499, 20.0]])
+    assert in_obb(near, box, 0.5).tolist() == [False, True]
+    assert in_obb(near, box, 0.5, edge_inside=True).tolist() == [True, True]
+
+
+def test_nested_box_share_counts_grid_points_on_the_edge():
+    a = np.array([0.0, 0.0, 7.0, 7.0, 0.0])  # 7 x 7 grid: columns at x = -3 .. 3, the middle one at x = 0
+    b = np.array([-5.0, 0.0, 10.0, 20.0, 0.0])  # x from -10 to 0: its right edge runs through a's middle column
+    assert sorted(set(obb_grid(a, 7)[:, 0].round(9))) == [-3, -2, -1, 0, 1, 2, 3]
+    assert _inside_share(a, b) == 4 / 7  # columns -3 .. 0, the one on the edge included
+    assert in_obb(obb_grid(a, 7), b).mean() == 3 / 7  # the strict test leaves the edge column out

@@ -21,7 +21,7 @@ import vision.imageio as vio
 from vision.errors import ImageError
 from vision.imageio import MAX_DECODE_BYTES, MAX_PIXELS, decode_cost, load_image, probe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def png_header(width: int, height: int, bit_depth: int = 8, colour: int = 2) -> bytes:

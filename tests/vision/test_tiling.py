@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
-from test_vision_pipeline import fake_detector
+from test_detect_pipeline import fake_detector
 
 from vision.detector import Detector
 from vision.errors import ModelError
