@@ -1,4 +1,4 @@
-"""No import circle among ``referee`` modules (issue 19, "No import circle anywhere").
+"""No import circle among ``referee`` or ``vision`` modules (issue 19, "No import circle anywhere").
 
 The import graph is read from the source files with ``ast``, every import counted: those at
 the top of a module and those inside a function (a lazy import hides a circle from Python,
@@ -115,3 +115,8 @@ def test_the_family_registry_is_read_from_above():
             seen.add(m)
             todo += graph[m]
     assert not seen & readers, sorted(seen & readers)
+
+
+def test_no_import_circle_in_vision():
+    # pinned: vision <-> vision.detector (BACKENDS) and vision.train.classifier <-> vision.train.effnet
+    assert not circles(import_graph("vision")), circles(import_graph("vision"))

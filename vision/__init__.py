@@ -18,11 +18,8 @@ two subpackages beside them: :mod:`vision.synth` (synthetic scenes) and :mod:`vi
 ...     print(d.card, d.confidence, d.box, d.uncertain)
 """
 
-from vision.detection import CERTAIN_AT, SUGGEST_FLOOR, Detection
+from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR, Detection
 from vision.errors import ImageError, ModelError, VisionError
-
-#: Inference runtimes, see :class:`vision.detector.Detector` (the first is the default).
-BACKENDS = ("onnxruntime", "openvino", "ultralytics")
 
 __all__ = [
     "BACKENDS",

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision import BACKENDS, CERTAIN_AT
+from vision.detection import BACKENDS, CERTAIN_AT
 from vision.errors import ImageError, ModelError
 
 

@@ -9,6 +9,10 @@ from referee.cards import CARD_IDS
 
 _IDS = frozenset(CARD_IDS)
 
+#: Inference runtimes, see :class:`vision.detector.Detector` (the first is the default).
+#: Here, below both the package and the detector, so that neither imports the other back.
+BACKENDS = ("onnxruntime", "openvino", "ultralytics")
+
 #: Calibrated confidence (0-1) at or above which a detection is *certain* (tapped in by the
 #: photo flow without asking); below it a detection is ``uncertain``.  Chosen on the
 #: held-out calibration split, never the test split, as the lowest threshold at which

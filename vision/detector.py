@@ -23,8 +23,7 @@ import numpy as np
 from PIL import Image
 
 from referee.cards import CARD_IDS
-from vision import BACKENDS
-from vision.detection import CERTAIN_AT, Detection
+from vision.detection import BACKENDS, CERTAIN_AT, Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image

