@@ -2,6 +2,8 @@
 
 :func:`photometric` takes a flat render and returns what a phone would save.  Everything is
 drawn from the caller's ``rng``.
+
+Part of :mod:`vision.synth`: numpy and Pillow only.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ from ``rng`` alone, so a seed gives the same sprite.  Sizes are in pixels.  They
 distractors the issue measured the old detector on (the card box lid, a hair tie, a dried
 wreath) and the ones a captured pile sits among: hanafuda card backs, other playing cards,
 coins, phones and hands.  A card box can be printed with card art, which must not be named.
+
+Part of :mod:`vision.synth`: numpy and Pillow only.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ The art lives outside the project (``../shared/cards/art`` by default) and is ne
 committed; renders go to an ignored folder such as ``data/art_png``.
 
 Layout of a rendered folder: ``<out>/<style>/<card-id>.png`` (RGBA, ``height`` pixels tall).
+
+Part of :mod:`vision.synth`: imports numpy, Pillow, ``referee.cards`` and (to render SVG, lazily)
+cairosvg; never the runtime's detector, :mod:`vision.train` or ``referee``'s scoring or web code.
 """
 
 from __future__ import annotations

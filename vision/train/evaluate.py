@@ -4,6 +4,9 @@ Identity: the plain chaff of one month are interchangeable for scoring, so "iden
 ``pine-chaff-1`` and ``pine-chaff-2`` to one key; ``paulownia-chaff-yellow`` and
 ``willow-lightning`` keep their own.  Card-level metrics compare the *set* of identities in a
 photo; box metrics (mAP) match visible-region boxes (axis-aligned) with identity classes.
+
+Part of :mod:`vision.train`: may import the runtime and :mod:`vision.synth`; never ``referee``'s
+scoring or web code.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ photos) and every art style, the same number of photos per cell.
 
 Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
 ``calib`` (seed 8) for fitting the confidence calibration and choosing the thresholds.
+
+Part of :mod:`vision.train`: draws its photos with :mod:`vision.synth`; never torch.
 """
 
 from __future__ import annotations
