@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,6 +36,16 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def locked(app):
+    """Another connection holds the database's write lock (a busy database: a save answers 503)."""
+    other = sqlite3.connect(app.config["DATABASE"])
+    other.execute("BEGIN EXCLUSIVE")
+    yield
+    other.rollback()
+    other.close()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from referee.cards import CARD_IDS
 from vision.detection import SUGGEST_FLOOR
 
 pytestmark = pytest.mark.slow
-ART = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
+ART = Path(__file__).resolve().parents[4] / "shared" / "cards" / "art"
 
 
 @pytest.fixture(scope="module")

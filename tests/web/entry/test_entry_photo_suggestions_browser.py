@@ -10,7 +10,7 @@
 
 A stub detector stands in for the model, its detections placed relative to the vision
 thresholds, so these tests do not depend on the model's numbers (the real model is
-``test_web_photo_browser.py``).  The photo is a plain drawing made at test time.
+``test_entry_photo_browser.py``).  The photo is a plain drawing made at test time.
 """
 
 from __future__ import annotations

@@ -1,0 +1,64 @@
+"""What the round entry page says: where Save is, card names that break at a syllable on a phone,
+a hint that fits the totals pad, and a round's error said once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from web_helpers import session
+
+
+# Bug (web QA): the round page did not say where Save is.
+def test_the_round_page_says_where_save_is(client, keeper, h):
+    body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert "the result shows here, with Save beside Score" in body
+    scored = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), action="score"), follow_redirects=True)
+    assert "Save round 1" in scored.get_data(as_text=True)
+    assert "the Save button appears" not in scored.get_data(as_text=True)
+
+
+# Bug (web QA): long card names broke mid-syllable on a 360 px phone.
+def test_long_card_names_carry_soft_hyphens(client, keeper):
+    body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)
+    assert "But\u00adter\u00adflies" in body  # tiles name what sets a card apart in its month
+
+
+# Bug (phone QA): the totals pad asked to check cards it does not show.
+def test_the_totals_page_does_not_ask_to_check_cards(client, keeper):
+    """Found on a phone: "Enter totals only" (no cards on the page) said "Check the cards, then press
+    Score round"; the hint under every entry form (cards, totals, round JSON) now fits all three."""
+    page = client.get(f"/s/{keeper}/round/new", query_string={"entry": "totals"}).get_data(as_text=True)
+    assert "Check what you entered, then press “Score round”" in page
+    assert "Check the cards" not in page
+
+
+PLAYERS = ("Aki", "Ben")
+
+
+# Bug (Koi-Koi QA): a round's error was said twice, again in the entry bar.
+# Every entry page (README "Round entry": the Roppyakken family's picker, Hachi-hachi's, Koi-Koi's calls
+# form, its JSON box, and "Enter totals only") says what is wrong once, not again in the entry bar.
+@pytest.mark.parametrize(
+    ("ruleset", "players", "form", "says"),
+    [
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"round_json": '{"piles": {"Aki": ["nonsense"]}}'}, "unknown card"),
+        ("hachihachi", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
+        ("koikoi", PLAYERS, {"pile-0": "nonsense", "stopped_by": "Aki"}, "unknown card"),
+        ("koikoi", PLAYERS, {"pile-0": "cherry-curtain", "stopped_by": "Aki"}, "holds no yaku"),
+        ("koikoi", PLAYERS, {"entry": "totals", "total-0": "3", "total-1": "12"}, "only one player scores"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"entry": "totals", "total-0": "x"}, "total"),
+    ],
+    ids=["roppyakken-picker", "json-box", "hachihachi-picker", "koikoi-calls", "koikoi-no-yaku", "koikoi-totals",
+         "roppyakken-totals"],
+)
+@pytest.mark.parametrize("action", ["score", "save"])
+def test_a_round_error_is_shown_once(client, h, ruleset, players, form, says, action):
+    token = session(client, ruleset, players)
+    r = client.post(f"/s/{token}/round/new", data={"action": action, "nonce": h.signed("e1"), **form},
+                    follow_redirects=True)
+    assert r.status_code == (422 if action == "save" else 200)  # Score shows the problem; Save refuses
+    errors = re.findall(r'<p class="error"[^>]*>(.*?)</p>', r.get_data(as_text=True), re.S)
+    assert len(errors) == 1, errors
+    assert says in errors[0]

@@ -1,0 +1,40 @@
+"""What the web tests post and read, shared by the screens' test folders (``tests/web/``): a session
+made through the new-session form, the totals pad's form, a session's saved rounds, a page's words.
+
+(The ``h`` fixture of ``tests/web/conftest.py`` has the round form and the made-up piles.)
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def session(client, ruleset: str, players, **options: str) -> str:
+    """Create a session through the new-session form (``options``: house rules, ``opt.<key>``);
+    returns its scorekeeper token."""
+    form = {"name": "Table", "ruleset": ruleset, "dealer": "0", **{f"opt.{k}": v for k, v in options.items()}}
+    form.update({f"player-{i}": p for i, p in enumerate(players)})
+    r = client.post("/new", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
+    return r.headers["Location"].rsplit("/", 1)[-1]
+
+
+def totals(h, nonce: str, *values: int, action: str = "save") -> dict:
+    """The totals pad ("Enter totals only") as a browser without JavaScript posts it: seat i's points."""
+    return {"entry": "totals", "action": action, "nonce": h.signed(nonce),
+            **{f"total-{i}": str(v) for i, v in enumerate(values)}}
+
+
+def rounds(client, token: str) -> list[dict]:
+    """The session's saved rounds, as the API gives them."""
+    return client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]
+
+
+def words(r) -> str:
+    """A response's words without tags, whitespace runs as one space."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", r.get_data(as_text=True)))
+
+
+def text(page: str) -> str:
+    """A page's words without tags, whitespace runs as one space (none before a colon or comma)."""
+    return re.sub(r" ([:,])", r"\1", re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
