@@ -12,7 +12,7 @@
    floor, then measures both, the reliability table and the ECE on the ``test`` set.
 4. With ``--plot``, draws the reliability diagram (needs matplotlib, in the train extra).
 
-Example: python scripts/calibrate_detector.py --json runs/calib.json --plot docs/reliability.png
+Example: python scripts/calibrate_detector.py --json runs/calib.json --plot docs/vision-reliability.png
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ LONG = "長" * 41
     ids=["player name", "session name"],
 )
 def test_api_name_limits_name_the_length_and_the_limit(client, game, api_says, import_says):
-    # The API's schema (referee/web/schemas.py) names the field as sent; the import page names the player.
+    # The API's schema (referee/web/schemas/) names the field as sent; the import page names the player.
     r = client.post("/api/v1/sessions", json={"name": "Friday", **game})
     assert r.status_code == 422
     assert api_says in r.get_json()["message"]

@@ -1,7 +1,7 @@
 """The "What if…" page, the what-if API and fixing a rule afterwards (issue 12, item 6).
 
-The session is the two-round game of tests/test_first_to_target.py: A 410 + 300 = 710, B 330 + 430 = 760,
-and A reached 600 first in round 2.
+The session is the two-round game of tests/roppyakken/test_roppyakken_first_to_target.py:
+A 410 + 300 = 710, B 330 + 430 = 760, and A reached 600 first in round 2.
 """
 
 import re
