@@ -5,9 +5,14 @@
 - vision imports no scoring and no web (``referee.cards`` only, for the card ids);
 - vision's runtime (``vision/*.py``) imports neither its scene synthesis (``vision.synth``) nor its
   training (``vision.train``), but for one named arrow; synthesis imports no training;
-- the store imports no web and no vision.
+- the store imports no web and no vision;
+- a game family package imports no other family package (what two share lives in the core);
+- the app layers (web, store, CLI, backup) import only vision's runtime: ``pip install -e .``
+  runs them without the ``train`` and ``vision`` extras;
+- every import in ``referee/`` and ``vision/`` is absolute, so the checks above read it.
 
-Developers' guide, "What is where"; shared/STYLE.md "Everywhere"; issue 19 item 7.
+docs/ARCHITECTURE.md, "The arrows"; README "Where things live"; shared/STYLE.md "Everywhere";
+issue 19 item 7.
 """
 
 import ast
@@ -33,6 +38,7 @@ FORBIDDEN_IN_CORE = (
     "referee.web",
     "referee.store",
     "referee.cli",
+    "referee.textout",
     "referee.backup",
 )
 FORBIDDEN_IN_STORE = ("flask", "vision", "referee.web", "referee.cli", "referee.backup")
@@ -85,6 +91,42 @@ def test_vision_imports_no_scoring_or_web(path):
 def test_store_imports_no_web(path):
     bad = matching(imports(path), FORBIDDEN_IN_STORE)
     assert not bad, f"{path} imports {bad}"
+
+
+FAMILIES = sorted(p.parent.name for p in (ROOT / "referee").glob("*/__init__.py") if p.parent.name not in APP_LAYERS)
+
+
+def test_the_family_packages_are_found():
+    assert {"roppyakken", "hachihachi", "koikoi", "gostop"} <= set(FAMILIES)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_family_package_imports_no_other_family(family):
+    others = tuple(f"referee.{f}" for f in FAMILIES if f != family)
+    bad = {(ids(p), n) for p in sorted((ROOT / "referee" / family).rglob("*.py"))
+           for n in matching(imports(p), others)}
+    assert not bad, f"one family reaches into another: {bad}; share it through the core"
+
+
+def app_modules():
+    for layer in sorted(APP_LAYERS):
+        path = ROOT / "referee" / layer
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+@pytest.mark.parametrize("path", list(app_modules()), ids=ids)
+def test_the_app_imports_only_the_vision_runtime(path):
+    bad = matching(imports(path), ("vision.synth", "vision.train"))
+    assert not bad, f"{path} imports {bad}: the app runs without synthesis and training"
+
+
+@pytest.mark.parametrize("path", sorted([*(ROOT / "referee").rglob("*.py"), *(ROOT / "vision").rglob("*.py")]),
+                         ids=ids)
+def test_imports_are_absolute(path):
+    # imports() reads absolute names only: a relative import would slip past every check here
+    relative = [n.lineno for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(n, ast.ImportFrom) and n.level]
+    assert not relative, f"{path} has relative imports on lines {relative}; write them absolute"
 
 
 def test_the_checks_see_a_module_imported_by_name(tmp_path):
