@@ -78,7 +78,7 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.716, 0.803, 0.042, -0.711)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.694, 0.844, 0.275, -0.504)
     assert "calib" in cal.fitted_on
     # monotone: a better localiser score or class probability never lowers the confidence
     s = np.linspace(0.36, 0.99, 20)
@@ -120,14 +120,16 @@ def _certain(d, threshold):
     return n, right / max(n, 1), right / d["cards_total"]
 
 
-# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped whole-card models
-# (docs/VISION.md, "Calibration"):
+# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 5:
+# whole-card localiser, EfficientNet-Lite0 classifier; docs/VISION.md, "Calibration"):
 # threshold  certain  wrong  recall
-#   0.97        99       2    0.321
-#   0.98        95       1    0.311   <- CERTAIN_AT
-#   0.99        73       1    0.238
-# The issue's target is precision >= 0.99 over the whole test split (measured 0.994 there);
-# on 95 detections one wrong one is allowed.  Recall 0.31 is 94 of the 302 cards.
+#   0.90       145       3    0.470
+#   0.96       120       1    0.394   <- what the calib split proposed
+#   0.98        96       1    0.315   <- CERTAIN_AT
+#   0.99        69       1    0.225
+# 0.96 kept precision on this sample but not on the whole test split (0.982 there, against
+# 0.994 at 0.98), so the shipped threshold stayed at 0.98.  On 96 detections one wrong one
+# is allowed.  Recall 0.31 is 94 of the 302 cards.
 PRECISION_AT_LEAST = 0.985
 RECALL_AT_LEAST = 0.31
 
@@ -143,8 +145,8 @@ def test_certain_detections_on_heldout_sample(heldout_sample):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "threshold",
-    [CERTAIN_AT - 0.01, 0.9, 0.5, 0.4],
-    ids=["0.01 lower", "0.9", "0.5 (the old default)", "0.4 (the issue's example)"],
+    [0.9, 0.5, 0.4],
+    ids=["0.9", "0.5 (the old default)", "0.4 (the issue's example)"],
 )
 def test_a_lower_threshold_taps_in_wrong_cards(heldout_sample, threshold):
     _, precision, _ = _certain(heldout_sample, threshold)
@@ -162,7 +164,7 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 @pytest.mark.xfail(
     strict=True,
     reason="issue 17 target missed: a card box printed with a card face is certain (1 in this sample, "
-    "5 on the 36 distractor-only test photos; docs/VISION.md)",
+    "4 on the 36 distractor-only test photos; docs/VISION.md)",
 )
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection
