@@ -76,6 +76,17 @@ def records(dets: Iterable[Detection], dismissed: Iterable[str] = ()) -> list[di
     return out
 
 
+def by_elimination(photos: Iterable[PhotoLike], missing: Sequence[Card]) -> tuple[Card, str] | None:
+    """The card that a pile photo's one too-covered card must be, by elimination (issue 17,
+    item 2): when the pile photos hold exactly one card too covered to read (``covered``) and
+    exactly one card of the deck is in no pile, that card and the slot of its photo
+    (``pile-0``); else None.  Hand photos are left out: a hand is not part of the piles."""
+    covered = [p.slot for p in photos if p.slot.startswith("pile-") for d in p.detections if d.get("covered")]
+    if len(covered) == 1 and len(missing) == 1:
+        return missing[0], covered[0]
+    return None
+
+
 _PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
 #: Plain chaff ids by month, in deck order (``cherry-chaff-1``, ``cherry-chaff-2``): cards the
 #: players cannot tell apart, so a photo's ``-1`` or ``-2`` names a count, not one card.

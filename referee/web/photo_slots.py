@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from referee import families, store
 from referee.cards import BY_ID, CARDS
 from referee.web.db import get_db
-from referee.web.photo_review import Review, review
+from referee.web.photo_review import Review, by_elimination, review
 from referee.web.photo_steps import claims, conflicts, slot_label
 
 
@@ -25,13 +25,21 @@ def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
     """Piles that break the deck: cards in no pile, odd piles, and, where the family's piles add up
     to a deck total of card points, the check of the deal actually played (``Family.deck_check``:
     Hachi-hachi's 264 points with three active players, at most 34 cards with two, 14 never drawn),
-    else the gap to the deck total (``Family.card_points``), under ``hachi``, the key the template reads."""
+    else the gap to the deck total (``Family.card_points``), under ``hachi``, the key the template reads;
+    and, under ``eliminated``, the card that a photo's one too-covered card must be when it is the only
+    card in no pile (:func:`referee.web.photo_review.by_elimination`), with the pile's label."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     family = families.get(sess.family)
     odd = [p for p, cs in piles.items() if len(cs) % 2] if family.odd_piles_warn else []
     out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
+    try:
+        photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    except store.StoreError:  # the check is advice: a photo it cannot read names nothing
+        photos = []
+    found = by_elimination(photos, missing)
+    out["eliminated"] = {"card": found[0], "pile": slot_label(found[1], sess.players)} if found else None
     if family.deck_check is not None:
         # Seats marked as dropping out (the money form's status-i) hold no pile this round.
         playing = [p for i, p in enumerate(sess.players) if (form.get(f"status-{i}") or "play") == "play"]

@@ -399,6 +399,32 @@ def test_deck_check_flags_odd_piles_and_cards_in_no_pile(client, keeper):
     assert "45 cards in no pile" in html
 
 
+COVERED_ONE = [Detection("pine-chaff-1", 0.1, (10, 10, 90, 150), uncertain=True, covered=True, visible=0.1)]
+
+
+@pytest.mark.parametrize(
+    ("in_piles", "covered", "named"),
+    [
+        (47, 1, True),  # one card in no pile, one too covered to read: it must be that card
+        (46, 1, False),  # two cards in no pile: either could be the covered one
+        (47, 2, False),  # two covered cards for one missing card: no way to tell which
+    ],
+    ids=["one missing, one covered", "two missing", "two covered"],
+)
+def test_deck_check_names_a_covered_card_by_elimination(client, keeper, stub, in_piles, covered, named):
+    from referee.cards import CARD_IDS
+
+    stub.by_call = [COVERED_ONE * covered]
+    pid = photo_ids(snap(client, keeper, "pile-0").get_data(as_text=True))[0]
+    # the missing card is the last in deck order, not the detector's guess (pine chaff)
+    form = MultiDict([("photo", pid), *((f"pile-{i % 2}", c) for i, c in enumerate(CARD_IDS[:in_piles]))])
+    html = client.post(f"/s/{keeper}/round/deck-check", data=form).get_data(as_text=True)
+    line = "shows a card too covered to read, and Paulownia chaff is the only card in no pile: that must be it."
+    assert (line in html) is named
+    if named:
+        assert "Tap it into Aki&#39;s pile." in html or "Tap it into Aki's pile." in html
+
+
 def test_hachihachi_deck_check_shows_the_gap_to_264(client, h):
     keeper = h.new_session(client, ruleset="hachihachi")
     form = MultiDict({"pile-0": "pine-crane"})  # a bright: 20 points
