@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m011_explicit_round_endings``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m012_rematches``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -239,3 +239,13 @@ def m011_explicit_round_endings(db: Database) -> None:
                 step[1]["data"] = new
         if changed:
             db["changes"].update(row["id"], {"undo": json.dumps(steps, ensure_ascii=False, separators=(",", ":"))})
+
+
+# ---- rematches (issue 18 leftover: a double tap on Rematch made two sessions) ---------------
+
+
+@migrations()
+def m012_rematches(db: Database) -> None:
+    """``rematches``: the one session started as the rematch of a finished one (``of_session``
+    is the primary key, so a second rematch of the same game cannot be stored)."""
+    db["rematches"].create({"of_session": int, "session_id": int, "created": str}, pk="of_session")

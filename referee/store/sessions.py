@@ -179,6 +179,21 @@ def create_session(
 
 
 @guarded
+def create_rematch(db: Database, of: Session, **fields: Any) -> tuple[Session, bool]:
+    """The rematch of the finished session ``of``: created with ``fields`` (as
+    :func:`create_session`) the first time, in one transaction with its ``rematches`` row;
+    every later call (a double tap, a second phone) gets that same session back.  Returns
+    ``(session, created)``.  Raises ``StoreUnavailableError`` when the database stays busy.
+    (Sessions are never deleted, so the rematch row always names one.)"""
+    with writing(db):
+        row = next(db["rematches"].rows_where("of_session = ?", [of.id], limit=1), None)
+        if row is not None:
+            return get_session(db, row["session_id"]), False
+        new = create_session(db, **fields)
+        db["rematches"].insert({"of_session": of.id, "session_id": new.id, "created": _now()})
+    return new, True
+
+
 def move_revs_past(db: Database, revs: Mapping[str, int]) -> None:
     """After a restore: give each session (by viewer token) a ``rev`` above the one it had
     before (``revs``), so no page or cache takes the restored data for what it showed."""

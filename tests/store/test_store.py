@@ -437,3 +437,14 @@ def test_old_rounds_with_no_stopper_say_what_they_meant(tmp_path):
     store.undo(old, gs.id)  # the deleted round comes back, as the migration left it
     assert [r.data for r in store.rounds_of(old, gs.id)] == [{**nagari, "stopped_by": None}] * 2
     old.close()
+
+
+def test_a_game_has_one_rematch(tmp_path):
+    db = store.open_db(tmp_path / "t.sqlite3")
+    fields = {"ruleset": "roppyakken", "family": "roppyakken", "options": {}, "players": ["A", "B"], "dealer": "A"}
+    game = store.create_session(db, name="Friday", **fields)
+    first, made = store.create_rematch(db, game, name="Friday · rematch", **fields)
+    again, made_again = store.create_rematch(db, game, name="Friday · rematch", **fields)
+    assert (made, made_again) == (True, False)
+    assert again == first
+    assert [s.name for s in store.list_sessions(db)].count("Friday · rematch") == 1

@@ -53,6 +53,7 @@ def test_migrations_keep_their_names_and_order():
         "m006_service_form_token_digest",
         "m010_rules_change_log",
         "m011_explicit_round_endings",
+        "m012_rematches",
     ]
 
 

@@ -455,3 +455,23 @@ def test_a_finished_game_offers_a_rematch_with_the_same_seats_rules_and_the_next
     assert after["dealer"] == before["next_dealer"]
     assert after["rounds"] == []
     assert after["name"] == "Friday · rematch"
+
+
+def test_rematch_tapped_twice_starts_one_game(app, client, h):
+    # bug (issue 18 leftover): Rematch had no double-tap guard, so two taps made two sessions
+    keeper = h.new_session(client, **{"opt.target": "100"})
+    done = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"totals": {"Aki": 20, "Ben": 150, "Chiyo": 0}})
+    assert done.status_code == 201
+    from referee.web.db import get_db
+
+    def sessions() -> int:
+        with app.app_context():
+            return len(store.list_sessions(get_db()))
+
+    sessions_before = sessions()
+    first = client.post(f"/s/{keeper}/rematch")
+    second = client.post(f"/s/{keeper}/rematch")
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert sessions() == sessions_before + 1
+    assert "rematch had already started" in text(client.get(second.headers["Location"]))

@@ -122,7 +122,8 @@ def new_session():
 @bp.post("/s/<token>/rematch")
 def rematch(token: str):
     """A new session for the next game at the same table: the same seats in play order, the same
-    rules, and the oya the finished game names next.  Only once the game is over (else 409)."""
+    rules, and the oya the finished game names next.  Only once the game is over (else 409).
+    One rematch per game: a second tap, or another phone, is sent to the one already started."""
     opened = load(token, edit=True)
     sess = opened.session
     board = service.board(get_db(), opened)
@@ -130,13 +131,16 @@ def rematch(token: str):
         abort(409, "This game is still being played: a rematch starts once it is over.")
     name = cut_name(f"{sess.name} · rematch", MAX_SESSION_NAME)
     try:
-        new = store.create_session(get_db(), name=name, ruleset=sess.ruleset, family=sess.family,
-                                   options=sess.options, players=sess.players, dealer=board.dealer)
+        new, created = store.create_rematch(get_db(), sess, name=name, ruleset=sess.ruleset, family=sess.family,
+                                            options=sess.options, players=sess.players, dealer=board.dealer)
     except store.StoreUnavailableError as e:
         flash(e.message)
         return see_other("scoreboard.scoreboard", token=token)
     remember_keeper(new.edit_token)
-    flash(f"Rematch: the same players and rules; {board.dealer} deals first.")
+    if created:
+        flash(f"Rematch: the same players and rules; {board.dealer} deals first.")
+    else:  # a second tap, or another phone: the one rematch already started
+        flash("This game's rematch had already started: here it is.")
     return see_other("scoreboard.scoreboard", token=new.edit_token)
 
 
