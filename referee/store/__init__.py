@@ -5,7 +5,7 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m011_explicit_round_endings``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m012_rematches``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
