@@ -21,23 +21,26 @@ from referee.web.photo_review import Review, by_elimination, review
 from referee.web.photo_steps import claims, conflicts, slot_label
 
 
-def deck_check(sess: store.Session, form: MultiDict) -> dict[str, Any]:
+def deck_check(sess: store.Session, form: MultiDict, photos: list[store.PhotoRow] | None = None) -> dict[str, Any]:
     """Piles that break the deck: cards in no pile, odd piles, and, where the family's piles add up
     to a deck total of card points, the check of the deal actually played (``Family.deck_check``:
     Hachi-hachi's 264 points with three active players, at most 34 cards with two, 14 never drawn),
     else the gap to the deck total (``Family.card_points``), under ``hachi``, the key the template reads;
     and, under ``eliminated``, the card that a photo's one too-covered card must be when it is the only
-    card in no pile (:func:`referee.web.photo_review.by_elimination`), with the pile's label."""
+    card in no pile (:func:`referee.web.photo_review.by_elimination`), with the pile's label.
+    ``photos``: the round's photos when the caller has them (the page), else read for the form's
+    ``photo`` ids (the live fragment)."""
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
     family = families.get(sess.family)
     odd = [p for p, cs in piles.items() if len(cs) % 2] if family.odd_piles_warn else []
     out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
-    try:
-        photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
-    except store.StoreError:  # the check is advice: a photo it cannot read names nothing
-        photos = []
+    if photos is None:
+        try:
+            photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+        except store.StoreError:  # the check is advice: a photo it cannot read names nothing
+            photos = []
     found = by_elimination(photos, missing)
     out["eliminated"] = {"card": found[0], "pile": slot_label(found[1], sess.players)} if found else None
     if family.deck_check is not None:
@@ -163,7 +166,7 @@ def photo_deck_check(ctx) -> Markup:
         render_template(
             "entry/partials/photo_deck.html",
             s=sess,
-            check=deck_check(sess, _page_form(ctx, sess)),
+            check=deck_check(sess, _page_form(ctx, sess), _photos_for_page(ctx)),
             wrap=True,
             round_id=ctx["rnd"].id if ctx.get("rnd") else "",
         )
