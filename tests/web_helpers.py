@@ -9,6 +9,23 @@ from __future__ import annotations
 import re
 
 
+def web_app(tmp_path, **cfg):
+    """The web app on a temporary database under ``tmp_path``, as every web test runs it (a short
+    database timeout, htmx served locally), with ``cfg`` on top (e.g. ``PHOTO_DETECTOR``)."""
+    from referee.web import create_app
+
+    return create_app(
+        {
+            "TESTING": True,
+            "DATA_DIR": str(tmp_path),
+            "SECRET_KEY": "test",
+            "HTMX_LOCAL": True,
+            "DB_TIMEOUT": 0.2,
+            **cfg,
+        }
+    )
+
+
 def session(client, ruleset: str, players, **options: str) -> str:
     """Create a session through the new-session form (``options``: house rules, ``opt.<key>``);
     returns its scorekeeper token."""

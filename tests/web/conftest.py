@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from web_helpers import web_app
 from werkzeug.datastructures import MultiDict
 from werkzeug.serving import make_server
 
 from referee.cards import CARDS
-from referee.web import create_app
 from referee.web.nonces import sign_nonce
 
 PLAYERS = ["Aki", "Ben", "Chiyo"]
@@ -22,15 +22,7 @@ PLAYERS = ["Aki", "Ben", "Chiyo"]
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "DATA_DIR": str(tmp_path),
-            "SECRET_KEY": "test",
-            "HTMX_LOCAL": True,
-            "DB_TIMEOUT": 0.2,
-        }
-    )
+    return web_app(tmp_path)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from web_helpers import web_app
 from werkzeug.datastructures import MultiDict
 
 from referee import store
@@ -183,10 +184,7 @@ def _jpeg() -> bytes:
 
 
 def _photo_client(tmp_path, *by_call):
-    from referee.web import create_app
-
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "test", "HTMX_LOCAL": True,
-                      "DB_TIMEOUT": 0.2, "PHOTO_DETECTOR": lambda: _Stub(*by_call)})
+    app = web_app(tmp_path, PHOTO_DETECTOR=lambda: _Stub(*by_call))
     return app.test_client()
 
 

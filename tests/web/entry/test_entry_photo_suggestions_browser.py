@@ -19,8 +19,8 @@ import re
 
 import pytest
 from PIL import Image, ImageDraw
+from web_helpers import web_app
 
-from referee.web import create_app
 from vision.detection import SUGGEST_FLOOR, Detection
 
 pytestmark = pytest.mark.slow
@@ -58,16 +58,7 @@ def stub():
 
 @pytest.fixture
 def app(tmp_path, stub):  # the web conftest's app, with the stub detector
-    return create_app(
-        {
-            "TESTING": True,
-            "DATA_DIR": str(tmp_path),
-            "SECRET_KEY": "test",
-            "HTMX_LOCAL": True,
-            "DB_TIMEOUT": 0.2,
-            "PHOTO_DETECTOR": lambda: stub,
-        }
-    )
+    return web_app(tmp_path, PHOTO_DETECTOR=lambda: stub)
 
 
 @pytest.fixture

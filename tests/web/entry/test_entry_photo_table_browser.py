@@ -12,8 +12,8 @@ import io
 
 import pytest
 from PIL import Image
+from web_helpers import web_app
 
-from referee.web import create_app
 from vision.detection import Detection
 
 pytestmark = pytest.mark.slow
@@ -37,8 +37,7 @@ class Stub:
 @pytest.fixture
 def app(tmp_path):  # the web conftest's app, with the stub detector
     stub = Stub()
-    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "SECRET_KEY": "test", "HTMX_LOCAL": True,
-                       "DB_TIMEOUT": 0.2, "PHOTO_DETECTOR": lambda: stub})
+    return web_app(tmp_path, PHOTO_DETECTOR=lambda: stub)
 
 
 def ticked(page, slot: str) -> list[str]:

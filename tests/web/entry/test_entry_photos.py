@@ -11,10 +11,10 @@ import threading
 
 import pytest
 from PIL import Image
+from web_helpers import web_app
 from werkzeug.datastructures import MultiDict
 
 from referee import store
-from referee.web import create_app
 from vision.detection import SUGGEST_FLOOR, Detection
 from vision.errors import ModelError
 
@@ -67,17 +67,7 @@ class Stub:
 
 
 def make_app(tmp_path, stub, **cfg):
-    return create_app(
-        {
-            "TESTING": True,
-            "DATA_DIR": str(tmp_path),
-            "SECRET_KEY": "test",
-            "HTMX_LOCAL": True,
-            "DB_TIMEOUT": 0.2,
-            "PHOTO_DETECTOR": lambda: stub,
-            **cfg,
-        }
-    )
+    return web_app(tmp_path, **{"PHOTO_DETECTOR": lambda: stub, **cfg})
 
 
 @pytest.fixture
