@@ -326,7 +326,8 @@ class Detector:
         visible masks (:meth:`visibility`): each crop is then classified twice, with its
         hidden pixels greyed out and whole, and the two averaged (a wrong stacking order
         greys out the wrong part; averaging read held-out rows, fans and heaps better than
-        either view alone, docs/VISION.md).
+        either view alone, docs/VISION.md).  A box nothing covers (its mask all True) has the
+        two views equal and is classified once.
 
         With a classifier that has a 49th "not a card" class, each row sums to 1 minus
         that class's probability.
@@ -335,9 +336,12 @@ class Detector:
             return np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         crops = crop_obbs(a, obbs, CROP_SIZE)
+        k = len(obbs)
+        # a card nothing covers has a masked view equal to its whole one: classified once
+        covered = np.zeros(k, bool) if masks is None else ~np.asarray(masks, bool).reshape(k, -1).all(1)
         views = [crops]
-        if masks is not None:  # the masked crop and the whole one, averaged (docs/VISION.md)
-            views.insert(0, mask_crops(crops, masks))
+        if covered.any():  # the masked crop and the whole one, averaged (docs/VISION.md)
+            views.append(mask_crops(crops[covered], masks[covered]))
         if self.tta:
             views += [v[:, ::-1, ::-1] for v in views]
         x = np.ascontiguousarray(np.concatenate(views).transpose(0, 3, 1, 2), dtype=np.float32)
@@ -349,7 +353,7 @@ class Detector:
             logits = self._cls(x)
         # a 49th output is "not a card": its probability is left out of the 48 card classes
         p = softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
-        return p.reshape(len(views), len(obbs), -1).mean(0)
+        return _average_views(p, covered, self.tta)
 
     def detect(self, image) -> list[Detection]:
         """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
@@ -377,6 +381,22 @@ class Detector:
         readable = self.readable_from if self.boxes == "whole" else 0.0
         dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable)
         return Trace(obbs_px, scores, probs, assigned, dets, visible)
+
+
+def _average_views(p: np.ndarray, covered: np.ndarray, tta: bool) -> np.ndarray:
+    """Mean over each box's views of the class probabilities ``p``, laid out as
+    :meth:`Detector.classify` batches them: the whole crops ``(K)``, then the masked crops of
+    the ``covered`` boxes, then (with ``tta``) the same again turned 180 degrees.  A box
+    without a masked view counts its whole view twice, exactly as if its (identical) masked
+    crop had been classified.  Returns ``(K, C)``."""
+    k, m = len(covered), int(covered.sum())
+    per_turn = np.split(p, [k, k + m, 2 * k + m])[: 4 if tta else 2]
+    out = np.zeros((k, p.shape[1]))
+    for whole, masked in zip(per_turn[0::2], per_turn[1::2], strict=True):
+        both = whole.copy()
+        both[covered] = masked
+        out += whole + both
+    return out / (2 * len(per_turn[0::2]))
 
 
 @dataclass(frozen=True)

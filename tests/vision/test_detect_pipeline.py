@@ -140,3 +140,41 @@ def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
     assert by_card[CARD_IDS[0]].covered
     assert by_card[CARD_IDS[0]].uncertain
     assert not by_card[CARD_IDS[1]].covered
+
+
+@pytest.mark.parametrize("tta", [False, True])
+def test_masked_and_whole_views_average_and_uncovered_cards_are_classified_once(tta):
+    # the masked view of a card nothing covers equals its whole view: it is sent to the
+    # classifier once, and its probabilities are those of the two-view mean all the same
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, (400, 600, 3), np.uint8)
+    obbs = np.array([[150, 200, 100, 160, 0.2], [300, 200, 100, 160, -0.3], [450, 200, 100, 160, 0.0]])
+    masks = np.ones((3, 112, 72), bool)
+    masks[1, :40] = False  # only the middle card is covered
+    det = fake_detector((0, 0, 1, 1, 0))
+    det.tta = tta
+    sent = []
+    w = rng.normal(size=(3 * 112 * 72, 48)).astype(np.float32) / 300
+
+    def cls(x):  # logits that depend on every pixel, so views differ
+        sent.append(len(x))
+        return x.reshape(len(x), -1) @ w
+
+    det._cls = cls
+    probs = det.classify(image, obbs, masks)
+
+    from vision.geometry import CROP_SIZE, crop_obbs
+    from vision.postprocess import softmax
+    from vision.visibility import mask_crops
+
+    crops = crop_obbs(image, obbs, CROP_SIZE)
+    views = [mask_crops(crops, masks), crops]
+    if tta:
+        views += [v[:, ::-1, ::-1] for v in views]
+
+    def p(v):
+        return softmax(cls(np.ascontiguousarray(v.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0).astype(np.float64))
+
+    expected = np.mean([p(v) for v in views], 0)
+    np.testing.assert_allclose(probs, expected, rtol=1e-6, atol=1e-9)
+    assert sent[0] == (3 + 1) * (2 if tta else 1)  # 3 whole crops and 1 masked one (each turned)
