@@ -89,7 +89,13 @@ def main(argv=None) -> int:
     p.add_argument("--freeze", type=int, default=None, help="localiser: keep the first N layers (10: backbone)")
     p.add_argument("--warmup", type=float, default=3.0, help="localiser: warm-up epochs")
     p.add_argument("--close-mosaic", type=int, default=None, help="localiser: last N epochs without mosaic")
-    p.add_argument("--lr0", type=float, default=0.01, help="localiser: initial learning rate")
+    p.add_argument("--lr0", type=float, default=0.002, help="localiser: initial learning rate")
+    p.add_argument(
+        "--optimizer",
+        default="AdamW",
+        choices=("AdamW", "SGD", "auto"),
+        help="localiser: optimizer ('auto' is ultralytics' choice, which ignores --lr0)",
+    )
     p.add_argument("--threads", type=int, default=2, help="torch threads on CPU")
     p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
     p.add_argument("--workers", type=int, default=2)
@@ -222,6 +228,7 @@ def main(argv=None) -> int:
             close_mosaic=a.close_mosaic,
             threads=a.threads,
             lr0=a.lr0,
+            optimizer=a.optimizer,
         )
         entry["localiser_s"] = round(time.time() - t, 1)
     if a.stage in ("export", "all"):
