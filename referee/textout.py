@@ -1,6 +1,8 @@
 """Plain-text tables of round and game results, for ``--format text``.
 
-Reads the public JSON shapes only, so it works for every family.  Pure core.
+Reads the public JSON shapes only, so it works for every family.  Part of the CLI layer: only
+``referee/cli.py`` imports it, and the rules core must not (``tests/test_layers.py``).  It imports
+only the rules core (``referee.cards``, ``referee.family``) and does no I/O.
 """
 
 from __future__ import annotations

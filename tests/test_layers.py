@@ -7,7 +7,7 @@
   training (``vision.train``), but for one named arrow; synthesis imports no training;
 - the store imports no web and no vision;
 - a game family package imports no other family package (what two share lives in the core);
-- the app layers (web, store, CLI, backup) import only vision's runtime: ``pip install -e .``
+- the app layers (web, store, CLI with ``textout``, backup) import only vision's runtime: ``pip install -e .``
   runs them without the ``train`` and ``vision`` extras;
 - every import in ``referee/`` and ``vision/`` is absolute, so the checks above read it.
 
@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_LAYERS = {"cli.py", "store", "backup.py", "web"}
+#: The app layers beside the rules core: the CLI (``cli.py``, ``textout.py``), the store, backup, web.
+APP_LAYERS = {"cli.py", "textout.py", "store", "backup.py", "web"}
 FORBIDDEN_IN_CORE = (
     "flask",
     "sqlite3",

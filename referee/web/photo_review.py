@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.cards import BY_ID, CARDS, Card
+from referee.web.forms.limits import shortened
 from vision.detection import SUGGEST_FLOOR, Detection
 from vision.merge import merge
 
@@ -131,8 +132,7 @@ def short_name(card: str | None, limit: int = 16) -> str:
     """A card's English name cut to ``limit`` characters for a box label; ✕ for none."""
     if card is None:
         return "✕"
-    name = BY_ID[card].name
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+    return shortened(BY_ID[card].name, limit)
 
 
 @dataclass(frozen=True)

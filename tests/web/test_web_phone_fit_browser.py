@@ -122,3 +122,47 @@ def test_the_gostop_counts_keep_their_words_and_line_up_on_a_phone(app, live, br
         tops = {round(page.locator(f'input[name="{f}-{i}"]').bounding_box()["y"])
                 for f in ("gos", "shakes", "bombs", "ppeok")}
         assert len(tops) == 1, tops
+
+
+# ---- The smallest phone in use, 360×740 ---------------------------------------------------------------
+SMALL = {"viewport": {"width": 360, "height": 740}}
+
+
+@pytest.mark.parametrize("example", ["gostop", "koikoi", "hachihachi"])
+def test_no_word_of_the_rounds_is_split_on_a_360px_phone(app, live, browser, example):
+    # Bugs of the 360 px walk-through: Go-Stop's "+28,80|0" and "−19,20|0" in the rounds table, Koi-Koi's
+    # month under the ✎ as "Cherr|y (桜, mont|h 3)" (in that narrow column at every width), and the
+    # Hachi-hachi round block's header "pla|yer".
+    token, ids = example_session(app, example)
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}")
+    assert page.locator(f"#round-{len(ids)}").is_visible()
+    cells = ".rounds th, .rounds td:not([colspan]), .round-block th, .round-block td"
+    assert page.locator(cells).count() > 3 * len(ids)
+    assert page.evaluate(SPLIT_WORDS_JS, cells) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_player_page_keeps_amounts_and_game_names_whole_on_a_360px_phone(app, live, browser):
+    # Bug: Jiwoo's average "+8,900 (89|점)" and the session's "Matgo (맞|고)" broke inside a word.
+    token, _ = example_session(app, "gostop")
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}")  # this browser opened the session: its players are listed
+    page.goto(f"{live}/players")
+    page.get_by_role("link", name="Jiwoo").first.click()
+    page.locator("main h1").wait_for()
+    assert "Jiwoo" in page.locator("main h1").inner_text()
+    assert page.evaluate(SPLIT_WORDS_JS, "main") == []
+
+
+def test_a_tabs_colour_swatch_shows_its_whole_ring(app, live, browser):
+    # Bug: the white ring around the chosen tab's colour square was cut on its left by the name's
+    # box, so the square read as "⊃" beside the name.
+    token, _ = example_session(app, "gostop")
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}/round/new")
+    cut = page.evaluate("""() => [...document.querySelectorAll('.tabs .tname')].filter(name => {
+      const sw = name.querySelector('.swatch').getBoundingClientRect(), box = name.getBoundingClientRect();
+      return sw.left - 1.5 < box.left - 0.5 || sw.top - 1.5 < box.top - 0.5 || sw.bottom + 1.5 > box.bottom + 0.5;
+    }).map(name => name.textContent.trim())""")
+    assert cut == []

@@ -59,6 +59,13 @@ def cut_name(name: str, n: int) -> str:
     return "".join(regex.findall(r"\X", name)[:n])
 
 
+def shortened(text: str, n: int) -> str:
+    """``text`` when it holds at most ``n`` characters (grapheme clusters), else its first ``n - 1``
+    and "…": a label that fits, never half an emoji."""
+    chars = regex.findall(r"\X", text)
+    return text if len(chars) <= n else "".join(chars[: n - 1]) + "…"
+
+
 def name_too_long(name: str) -> bool:
     """More than MAX_NAME characters (or, whatever they are, more code points than any such name has)."""
     return len(name) > MAX_NAME_CODEPOINTS or name_length(name) > MAX_NAME

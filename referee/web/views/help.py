@@ -23,7 +23,7 @@ from referee import api, store
 from referee.describe import how_it_scores
 from referee.errors import RefereeError
 from referee.ruleset import load_ruleset
-from referee.web.db import get_db
+from referee.web.access import load
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
 bp = Blueprint("help", __name__)
@@ -64,10 +64,7 @@ def preset_rules(name: str):
 @bp.get("/s/<token>/rules")
 def session_rules(token: str):
     """How a session's game scores, with its house rules (any link to the session opens it)."""
-    try:
-        sess, _ = store.find_session(get_db(), token)
-    except store.NotFoundError:
-        abort(404, "No session has this link. Check it, or start a new session from the home page.")
+    sess = load(token).session
     try:
         how = how_it_scores(load_ruleset(sess.ruleset, sess.options))
     except (RefereeError, ImportError, KeyError) as e:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, url_for
+from flask import Blueprint, Flask, Response, url_for
 
-from referee import store
-from referee.web.db import get_db
+from referee.web.access import load
+from referee.web.forms.limits import shortened
 
 bp = Blueprint("homescreen", __name__)
 THEME = "#8c1c13"
@@ -64,12 +64,8 @@ def manifest():
 @bp.get("/s/<token>/manifest.webmanifest")
 def session_manifest(token: str):
     """A session's manifest: the icon opens its scoreboard with the link it was added from."""
-    try:
-        sess, _ = store.find_session(get_db(), token)
-    except store.NotFoundError:
-        abort(404, "No session has this link.")
-    short = sess.name if len(sess.name) <= 12 else sess.name[:11] + "…"
-    return _response(manifest_json(f"{sess.name} · Hanafuda referee", short,
+    sess = load(token).session
+    return _response(manifest_json(f"{sess.name} · Hanafuda referee", shortened(sess.name, 12),
                                    url_for("scoreboard.scoreboard", token=token)))
 
 

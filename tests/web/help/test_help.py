@@ -234,6 +234,19 @@ def test_a_scoreboard_links_its_own_manifest_so_the_icon_opens_it(client, keeper
     assert client.get("/s/nope/manifest.webmanifest").status_code == 404
 
 
+
+@pytest.mark.parametrize(("name", "short"), [
+    ("Family 👨‍👩‍👧‍👦 night", "Family 👨‍👩‍👧‍👦 ni…"),  # cut after 11 characters as a reader counts them
+    ("👨‍👩‍👧‍👦👨‍👩‍👧‍👦 Friday", "👨‍👩‍👧‍👦👨‍👩‍👧‍👦 Friday"),  # 9 characters (21 code points): kept whole
+], ids=["cut", "whole"])
+def test_a_session_manifest_never_cuts_an_emoji_in_half(client, h, name, short):
+    # Bug: the icon's short name was cut at 11 code points, "Family 👨‍👩" and a stray joiner, half an emoji.
+    token = h.new_session(client, name=name)
+    m = json.loads(client.get(f"/s/{token}/manifest.webmanifest").data)
+    assert m["short_name"] == short
+    assert m["name"].startswith(name)
+
+
 def test_the_glossary_writes_money_as_the_app_shows_it(app, client):
     # Found in QA (issue 11): the web shows an amount with its sign in front of the whole amount
     # (board.amount_formatter: paying 17 mon is "−1 kan 5 mon"), but the glossary's mon entry

@@ -93,6 +93,36 @@ def test_help_credits_and_player_pages_fit_a_360px_phone(live, browser, client):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
 
 
+#: Words of the matching elements split over two lines, but at a hyphen ("highest-|total"): [word].
+SPLIT_WORDS_JS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
+  const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size > 1)
+        out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_the_rules_and_credits_tables_keep_their_values_whole_on_a_360px_phone(live, browser, client):
+    # Bug of the 360 px walk-through: the house rules' "Here" column was 27 px wide, "H|er|e", "bo|th",
+    # "ye|s", and the Credits' versions "1.8.|0" under "Ver|sio|n": the prose beside them took the width.
+    from referee.ruleset import preset_names
+
+    page = browser.new_page(**PHONE)
+    for url in ["/credits", *(f"/help/{name}" for name in preset_names())]:
+        page.goto(live + url)
+        cells = ".options-table th:not(:first-child), .options-table td:not(:first-child)"
+        assert page.locator(cells).count() > 2, url
+        assert page.evaluate(SPLIT_WORDS_JS, cells) == [], url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+
+
 def test_chromium_reads_the_manifests_and_finds_the_app_installable(live, browser, client):
     """Chromium's own manifest parser and installability check (over CDP). Playwright's
     contexts are incognito, which Chromium reports as the one reason not to offer install."""
