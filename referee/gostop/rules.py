@@ -31,8 +31,8 @@ class Options:
     ``source`` names the GOSTOP-RULES.md section each comes from."""
 
     players: tuple[int, ...] = opt(
-        (3,), "How many play: 3 (Go-Stop) or 2 (Matgo, 맞고).",
-        label="Players", group="Table",
+        (3,), "How many may play: 3 (Go-Stop), 2 (Matgo, 맞고), or both (2, 3).",
+        label="Allowed numbers of players", group="Table",
         source="Players and money",
     )
     point_value: int = opt(

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from referee.cards import BY_ID, month_label
+from referee.cards import BY_ID, count_cards, month_label
 from referee.errors import RefereeError, shown
 from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
@@ -248,7 +248,7 @@ def make_round(
     for p, ids in dealt.items():
         if len(ids) != HAND_SIZE:
             raise RefereeError(
-                "card-count", f"hand {p} has {len(ids)} cards; a dealt hand holds {HAND_SIZE}"
+                "card-count", f"hand {p} has {count_cards(len(ids))}; a dealt hand holds {HAND_SIZE}"
             )
     for p in active:
         if p not in dealt:
@@ -260,7 +260,7 @@ def make_round(
         if len(field_ids) != FIELD_SIZE:
             raise RefereeError(
                 "card-count",
-                f"the field has {len(field_ids)} cards; a dealt field holds {FIELD_SIZE}",
+                f"the field has {count_cards(len(field_ids))}; a dealt field holds {FIELD_SIZE}",
             )
         month = _four_of_a_month(field_ids)
         if month is not None:

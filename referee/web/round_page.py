@@ -165,9 +165,19 @@ def live_context(opened: Opened, rnd: store.RoundRow | None = None) -> dict[str,
 
 
 def round_words(opened: Opened) -> dict[str, Any]:
-    """What ``partials/round_cards.html`` needs to name a stored round: the money formatter and yaku names."""
+    """What ``partials/round_cards.html`` needs to name a stored round in its own game's words: the
+    money formatter, yaku names, month names (``Family.month_name``), the void tick's words
+    (``Family.entered_void``) and the partial of the family's entry form that names the round's
+    facts (``EntryForm.facts``)."""
+    family = opened.family
     names = yaku_names(opened.session.ruleset)
-    return {"money": amount_formatter(opened.session, opened.loaded), "yaku_name": lambda yid: names.get(yid, yid)}
+    return {
+        "money": amount_formatter(opened.session, opened.loaded),
+        "yaku_name": lambda yid: names.get(yid, yid),
+        "month_name": family.month_name or month_label,
+        "entered_void": family.entered_void,
+        "round_facts": entry_form(family).facts,
+    }
 
 
 def mon_per_kan(opened: Opened) -> int:

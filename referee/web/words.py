@@ -1,4 +1,5 @@
-"""How the web app names things to players: card kinds in English with the Japanese, merged warnings.
+"""How the web app names things to players: card kinds in English with the Japanese, merged warnings,
+a number of cards ("1 card", "5 cards": ``referee.cards.count_cards``).
 
 Template helpers only (registered by ``init_app``); the rules core's explanation lines are shown
 as they are.  Must not import the store.
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from flask import Flask
 
 from referee import families
-from referee.cards import BY_ID
+from referee.cards import BY_ID, count_cards
 from referee.errors import RefereeError
 from referee.family import Words
 
@@ -70,4 +71,4 @@ def init_app(app: Flask) -> None:
     from referee.web.chart import player_colours
 
     app.jinja_env.globals.update(KIND_NAMES=KIND_NAMES, cards_by_kind=cards_by_kind, merge_warnings=merge_warnings,
-                                 family_words=family_words, player_colours=player_colours)
+                                 family_words=family_words, player_colours=player_colours, count_cards=count_cards)

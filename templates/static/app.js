@@ -29,7 +29,10 @@
       });
     });
     form.querySelectorAll("[data-count]").forEach(function (span) {
-      span.textContent = form.querySelectorAll('input[name="' + span.dataset.count + '"]:checked').length;
+      var n = form.querySelectorAll('input[name="' + span.dataset.count + '"]:checked').length;
+      span.textContent = n;
+      var noun = span.nextElementSibling;  // the screen reader's " card" / " cards"
+      if (noun && noun.classList.contains("sr")) { noun.textContent = n === 1 ? " card" : " cards"; }
     });
     // "Every card in no pile goes to X" only on the last pile (every other pile holds cards);
     // "Clear X's pile" only on a pile that holds some (as the server renders them).

@@ -45,6 +45,9 @@ ERRORS = [
         "hand A has 6 cards",
     ),
     ("field-of-five", base(field=FIELD_SMALL[:5]), "card-count", "field has 5 cards"),
+    # Bug (screen walk-through): "1 cards".
+    ("hand-of-one", base(hands={**HANDS, "A": HAND_KARASU[:1]}), "card-count", "hand A has 1 card;"),
+    ("field-of-one", base(field=FIELD_SMALL[:1]), "card-count", "field has 1 card;"),
     (
         "field-four-of-a-month",
         base(

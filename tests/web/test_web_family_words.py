@@ -135,3 +135,22 @@ def test_the_explanations_local_names_carry_the_familys_language(client):
     board = client.get(f"/s/{token}").get_data(as_text=True)
     assert '<span lang="ko">삼광</span>' in board
     assert '<span lang="ja">' not in board
+
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+# Bug (screen walk-through): the conflict page branched on ``s.family != 'roppyakken'`` (and lost a Roppyakken
+# round's field); a template reads what the family provides (``family_words``, ``EntryForm.facts``) instead.
+def test_no_template_branches_on_a_family_or_preset_name():
+    compares = re.compile(r"\b(?:family|ruleset)\s*(?:==|!=|\bin\b)\s*[\[(]?\s*['\"]")
+    found = [f"{p.relative_to(TEMPLATES)}: {m.group(0)}" for p in sorted(TEMPLATES.rglob("*.html"))
+             for m in compares.finditer(p.read_text(encoding="utf-8"))]
+    assert not found
+
+
+def test_every_entry_form_names_a_facts_partial_that_exists():
+    from referee.web.forms.rounds import ENTRY_FORMS
+
+    for kind, form in ENTRY_FORMS.items():
+        assert (TEMPLATES / form.facts).is_file(), kind

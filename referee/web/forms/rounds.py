@@ -313,21 +313,27 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
 
 @dataclass(frozen=True)
 class EntryForm:
-    """A round entry screen: its template (extending ``entry/round_form.html``) and the parser of
-    its fields into the family's stored round (``parse(form, players) -> dict``)."""
+    """A round entry screen: its template (extending ``entry/round_form.html``), the parser of
+    its fields into the family's stored round (``parse(form, players) -> dict``), and ``facts``:
+    the partial that names, in the form's own words, what such a round holds beside its piles,
+    dealt hands and entered totals (Koi-Koi's calls, Go-Stop's gos...), for the pages that show a
+    saved round (``partials/round_cards.html``)."""
 
     template: str
     parse: Callable[[FormData, Sequence[str]], dict[str, Any]]
+    facts: str
     #: ``unanswered(form, data)``: what the form still has to be told before it scores, or None.
     unanswered: Callable[[FormData, Mapping[str, Any]], str | None] | None = None
 
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
 ENTRY_FORMS: dict[str, EntryForm] = {
-    "picker": EntryForm("entry/round.html", parse_round_form),
-    "money": EntryForm("entry/round_money.html", parse_money_round_form),
-    "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, calls_unanswered),
-    "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, ending_unanswered),
+    "picker": EntryForm("entry/round.html", parse_round_form, "partials/round_facts/picker.html"),
+    "money": EntryForm("entry/round_money.html", parse_money_round_form, "partials/round_facts/money.html"),
+    "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, "partials/round_facts/calls.html",
+                       calls_unanswered),
+    "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, "partials/round_facts/piles.html",
+                       ending_unanswered),
 }
 
 

@@ -23,7 +23,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, render_template
 
-from referee import store
+from referee.errors import RefereeError
+from referee.family import Words
 from referee.names import clean_name, name_key
 from referee.web import privacy
 from referee.web.board import Board, amount_formatter
@@ -78,8 +79,10 @@ class PlayerStats:
 
     ``name``: the spelling used most recently; ``sessions``: rows for the history table
     (``{session, title, seat, link, shown, rounds, won, over, draw, leader}``); ``tallies``: unit ->
-    ``Tally``; ``yaku``: (id, name, name_ja) -> times made; ``wins``: sessions won;
-    ``finished``: sessions whose game is over (won, or drawn).
+    ``Tally``; ``yaku``: (id, name, local name, its language) -> times made (the local name is
+    Japanese, or Go-Stop's Korean: ``Family.local_language``); ``voids``: the void rounds of the
+    games played, in their words (``Words.void``: fuke, nagari; none in Koi-Koi or Hachi-hachi);
+    ``wins``: sessions won; ``finished``: sessions whose game is over (won, or drawn).
     """
 
     key: str
@@ -87,6 +90,7 @@ class PlayerStats:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     tallies: dict[str, Tally] = field(default_factory=dict)
     yaku: Counter = field(default_factory=Counter)
+    voids: list[str] = field(default_factory=list)
     wins: int = 0
     finished: int = 0
 
@@ -96,7 +100,14 @@ class PlayerStats:
         return sum(t.rounds for t in self.tallies.values())
 
 
-def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Board, link: str) -> None:
+def _add_session(stats: PlayerStats, opened: Opened, seat: str, board: Board, link: str) -> None:
+    sess = opened.session
+    try:
+        words, lang = opened.family.words, opened.family.local_language
+    except RefereeError:  # a family no longer registered: its session still shows, in the default words
+        words, lang = Words(), "ja"
+    if words.void and words.void not in stats.voids:
+        stats.voids.append(words.void)
     tally = stats.tallies.get(board.unit)
     if tally is None:
         fmt = amount_formatter(sess) if board.unit != "points" else str
@@ -109,7 +120,7 @@ def _add_session(stats: PlayerStats, sess: store.Session, seat: str, board: Boar
         tally.add(v.scores[seat], any(line.get("code") == "entered-total" for line in v.lines))
         if not v.void:
             for y in v.made.get(seat, []):
-                stats.yaku[(y["id"], y["name"], y["name_ja"])] += 1
+                stats.yaku[(y["id"], y["name"], y["name_ja"], lang)] += 1
     won = seat in board.winners
     stats.wins += won
     stats.finished += board.over  # a winner, or a draw (a level Koi-Koi game)
@@ -135,13 +146,14 @@ def player_stats() -> dict[str, PlayerStats]:
     out: dict[str, PlayerStats] = {}
     listed, kept = privacy.visible_sessions()
     for sess in listed:
-        board = service.board(get_db(), Opened(sess))  # the scoreboard's cache of replayed standings
+        opened = Opened(sess)
+        board = service.board(get_db(), opened)  # the scoreboard's cache of replayed standings
         # The link this browser uses for a session: the scorekeeper's if it keeps the score.
         link = sess.edit_token if sess.edit_token in kept else sess.view_token
         for seat in sess.players:
             key = name_key(seat)
             stats = out.setdefault(key, PlayerStats(key, clean_name(seat)))
-            _add_session(stats, sess, seat, board, link)
+            _add_session(stats, opened, seat, board, link)
     return out
 
 

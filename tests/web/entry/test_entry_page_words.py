@@ -1,5 +1,5 @@
 """What the round entry page says: where Save is, card names that break at a syllable on a phone,
-a hint that fits the totals pad, and a round's error said once."""
+a hint that fits the totals pad, a pile's count of cards, and a round's error said once."""
 
 from __future__ import annotations
 
@@ -31,6 +31,15 @@ def test_the_totals_page_does_not_ask_to_check_cards(client, keeper):
     page = client.get(f"/s/{keeper}/round/new", query_string={"entry": "totals"}).get_data(as_text=True)
     assert "Check what you entered, then press “Score round”" in page
     assert "Check the cards" not in page
+
+
+# Bug (screen walk-through): a pile tab's count read "1 cards" to a screen reader.
+def test_a_pile_tab_counts_one_card(client, keeper, h):
+    form = h.round_form({"Aki": ["pine-crane"], "Ben": ["plum-bush-warbler", "plum-poetry-ribbon"]}, action="score")
+    page = client.post(f"/s/{keeper}/round/new", data=form, follow_redirects=True).get_data(as_text=True)
+    assert '<span data-count="pile-0">1</span><span class="sr"> card</span>' in page
+    assert '<span data-count="pile-1">2</span><span class="sr"> cards</span>' in page
+    assert '<span data-count="pile-2">0</span><span class="sr"> cards</span>' in page
 
 
 PLAYERS = ("Aki", "Ben")

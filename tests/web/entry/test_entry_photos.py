@@ -389,6 +389,17 @@ def test_deck_check_flags_odd_piles_and_cards_in_no_pile(client, keeper):
     assert "45 cards in no pile" in html
 
 
+# Bug (screen walk-through): "1 cards in no pile".
+def test_deck_check_says_one_card_in_no_pile(client, keeper):
+    from referee.cards import CARDS
+
+    form = MultiDict([("pile-0", c.id) for c in CARDS[1:]])
+    html = client.post(f"/s/{keeper}/round/deck-check", data=form).get_data(as_text=True)
+    assert "47 of 48" in html
+    assert "1 card in no pile" in html
+    assert "1 cards" not in html
+
+
 COVERED_ONE = [Detection("pine-chaff-1", 0.1, (10, 10, 90, 150), uncertain=True, covered=True, visible=0.1)]
 
 
@@ -757,3 +768,23 @@ def test_the_capture_guide_comes_back_after_a_photo_with_uncertain_cards(tmp_pat
     if why == "unclear":
         assert "Some cards were unclear." in html
         assert "snap again like this; photos of a pile merge" in html
+
+
+# Bug (screen walk-through): "1 cards after corrections and answers".
+def test_the_photos_page_says_one_card(client, keeper, app):
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)  # ONE: two certain, cherry-curtain asked
+    pid = photo_ids(html)[0]
+    form = _state(html)
+    form[f"as-{pid}-1"] = ""  # the ribbon was not there
+    form["ask"] = "no:cherry-curtain:pile-0"
+    form = _state(step(client, keeper, form).get_data(as_text=True))
+    form["action"] = "save"
+    assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
+    with app.app_context():
+        from referee.web import get_db
+
+        sess, _ = store.find_session(get_db(), keeper)
+        rnd = store.rounds_of(get_db(), sess.id)[0]
+    assert rnd.data["piles"]["Aki"] == ["pine-crane"]
+    page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
+    assert "1 card after corrections and answers" in page

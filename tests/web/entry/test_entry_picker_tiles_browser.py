@@ -92,3 +92,14 @@ def test_every_card_name_fits_inside_its_tile(text_tiles, screen, picked):
     assert all(t["lines"] for t in tiles)
     cut = [t["name"] for t in tiles if not all(inside(line, t["inner"]) for line in t["lines"])]
     assert not cut, f"names running past their tile at {SCREENS[screen]['width']} px: {cut}"
+
+
+# Bug (screen walk-through): a pile tab's count read "1 cards" to a screen reader once a card was tapped in.
+def test_a_pile_tabs_count_says_card_or_cards_as_cards_are_tapped(text_tiles):
+    page = text_tiles("phone")
+    count = page.locator('label[for="tab-0"] .count')
+    assert count.text_content() == "0 cards"
+    page.locator('input[name="pile-0"][value="pine-crane"] + .face').click()
+    assert count.text_content() == "1 card"
+    page.locator('input[name="pile-0"][value="pine-poetry-ribbon"] + .face').click()
+    assert count.text_content() == "2 cards"

@@ -210,3 +210,29 @@ def test_hachihachi_form_names_the_liable_thrower_when_the_rule_is_on(client, h)
     assert rnd["scores"] == {"A": 240, "B": 0, "C": -240}
     plain = h.new_session(client, name="Plain", ruleset="hachihachi")
     assert 'name="dk-liable-0"' not in client.get(f"/s/{plain}/round/new").get_data(as_text=True)
+
+
+def _hint(page: str, key: str) -> str:
+    fid = "opt-" + key.replace(".", "-")
+    label = re.search(rf'<label for="{fid}">([^<]*)</label>', page).group(1)
+    return label + ": " + re.search(rf'id="{fid}-help">([^<]*)</small>', page).group(1).replace("&#39;", "'")
+
+
+# Bug (screen walk-through): Go-Stop's player-count field read "Players: How many play: 3 (Go-Stop) or 2 (Matgo,
+# 맞고). (separate several with commas)", as if it took the players' names; it takes the numbers of players allowed.
+@pytest.mark.parametrize(
+    ("ruleset", "players", "key", "says"),
+    [("gostop", ["Aki", "Ben", "Chiyo"], "players",
+      "Allowed numbers of players: How many may play: 3 (Go-Stop), 2 (Matgo, 맞고), or both (2, 3). "
+      "(one number, or several separated by commas)"),
+     ("roppyakken", ["Aki", "Ben", "Chiyo"], "players",
+      "Allowed numbers of players: Allowed player counts. (one number, or several separated by commas)"),
+     ("roppyakken", ["Aki", "Ben", "Chiyo"], "fuke.excluded_months", "(month numbers 1 to 12, separated by commas)"),
+     ("gostop", ["Aki", "Ben", "Chiyo"], "ssangpi", "Chaff cards worth 2 pi (쌍피). (separate several with commas)")],
+    ids=["gostop-players", "roppyakken-players", "months", "cards"],
+)
+def test_a_list_options_hint_says_what_the_field_takes(client, ruleset, players, key, says):
+    r = client.post("/api/v1/sessions", json={"name": "Friday", "ruleset": ruleset, "players": players})
+    token = r.get_json()["edit_token"]
+    hint = _hint(client.get(f"/s/{token}/what-if").get_data(as_text=True), key)
+    assert hint.endswith(says), hint

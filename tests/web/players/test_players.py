@@ -163,3 +163,44 @@ def test_lucky_hands_of_different_months_count_as_one_yaku(client):
     made = text(client.get("/players/aki")).split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
     assert re.search(r"×2</span> Four of a Month", made), made
     assert made.count("Four of a Month") == 1
+
+
+# Bug (screen walk-through): the hint under the player names ended "A, B, C…." when it cut the list short.
+@pytest.mark.parametrize(("players", "ends"), [(3, "Aki, Ben, Chiyo."), (9, "P1, P2…")], ids=["all", "cut"])
+def test_the_earlier_names_hint_ends_with_one_stop(client, h, players, ends):
+    names = ["Aki", "Ben", "Chiyo"] if players == 3 else [f"P{i}" for i in range(1, 10)]
+    for i in range(0, len(names), 3):  # a Roppyakken session seats 2 or 3
+        h.new_session(client, name=f"Game {i}", players=names[i:i + 3])
+    hint = re.search(r"Players from your earlier sessions are offered as you type: ([^<]*)</p>",
+                     text(client.get("/new"))).group(1)
+    assert hint.endswith(ends)
+    assert "…." not in hint
+
+
+TEPPO = ["pine-crane", "pine-chaff-1", "cherry-curtain", "cherry-chaff-1", "pampas-moon", "pampas-chaff-1",
+         "chrysanthemum-sake-cup", "chrysanthemum-chaff-1"]  # 鉄砲 (Gun)
+
+
+# Bug (screen walk-through): a Go-Stop (or Koi-Koi) player's page said "Void (fuke) rounds are left out", and
+# named Go-Stop's Korean point lines as Japanese (lang="ja").
+@pytest.mark.parametrize(
+    ("ruleset", "players", "round_", "says", "made"),
+    [("sanbyakuken", ["Aki", "Ben"], {"piles": {"Aki": TEPPO, "Ben": ["plum-bush-warbler", "plum-chaff-1"]}},
+      "Void (fuke) rounds are left out", '<span lang="ja">鉄砲</span>'),
+     ("gostop", ["Aki", "Ben", "Chiyo"], {"piles": {"Aki": ["pine-crane", "cherry-curtain", "pampas-moon"]},
+                                          "stopped_by": "Aki"},
+      "Void (nagari) rounds are left out", '<span lang="ko">삼광</span>'),
+     ("koikoi", ["Aki", "Ben"], {"piles": {"Aki": ["pine-crane", "cherry-curtain", "pampas-moon"]},
+                                 "stopped_by": "Aki"}, None, '<span lang="ja">三光</span>')],
+    ids=["roppyakken", "gostop", "koikoi"],
+)
+def test_a_player_page_names_void_rounds_and_yaku_in_the_games_words(client, ruleset, players, round_, says, made):
+    add(client, api_session(client, players, ruleset=ruleset)["edit_token"], round_)
+    body = text(client.get("/players/aki"))
+    if says:
+        assert says in body
+    else:
+        assert "Void" not in body
+    for other in {"fuke", "nagari"} - ({says.split("(")[1].split(")")[0]} if says else set()):
+        assert other not in body
+    assert made in body.split("<h2>Yaku made</h2>")[1].split("</ul>")[0]
