@@ -81,21 +81,25 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
             times.append(dt)
             cpu.append((time.process_time() - c) * 1000)
             n = len(dets)
-    stages = {"decode": [], "localise": [], "classify": []}
+    stages = {"decode": [], "localise": [], "visibility": [], "classify": []}
     for _ in range(max(3, runs // 2)):
         t0 = time.perf_counter()
         li = load_image(photo, det.max_side)
         t1 = time.perf_counter()
         obbs, _ = det.localise(li.array)
         t2 = time.perf_counter()
-        det.classify(li.array, obbs)
+        masks, _ = det.visibility(li.array, obbs)  # stacking order and visible masks
         t3 = time.perf_counter()
+        det.classify(li.array, obbs, masks)
+        t4 = time.perf_counter()
         stages["decode"].append((t1 - t0) * 1000)
         stages["localise"].append((t2 - t1) * 1000)
-        stages["classify"].append((t3 - t2) * 1000)
+        stages["visibility"].append((t3 - t2) * 1000)
+        stages["classify"].append((t4 - t3) * 1000)
     times.sort()
     return {
         "backend": backend,
+        "models": os.environ.get("HANAFUDA_VISION_MODELS", "shipped"),
         "tta": tta,
         "median_ms": statistics.median(times),
         "p90_ms": times[int(0.9 * (len(times) - 1))],
@@ -144,6 +148,14 @@ def main(argv=None) -> int:
     p.add_argument("--tta", action="store_true", help="also time the default with TTA")
     p.add_argument("--json", type=Path, default=None)
     p.add_argument(
+        "--models",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="also time ONNX Runtime on these model folders (HANAFUDA_VISION_MODELS: "
+        "localiser.onnx, classifier.onnx, calibration.json), e.g. a candidate beside the shipped one",
+    )
+    p.add_argument(
         "--interleave",
         action="store_true",
         help="also time all backends round-robin in one process (fair under load)",
@@ -160,14 +172,16 @@ def main(argv=None) -> int:
         photo.parent.mkdir(parents=True, exist_ok=True)
         if not photo.exists():
             make_photo(photo, a.png, a.art)
-    jobs = [(b, "0") for b in a.backends]
+    jobs = [(b, "0", None) for b in a.backends]
     if a.tta:
-        jobs.insert(1, ("onnxruntime", "1"))
+        jobs.insert(1, ("onnxruntime", "1", None))
+    jobs[1:1] = [("onnxruntime", "0", d) for d in a.models]
     results = []
-    for backend, tta in jobs:
+    for backend, tta, models in jobs:
         cmd = [sys.executable, __file__, "--runs", str(a.runs), "--warmup", str(a.warmup)]
         cmd += ["--child", backend, str(photo), tta]
-        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        env = {**os.environ, "HANAFUDA_VISION_MODELS": str(models.resolve())} if models else None
+        r = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if r.returncode != 0:
             err = (r.stderr.strip().splitlines() or ["?"])[-1]
             print(f"{backend}: skipped ({err})")
@@ -177,13 +191,13 @@ def main(argv=None) -> int:
         results.append(res)
         st = res["stages_median_ms"]
         print(
-            f"{backend:12} tta={res['tta']!s:5} median {res['median_ms']:7.1f} ms  "
+            f"{backend:12} {res['models']:>10} tta={res['tta']!s:5} median {res['median_ms']:7.1f} ms  "
             f"p90 {res['p90_ms']:7.1f}  cpu {res['cpu_ms_median']:6.1f}  "
             f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
-            f"{st['localise']:.1f}, classify {st['classify']:.1f})"
+            f"{st['localise']:.1f}, visibility {st['visibility']:.1f}, classify {st['classify']:.1f})"
         )
-    ok = {r["backend"]: r for r in results if "median_ms" in r and not r["tta"]}
+    ok = {r["backend"]: r for r in results if "median_ms" in r and not r["tta"] and r["models"] == "shipped"}
     if "ultralytics" in ok:
         for b in ("onnxruntime", "openvino"):
             if b in ok:
