@@ -37,6 +37,16 @@ def jpeg(w: int = 640, h: int = 480, *, gps: bool = False) -> bytes:
     return buf.getvalue()
 
 
+
+def _first_round(app, keeper: str):
+    """The first saved round of the keeper's session and the photos kept with it (store rows)."""
+    with app.app_context():
+        from referee.web import get_db
+
+        sess, _ = store.find_session(get_db(), keeper)
+        rnd = store.rounds_of(get_db(), sess.id)[0]
+        return rnd, store.photos_of_round(get_db(), sess.id, rnd.id)
+
 def bomb_png() -> bytes:
     """A PNG header claiming 20000 x 20000 pixels (400 MP), with no pixel data."""
     import struct
@@ -288,13 +298,8 @@ def test_saving_keeps_the_corrected_cards_and_the_photo(client, keeper, app, tmp
     form["action"] = "save"
     r = client.post(f"/s/{keeper}/round/new", data=form)
     assert r.status_code == 303, r.get_data(as_text=True)[:500]
-    with app.app_context():
-        from referee.web import get_db
-
-        sess, _ = store.find_session(get_db(), keeper)
-        rnd = store.rounds_of(get_db(), sess.id)[0]
-        assert rnd.data["piles"]["Aki"] == ["pine-crane", "pine-poetry-ribbon"]
-        photos = store.photos_of_round(get_db(), sess.id, rnd.id)
+    rnd, photos = _first_round(app, keeper)
+    assert rnd.data["piles"]["Aki"] == ["pine-crane", "pine-poetry-ribbon"]
     assert [p.id for p in photos] == [pid]
     page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
     assert f"/photo/{pid}.jpg" in page
@@ -316,11 +321,7 @@ def test_evidence_is_downscaled_without_exif_and_deleted_with_its_round(client, 
     form = _state(html)
     form["action"] = "save"
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
-    with app.app_context():
-        from referee.web import get_db
-
-        sess, _ = store.find_session(get_db(), keeper)
-        rid = store.rounds_of(get_db(), sess.id)[0].id
+    rid = _first_round(app, keeper)[0].id
     assert client.post(f"/s/{keeper}/round/{rid}/delete").status_code == 303
     assert not files[0].exists()
     assert client.get(f"/s/{keeper}/photo/{pid}.jpg").status_code == 404
@@ -450,12 +451,7 @@ def test_score_then_save_keeps_the_photo_with_the_round(client, keeper, app):
     form = _state(html)
     form["action"] = "save"
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
-    with app.app_context():
-        from referee.web import get_db
-
-        sess, _ = store.find_session(get_db(), keeper)
-        rid = store.rounds_of(get_db(), sess.id)[0].id
-        assert [p.id for p in store.photos_of_round(get_db(), sess.id, rid)] == [pid]
+    assert [p.id for p in _first_round(app, keeper)[1]] == [pid]
 
 
 def test_slow_detection_in_the_round_form_keeps_the_photo_and_the_taps(tmp_path, h):
@@ -690,11 +686,7 @@ def test_a_saved_round_keeps_what_was_answered(client, keeper, app, stub):
     form = _state(html)
     form["action"] = "save"
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
-    with app.app_context():
-        from referee.web import get_db
-
-        sess, _ = store.find_session(get_db(), keeper)
-        rnd = store.rounds_of(get_db(), sess.id)[0]
+    rnd = _first_round(app, keeper)[0]
     assert rnd.data["piles"]["Aki"] == ["pine-crane", "pine-poetry-ribbon"]
     page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
     assert "2 cards after corrections and answers" in page
@@ -780,11 +772,7 @@ def test_the_photos_page_says_one_card(client, keeper, app):
     form = _state(step(client, keeper, form).get_data(as_text=True))
     form["action"] = "save"
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
-    with app.app_context():
-        from referee.web import get_db
-
-        sess, _ = store.find_session(get_db(), keeper)
-        rnd = store.rounds_of(get_db(), sess.id)[0]
+    rnd = _first_round(app, keeper)[0]
     assert rnd.data["piles"]["Aki"] == ["pine-crane"]
     page = client.get(f"/s/{keeper}/round/{rnd.id}/photos").get_data(as_text=True)
     assert "1 card after corrections and answers" in page
