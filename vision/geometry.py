@@ -106,11 +106,22 @@ def in_obb(points: np.ndarray, obb: np.ndarray, margin: float = 0.0, *, edge_ins
     as inside only with ``edge_inside`` (the nested-box share of
     :func:`vision.postprocess.merge_passes` counts it; the stacking and mask code of
     :mod:`vision.visibility` does not)."""
-    cx, cy, w, h, t = obb
-    c, s = np.cos(t), np.sin(t)
-    d = points - (cx, cy)
-    u, v = np.abs(d[:, 0] * c + d[:, 1] * s), np.abs(-d[:, 0] * s + d[:, 1] * c)
-    hw, hh = w / 2 - margin, h / 2 - margin
+    obb = np.asarray(obb)
+    cos_sin = np.array([np.cos(obb[4]), np.sin(obb[4])])
+    return in_obbs(points, obb, cos_sin, margin, edge_inside=edge_inside)
+
+
+def in_obbs(
+    points: np.ndarray, boxes: np.ndarray, cos_sin: np.ndarray, margin=0.0, *, edge_inside: bool = False
+) -> np.ndarray:
+    """:func:`in_obb` for many boxes at once: ``points`` ``(..., 2)`` against ``boxes``
+    ``(..., 5)`` of the same or a broadcasting shape, whose angles' cosine and sine are
+    ``cos_sin`` ``(..., 2)`` (computed once per box by the caller); ``margin`` in pixels, a
+    scalar or broadcasting array.  Boolean of the broadcast shape."""
+    d = points - boxes[..., :2]
+    c, s = cos_sin[..., 0], cos_sin[..., 1]
+    u, v = np.abs(d[..., 0] * c + d[..., 1] * s), np.abs(-d[..., 0] * s + d[..., 1] * c)
+    hw, hh = boxes[..., 2] / 2 - margin, boxes[..., 3] / 2 - margin
     if edge_inside:
         return (u <= hw) & (v <= hh)
     return (u < hw) & (v < hh)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import CROP_SIZE, _quad_to_crop, obb_corners, obb_grid, upright_quad
+from vision.geometry import CROP_SIZE, _quad_to_crop, in_obbs, obb_corners, obb_grid, upright_quad
 
 #: Grey level (0-255, every channel) of hidden pixels in a masked crop.
 HIDDEN_GREY = 114
@@ -70,16 +70,6 @@ def _gradient_at(image: np.ndarray, xi: np.ndarray, yi: np.ndarray) -> tuple[np.
     return cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[ys, xs], cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[ys, xs]
 
 
-def _inside(points: np.ndarray, boxes: np.ndarray, cos_sin: np.ndarray, margin) -> np.ndarray:
-    """:func:`vision.geometry.in_obb` for many boxes at once, with the same arithmetic:
-    ``points`` ``(..., 2)`` against ``boxes`` ``(..., 5)`` of the same or a broadcasting shape,
-    whose angles' cosine and sine are ``cos_sin`` ``(..., 2)``; ``margin`` in pixels."""
-    d = points - boxes[..., :2]
-    c, s = cos_sin[..., 0], cos_sin[..., 1]
-    u, v = np.abs(d[..., 0] * c + d[..., 1] * s), np.abs(-d[..., 0] * s + d[..., 1] * c)
-    return (u < boxes[..., 2] / 2 - margin) & (v < boxes[..., 3] / 2 - margin)
-
-
 def _edge_samples(obbs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Points along each box's four edges (one every 3 px, at least 8 an edge, none on an
     edge under 2 px long): the points ``(K, P, 2)`` in pixels (``P``: the most any box has),
@@ -116,7 +106,7 @@ def _edge_votes(image, obbs, cos_sin, pi, pj, short) -> tuple[np.ndarray, np.nda
     # one entry per pair and way round: entry 2p, pi's edges in pj; entry 2p + 1, the reverse
     own, other = np.stack([pi, pj], 1).ravel(), np.stack([pj, pi], 1).ravel()
     margin = 0.04 * np.repeat(short, 2)[:, None]
-    inside = valid[own] & _inside(pts[own], obbs[other, None], cos_sin[other, None], margin)
+    inside = valid[own] & in_obbs(pts[own], obbs[other, None], cos_sin[other, None], margin)
     entry, slot = np.nonzero(inside)  # entry ascending
     band = np.maximum(1.5, 0.03 * short)
     offs = np.linspace(-band, band, 5, axis=-1)[entry // 2]  # (R, 5) px across the edge
@@ -149,8 +139,8 @@ def _colour_votes(image, obbs, cos_sin, pi, pj) -> np.ndarray:
     rgb = image[np.clip(grid[..., 1].astype(int), 0, h - 1), np.clip(grid[..., 0].astype(int), 0, w - 1)]
     q = (rgb >> 6).astype(np.int32)
     codes = q[..., 0] * 16 + q[..., 1] * 4 + q[..., 2]  # (K, 225), 0-63
-    a_in_b = _inside(grid[pi], obbs[pj, None], cos_sin[pj, None], 0.0)  # (M, 225)
-    b_in_a = _inside(grid[pj], obbs[pi, None], cos_sin[pi, None], 0.0)
+    a_in_b = in_obbs(grid[pi], obbs[pj, None], cos_sin[pj, None], 0.0)  # (M, 225)
+    b_in_a = in_obbs(grid[pj], obbs[pi, None], cos_sin[pi, None], 0.0)
     slot = np.arange(len(pi))[:, None] * 64
 
     def counts(c, mask):  # (M, 64): how many points of each colour code where mask
@@ -177,7 +167,7 @@ def _pair_scores(image: np.ndarray, obbs: np.ndarray) -> tuple[np.ndarray, np.nd
     pi, pj = np.nonzero(np.triu(near, 1))
     if len(pi) == 0:
         return pi, pj, np.zeros(0)
-    cos_sin = np.array([(np.cos(t), np.sin(t)) for t in obbs[:, 4]]).reshape(k, 2)  # as in_obb has them
+    cos_sin = np.array([(np.cos(t), np.sin(t)) for t in obbs[:, 4]]).reshape(k, 2)  # as in_obb computes them
     sides = obbs[:, 2:4].min(1)
     short = np.minimum(sides[pi], sides[pj])
     med, found = _edge_votes(image, obbs, cos_sin, pi, pj, short)
