@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.synth.render import DEFAULT_ART_DIR, render_art
 from vision.train.classifier import export_classifier_onnx, train_classifier, train_classifier_top
-from vision.train.datasets import gen_crops, gen_detection_dataset
+from vision.train.datasets import gen_crops, gen_detection_dataset, load_crops, write_detector_crops
 from vision.train.effnet import train_effnet_top
 from vision.train.localiser import export_localiser_onnx, hardware, train_localiser
 
@@ -70,7 +70,34 @@ def main(argv=None) -> int:
         "effnet: EfficientNet-Lite0 from ImageNet, above its frozen stem (--cls-seconds, --cls-views)",
     )
     p.add_argument("--cls-views", type=int, default=2, help="effnet: cached augmented views per crop")
-    p.add_argument("--crops", type=Path, default=None, help="crops file (default: --out/crops.npz)")
+    p.add_argument("--cls-lr", type=float, default=1.5e-3, help="effnet: peak learning rate of the one-cycle schedule")
+    p.add_argument(
+        "--crops",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="crops file(s) (default: --out/crops.npz); the classifier stage trains on all of them",
+    )
+    p.add_argument(
+        "--feature-cache",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="effnet: stem feature caches, one per --crops file (the last may be missing: it is written)",
+    )
+    p.add_argument(
+        "--detector-crops",
+        type=int,
+        default=0,
+        help="data: also cut classifier crops from this many new scenes with the detector's own "
+        "boxes and masks (--out/detector_crops.npz; see vision.train.datasets.gen_detector_crops)",
+    )
+    p.add_argument(
+        "--detector-models",
+        type=Path,
+        default=None,
+        help="data: the localiser.onnx and classifier.onnx that cut --detector-crops (default: shipped)",
+    )
     p.add_argument("--skip-localiser", action="store_true", help="export: classifier only")
     p.add_argument("--skip-classifier", action="store_true", help="export: localiser only")
     p.add_argument(
@@ -148,15 +175,19 @@ def main(argv=None) -> int:
                 boxes=a.boxes,
                 crops_per_card=a.crops_per_card,
             )
-        crops = a.crops or a.out / "crops.npz"
+        crops = a.crops[0] if a.crops else a.out / "crops.npz"
         if not crops.exists() and a.crop_scenes > 0:
             x, y, s = gen_crops(a.png, a.crop_scenes, a.seed, a.workers, styles=styles)
             np.savez(crops, x=x, y=y, s=s)
+        if a.detector_crops > 0:
+            entry["detector_crops"] = write_detector_crops(
+                a.out / "detector_crops.npz", a.png, a.detector_crops, a.seed, a.workers, styles, a.detector_models
+            )
         entry["data_s"] = round(time.time() - t, 1)
         print(f"data ready in {entry['data_s']}s", flush=True)
     cuda = a.device != "cpu"
     if a.stage in ("classifier", "all"):
-        d = np.load(a.crops or a.out / "crops.npz")
+        d = load_crops(a.crops or [a.out / "crops.npz"])
         dev = f"cuda:{a.device}" if cuda else "cpu"
         hold = d["s"] == a.leave_out if a.leave_out else None
         tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
@@ -168,11 +199,13 @@ def main(argv=None) -> int:
                 a.cls_epochs,
                 min(a.cls_batch, 128),
                 a.cls_views,
+                lr=a.cls_lr,
                 holdout=hold,
                 seed=a.seed,
                 tag=tag,
                 time_limit_s=a.cls_seconds,
                 init=a.cls_init,
+                feature_cache=a.feature_cache,
             )
         elif a.cls_mode == "top":
             if not a.cls_init:

@@ -271,3 +271,200 @@ def gen_whole_crops(
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
         parts = pool.map(_whole_crop_job, jobs, chunksize=8)
     return {k: np.concatenate([p[i] for p in parts]) for i, k in enumerate(("x", "y", "visible", "layout", "s"))}
+
+
+# --------------------------------------------------------------------------- detector crops
+
+_DETECTOR = None
+
+#: A localiser box takes its best-overlapping card's label at this polygon IoU with the
+#: card's whole quad or more, and "not a card" below :data:`REJECT_BELOW` (boxes in between
+#: span parts of several cards and are left out: neither label is right for them).
+LABEL_FROM, REJECT_BELOW = 0.5, 0.25
+
+
+def _init_detector_worker(png_dir: str, styles: tuple[str, ...], models: str | None) -> None:
+    global _DETECTOR
+    from vision.detector import Detector
+
+    _init_worker(png_dir, styles)
+    m = Path(models) if models else None
+    _DETECTOR = Detector(
+        localiser=m / "localiser.onnx" if m else None,
+        classifier=m / "classifier.onnx" if m else None,
+        threads=1,
+        calibration=False,
+    )
+
+
+def box_labels(
+    boxes: np.ndarray, cards: np.ndarray, labels: list[int], visible: list[float], min_visible: float
+) -> list[tuple[int, float]]:
+    """Training labels for localiser ``boxes`` ``(K, 5)`` given the scene's whole cards
+    ``cards`` ``(N, 5)`` (same pixels), their ``labels`` and true ``visible`` shares.
+
+    Per box ``(label, visible share)``: the label of the card it overlaps most at polygon
+    IoU :data:`LABEL_FROM` or more (-1 when that card shows under ``min_visible``: nothing
+    to name); :data:`REJECT` with share 1.0 when it overlaps every card below
+    :data:`REJECT_BELOW`; else -1 (a box across parts of several cards)."""
+    from vision.geometry import obb_iou
+
+    if not len(boxes):
+        return []
+    if not len(cards):
+        return [(REJECT, 1.0)] * len(boxes)
+    iou = obb_iou(np.asarray(boxes, float), np.asarray(cards, float))
+    out = []
+    for row in iou:
+        j = int(row.argmax())
+        if row[j] >= LABEL_FROM:
+            out.append((labels[j], float(visible[j])) if visible[j] >= min_visible else (-1, 0.0))
+        elif row[j] < REJECT_BELOW:
+            out.append((REJECT, 1.0))
+        else:
+            out.append((-1, 0.0))
+    return out
+
+
+def _detector_crop_job(args):
+    seed, size, backgrounds, min_visible = args
+    from vision.imageio import load_image
+    from vision.visibility import mask_crops
+
+    det = _DETECTOR
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
+    loaded = load_image(scene.image, det.max_side)
+    a = loaded.array
+    obbs, _ = det.localise(a)
+    empty = (
+        np.zeros((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8),
+        *(np.zeros(0, t) for t in (np.int64, np.float32, np.int8)),
+    )
+    if not len(obbs):
+        return (*empty, np.array([], str), np.array([], str))
+    masks, _ = det.visibility(a, obbs)
+    crops = crop_obbs(a, obbs, CROP_SIZE)
+    px = obbs.copy()
+    px[:, :4] *= loaded.scale  # scene pixels, as the labels are
+    gt = np.array([quad_to_obb(q) for q in scene.whole]).reshape(-1, 5)
+    labels = [card_label(scene.style, c) for c in scene.cards]
+    xs, ys, vs, views = [], [], [], []
+    for k, (label, frac) in enumerate(box_labels(px, gt, labels, scene.visible, min_visible)):
+        if label < 0:
+            continue
+        xs.append(crops[k])
+        ys.append(label)
+        vs.append(frac)
+        views.append(0)
+        # the masked view the detector also reads, unless the mask hides nearly all of it
+        if masks is not None and not masks[k].all() and masks[k].mean() >= min_visible:
+            xs.append(mask_crops(crops[k][None], masks[k][None])[0])
+            ys.append(label)
+            vs.append(frac)
+            views.append(1)
+    if not xs:
+        return (*empty, np.array([], str), np.array([], str))
+    n = len(ys)
+    return (
+        np.stack(xs),
+        np.array(ys, np.int64),
+        np.array(vs, np.float32),
+        np.array(views, np.int8),
+        np.array([scene.layout] * n),
+        np.array([scene.style] * n),
+    )
+
+
+def gen_detector_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 1280,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    models: Path | None = None,
+    min_visible: float = 0.15,
+    first: int = 0,
+) -> dict[str, np.ndarray]:
+    """Classifier crops cut by the detector itself: its localiser's boxes on ``n_scenes``
+    new scenes (scene ``i`` uses seed ``seed * 1_000_000 + 800_000 + i``, from ``first``),
+    each cut, and masked by its stacking order, exactly as :class:`vision.detector.Detector`
+    cuts and masks it, so the classifier learns the boxes it will really be given (shifted,
+    cut short, or on no card at all) rather than jittered label boxes.
+
+    A box takes the label (:func:`vision.train.labels.card_label`) of the card whose whole
+    quad it overlaps most, at polygon IoU :data:`LABEL_FROM` or more, when that card shows
+    at least ``min_visible`` of its face; a box overlapping every card below
+    :data:`REJECT_BELOW` is "not a card" (:data:`REJECT`); the rest are left out.  Each kept
+    box gives its whole crop and, when the stacking order covers part of it, its masked crop
+    (unless the mask leaves under ``min_visible`` of the crop: a grey crop names nothing).
+    ``models``: a folder with ``localiser.onnx`` and ``classifier.onnx`` (default: the
+    shipped ones).  ``size``: the scenes' long side in pixels (the held-out photos' 1280).
+
+    Returns ``{"x": uint8 (N, 112, 72, 3), "y": int64 (N,), "visible": float32 (N,) the
+    card's true visible share (1 for "not a card"), "view": int8 (N,) 0 whole / 1 masked,
+    "layout": str (N,), "s": str (N,) the art style}``.
+    """
+    base = seed * 1_000_000 + 800_000
+    jobs = [(base + i, size, backgrounds, min_visible) for i in range(first, first + n_scenes)]
+    init = (str(png_dir), styles, str(models) if models else None)
+    with Pool(workers, initializer=_init_detector_worker, initargs=init) as pool:
+        parts = pool.map(_detector_crop_job, jobs, chunksize=4)
+    keys = ("x", "y", "visible", "view", "layout", "s")
+    return {k: np.concatenate([p[i] for p in parts]) for i, k in enumerate(keys)}
+
+
+def write_detector_crops(
+    path: Path,
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    styles: tuple[str, ...] | None = None,
+    models: Path | None = None,
+    chunk: int = 250,
+) -> dict:
+    """:func:`gen_detector_crops` for ``n_scenes`` scenes into the ``.npz`` at ``path``,
+    ``chunk`` scenes at a time: each chunk is kept beside it (``<path stem>/part_*.npz``), so
+    a stopped run, started again, resumes after its last whole chunk.  A ``path`` already
+    written is kept.  Returns ``{"crops", "not_a_card", "masked", "seconds"}``."""
+    import time
+
+    path = Path(path)
+    t0 = time.time()
+    if not path.exists():
+        parts_dir = path.with_suffix("")
+        parts_dir.mkdir(parents=True, exist_ok=True)
+        files = []
+        for first in range(0, n_scenes, chunk):
+            f = parts_dir / f"part_{first:06d}.npz"
+            if not f.exists():
+                d = gen_detector_crops(
+                    png_dir, min(chunk, n_scenes - first), seed, workers, styles=styles, models=models, first=first
+                )
+                np.savez(f.with_suffix(".tmp.npz"), **d)
+                f.with_suffix(".tmp.npz").rename(f)
+                print(
+                    f"detector crops: scenes {first}-{min(first + chunk, n_scenes) - 1}, {time.time() - t0:.0f}s",
+                    flush=True,
+                )
+            files.append(f)
+        np.savez(path.with_suffix(".tmp.npz"), **load_crops(files))
+        path.with_suffix(".tmp.npz").rename(path)
+    with np.load(path) as d:
+        y, view = d["y"], d["view"]
+        return {
+            "crops": len(y),
+            "not_a_card": int((y == REJECT).sum()),
+            "masked": int(view.sum()),
+            "seconds": round(time.time() - t0, 1),
+        }
+
+
+def load_crops(paths) -> dict[str, np.ndarray]:
+    """Crops files (``.npz`` with at least ``x``, ``y``, ``s``) read and joined in order:
+    ``{key: array}`` for the keys every file has."""
+    data = [dict(np.load(p)) for p in paths]
+    keys = [k for k in data[0] if all(k in d for d in data)]
+    return {k: np.concatenate([d[k] for d in data]) for k in keys}

@@ -137,6 +137,27 @@ def _features(model, x: np.ndarray, views: int, seed: int, log, augment) -> list
     return out
 
 
+def _cached_features(model, x: np.ndarray, views: int, seed: int, caches: list[Path], log, augment) -> list:
+    """The stem's features of ``x`` from ``caches``, files holding consecutive slices of
+    ``x`` in order; a missing last file is computed for the crops after the others and
+    written.  Returns ``views`` float16 tensors ``(N, C, h, w)``."""
+    import torch
+
+    parts, done = [], 0
+    for i, cache in enumerate(caches):
+        if cache.exists():
+            part = torch.load(cache, weights_only=True)
+            log(f"features read from {cache}: {len(part[0])} crops")
+        elif i == len(caches) - 1:
+            part = _features(model, x[done:], views, seed, log, augment)
+            torch.save(part, cache)
+        else:
+            raise FileNotFoundError(f"feature cache: only the last may be missing, not {cache}")
+        parts.append(part)
+        done += len(part[0])
+    return [torch.cat([p[v] for p in parts]) for v in range(min(len(p) for p in parts))]
+
+
 def train_effnet_top(
     x: np.ndarray,
     y: np.ndarray,
@@ -151,7 +172,7 @@ def train_effnet_top(
     tag: str = "classifier",
     time_limit_s: float | None = None,
     init: Path | None = None,
-    feature_cache: Path | None = None,
+    feature_cache: Path | list[Path] | None = None,
     log=print,
 ) -> dict:
     """Fine-tune EfficientNet-Lite0 above its frozen stem on 112x72 crops, on CPU.
@@ -160,7 +181,9 @@ def train_effnet_top(
     :func:`vision.train.fitting.set_loss` reads them).  ``views``: cached stem outputs per crop
     (view 0 plain, the rest with :func:`vision.train.fitting.augment`'s colour, erasing and
     noise); each step draws one view per crop.  ``feature_cache``: where those are kept
-    (default ``out_dir/<tag>_features.pt``), written once and reused when it matches.
+    (default ``out_dir/<tag>_features.pt``), written once and reused when it matches; or a
+    list of files holding consecutive slices of ``x`` (crops from several sources), of which
+    only the last may be missing (it is then computed and written).
     ``holdout``: boolean ``(N,)`` mask of crops kept out and used for validation
     (leave-one-style-out).  A checkpoint
     ``out_dir/<tag>_last.pt`` after every epoch lets a rerun resume.  Stops after the epoch
@@ -168,7 +191,8 @@ def train_effnet_top(
     "arch", "cut", "epoch"}``) and returns a summary (epochs, validation accuracy, seconds,
     counts).  ``init``: a checkpoint of this architecture (``<tag>.pt`` or ``<tag>_last.pt``)
     whose weights start a new schedule (a second, annealing stage).  Raises ValueError when
-    a cache does not match the crops, FileNotFoundError when ``init`` does not exist.
+    a cache does not match the crops, FileNotFoundError when ``init`` or a cache before the
+    last does not exist.
     """
     import torch
 
@@ -187,15 +211,12 @@ def train_effnet_top(
     for m in model.modules():  # the pretrained BN momentum (0.01) adapts too slowly here
         if isinstance(m, torch.nn.BatchNorm2d):
             m.momentum = 0.1
-    cache = Path(feature_cache) if feature_cache else out / f"{tag}_features.pt"
-    if cache.exists():
-        feats = torch.load(cache, weights_only=True)
-        log(f"{tag}: features read from {cache}")
-    else:
-        feats = _features(model, x, views, seed, log, augment)
-        torch.save(feats, cache)
+    caches = (
+        feature_cache if isinstance(feature_cache, (list, tuple)) else [feature_cache or out / f"{tag}_features.pt"]
+    )
+    feats = _cached_features(model, x, views, seed, [Path(c) for c in caches], log, augment)
     if len(feats) != views or any(len(f) != len(y) for f in feats):
-        raise ValueError(f"{cache}: holds {[len(f) for f in feats]} crops, the data {len(y)} x {views}")
+        raise ValueError(f"{caches}: hold {[len(f) for f in feats]} crops, the data {len(y)} x {views}")
     yt = torch.from_numpy(y)
     n = len(y)
     vi, ti = split_indices(n, holdout, val_frac, seed)

@@ -163,3 +163,23 @@ def test_localiser_starts_from_init_weights(tiny_whole_dataset, tmp_path):
     # the lr asked for is the one used
     assert epochs[0]["optimizer"] == "AdamW"
     assert epochs[0]["lr0"] == pytest.approx(3e-4)
+
+
+def test_effnet_features_join_caches_of_consecutive_crops(tmp_path):
+    # run 8 trained on two crop sets: the old one's cached stem features are reused and only
+    # the new crops' are computed
+    pytest.importorskip("efficientnet_lite_pytorch", reason="EfficientNet-Lite0 is in the train extra only")
+    from vision.train import effnet
+    from vision.train.fitting import augment
+
+    model = effnet.build_effnet()
+    x = np.random.default_rng(1).integers(0, 256, (6, 112, 72, 3), dtype=np.uint8)
+    whole = effnet._cached_features(model, x, 2, 0, [tmp_path / "all.pt"], lambda *a: None, augment)
+    first = effnet._cached_features(model, x[:4], 2, 0, [tmp_path / "a.pt"], lambda *a: None, augment)
+    both = effnet._cached_features(model, x, 2, 0, [tmp_path / "a.pt", tmp_path / "b.pt"], lambda *a: None, augment)
+    assert (tmp_path / "b.pt").exists()
+    assert [len(v) for v in both] == [6, 6]
+    torch.testing.assert_close(both[0], whole[0])  # the plain view is the same however it was cached
+    torch.testing.assert_close(both[1][:4], first[1])
+    with pytest.raises(FileNotFoundError, match="only the last"):
+        effnet._cached_features(model, x, 2, 0, [tmp_path / "gone.pt", tmp_path / "b.pt"], lambda *a: None, augment)

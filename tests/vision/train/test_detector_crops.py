@@ -1,0 +1,78 @@
+"""Classifier crops cut by the detector's own boxes (issue 17): which label each box takes.
+
+Runs without the train extra: the crops are numpy, cut by the shipped ONNX models."""
+
+import numpy as np
+import pytest
+
+from referee.cards import CARD_IDS
+from vision.train.datasets import LABEL_FROM, REJECT_BELOW, box_labels, gen_detector_crops, load_crops
+from vision.train.labels import REJECT
+
+CARD = (100.0, 100.0, 61.0, 100.0, 0.0)  # one whole card, 61 x 100 px, upright
+
+
+@pytest.mark.parametrize(
+    ("box", "visible", "expected"),
+    [
+        # the box                         card shows  label
+        ((100, 100, 61, 100, 0.0), 0.80, (7, 0.80)),  # on the card
+        ((104, 96, 61, 100, 0.02), 0.80, (7, 0.80)),  # a little off, as a localiser's is
+        ((100, 100, 61, 100, 0.0), 0.10, (-1, 0.0)),  # on a card too covered to name
+        ((400, 400, 61, 100, 0.0), 0.80, (REJECT, 1.0)),  # on no card: "not a card"
+        ((100, 145, 61, 100, 0.0), 0.80, (-1, 0.0)),  # half on the card: left out
+    ],
+)
+def test_a_box_takes_the_label_of_the_card_it_covers(box, visible, expected):
+    got = box_labels(np.array([box]), np.array([CARD]), [7], [visible], min_visible=0.15)
+    assert got == [expected]
+
+
+def test_the_card_overlapped_most_gives_the_label():
+    cards = np.array([CARD, (140.0, 100.0, 61.0, 100.0, 0.0)])
+    got = box_labels(np.array([(136.0, 100.0, 61.0, 100.0, 0.0)]), cards, [3, 9], [1.0, 1.0], 0.15)
+    assert got == [(9, 1.0)]
+
+
+def test_thresholds_leave_a_gap_for_boxes_across_cards():
+    assert REJECT_BELOW < LABEL_FROM
+
+
+def test_no_boxes_and_no_cards():
+    assert box_labels(np.zeros((0, 5)), np.array([CARD]), [1], [1.0], 0.15) == []
+    assert box_labels(np.array([CARD]), np.zeros((0, 5)), [], [], 0.15) == [(REJECT, 1.0)]
+
+
+@pytest.fixture(scope="module")
+def toy_art(tmp_path_factory):
+    from PIL import Image
+
+    d = tmp_path_factory.mktemp("art")
+    png = d / "toy"
+    png.mkdir()
+    rng = np.random.default_rng(0)
+    for cid in CARD_IDS:
+        im = Image.new("RGBA", (61, 100), (*(int(v) for v in rng.integers(0, 256, 3)), 255))
+        im.paste((*(int(v) for v in rng.integers(0, 256, 3)), 255), (10, 10, 50, 60))
+        im.save(png / f"{cid}.png")
+    (png / ".done").touch()
+    return d
+
+
+def test_crops_come_from_the_detector_with_their_labels(toy_art, tmp_path):
+    d = gen_detector_crops(toy_art, 3, seed=2, workers=1, size=480)
+    n = len(d["y"])
+    assert set(d) == {"x", "y", "visible", "view", "layout", "s"}
+    assert d["x"].shape == (n, 112, 72, 3) and d["x"].dtype == np.uint8
+    assert all(len(v) == n for v in d.values())
+    assert set(d["view"]) <= {0, 1}
+    assert n > 0 and (d["y"] >= 0).all()  # no box left out is kept
+    # a masked view is the whole crop of the same box with part of it greyed out
+    masked = np.flatnonzero(d["view"] == 1)
+    for i in masked:
+        assert d["view"][i - 1] == 0 and d["y"][i - 1] == d["y"][i]
+    # two crops files join in order
+    np.savez(tmp_path / "a.npz", **d)
+    np.savez(tmp_path / "b.npz", **{k: v[:1] for k, v in d.items()})
+    both = load_crops([tmp_path / "a.npz", tmp_path / "b.npz"])
+    assert len(both["y"]) == n + min(n, 1)
