@@ -27,7 +27,8 @@ def opt(
     ``label`` names the option in plain words for the new-session form ("Target score");
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
-    plants to players: ``referee.wording.value_words``).
+    plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are card ids
+    (``pine-crane``; the family checks them, and forms say so).
     ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
     players read).
     """
@@ -126,7 +127,7 @@ class OptionSpec:
     ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
     ``str``, ``list[int]`` or ``list[str]``; ``label`` is its name in plain words
     (the key, made readable, where the schema gives none) and ``group`` its heading;
-    ``unit`` is ``"month"`` for month numbers (``opt``), else empty.
+    ``unit`` is ``"month"`` for month numbers, ``"card"`` for card ids (``opt``), else empty.
     """
 
     key: str

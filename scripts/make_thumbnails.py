@@ -41,7 +41,8 @@ def thumbnail(svg: Path, height: int) -> bytes:
 
 
 def attribution(folder: Path, name: str) -> str:
-    """The credit the thumbnails carry: the set's author, licence and source, and what was done."""
+    """The credit the thumbnails carry: the set's author, licence and source, and what was done, then the
+    set's own notice as it is (Markdown, which the Credits page renders: ``referee.web.art.credit_html``)."""
     source = folder / "CREDITS.json"
     credits = json.loads(source.read_text(encoding="utf-8")) if source.is_file() else {}
     notice = next((folder / f for f in ("ATTRIBUTION.txt", "NOTICE.md") if (folder / f).is_file()), None)

@@ -127,12 +127,12 @@ class Options:
     )
     ssangpi: tuple[str, ...] = opt(
         ("willow-lightning", "paulownia-chaff-yellow"), "Chaff cards worth 2 pi (쌍피).",
-        label="Double pi (쌍피)", group="Points",
+        label="Double pi (쌍피)", group="Points", unit="card",
         source="Cards",
     )
     godori: tuple[str, ...] = opt(
         ("plum-bush-warbler", "wisteria-cuckoo", "pampas-geese"), "The three birds of godori (고도리).",
-        label="Godori birds (고도리)", group="Points",
+        label="Godori birds (고도리)", group="Points", unit="card",
         source="Cards",
     )
     bonus_cards: tuple[int, ...] = opt(

@@ -91,12 +91,12 @@ class Options:
     field_x2: tuple[str, ...] = opt(
         ("pine-crane", "cherry-curtain", "pampas-moon"),
         "Field brights that make a big field (大場, ×2).",
-        label="Brights that make a big field (×2)", group="Field (場)",
+        label="Brights that make a big field (×2)", group="Field (場)", unit="card",
     )
     field_x4: tuple[str, ...] = opt(
         ("willow-rain-man", "paulownia-phoenix"),
         "Field brights that make a grand field (絶場, ×4).",
-        label="Brights that make a grand field (×4)", group="Field (場)",
+        label="Brights that make a grand field (×4)", group="Field (場)", unit="card",
     )
     inoshikacho: bool = opt(
         False, "Use the inoshikacho (猪鹿蝶) dekiyaku.",

@@ -16,12 +16,16 @@ Must not import the store.
 from __future__ import annotations
 
 import csv
+import functools
 import mimetypes
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, abort, current_app, g, request
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup
 
 from referee.cards import BY_ID, CARDS, Card, month_label
 
@@ -45,8 +49,13 @@ KIND_BADGE = {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "カ�
 #: The device's choice of card tiles, kept in a cookie: text tiles ("compact") or card faces ("art").
 PICKER_COOKIE = "picker"
 PICKER_MODES = ("compact", "art")
-#: Files that credit an art set, shown on the About page.
+#: Files that credit an art set, shown on the Credits page.
 CREDIT_FILES = ("SOURCE.md", "NOTICE.md", "ATTRIBUTION.txt", "LICENSE", "LICENSE.md")
+#: The credit files written in Markdown (``ATTRIBUTION.txt`` too: ``scripts/make_thumbnails.py`` quotes the
+#: set's NOTICE.md in it); the others are plain text.
+MARKDOWN_CREDITS = frozenset({"SOURCE.md", "NOTICE.md", "ATTRIBUTION.txt", "LICENSE.md"})
+#: Where a credit file's link may lead: another site or a mail address (a path would be one of this app's).
+LINK_SCHEMES = re.compile(r"(?:https?:|mailto:)", re.I)
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,48 @@ def load_art(folder: str | Path) -> ArtSet:
         if (folder / name).is_file()
     )
     return ArtSet(folder, files, credits)
+
+
+@functools.cache
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False})  # raw HTML in the file is shown as text
+    # Every link is parsed (one to javascript: would stay "[words](target)" as typed), then
+    # ``_safe_inline`` keeps only those to ``LINK_SCHEMES``.
+    md.validateLink = lambda url: True
+    return md
+
+
+def credit_html(name: str, text: str) -> Markup:
+    """A credit file (``name``, its ``text``) as the Credits page shows it, under an ``<h3>`` of its name:
+    Markdown (``MARKDOWN_CREDITS``; CommonMark) as HTML in a ``<div class="credit">``, its headings from
+    ``<h4>`` down, raw HTML escaped, links only to other sites or mail addresses (any other keeps its
+    words) and pictures as their words; any other file as preformatted text (``<pre class="credit">``)."""
+    if name not in MARKDOWN_CREDITS:
+        return Markup('<pre class="credit">{}</pre>').format(text)
+    tokens = _markdown().parse(text)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + 3, 6)}"
+        if token.children:
+            token.children = _safe_inline(token.children)
+    html = _markdown().renderer.render(tokens, _markdown().options, {})
+    return Markup('<div class="credit">{}</div>').format(Markup(html))
+
+
+def _safe_inline(children: list[Token]) -> list[Token]:
+    """Inline tokens with links elsewhere than ``LINK_SCHEMES`` unwrapped and pictures as their alt text."""
+    out: list[Token] = []
+    dropped = False  # CommonMark links do not nest: a dropped link_open pairs with the next link_close
+    for child in children:
+        if child.type == "link_open" and not LINK_SCHEMES.match(str(child.attrGet("href") or "")):
+            dropped = True
+        elif child.type == "link_close" and dropped:
+            dropped = False
+        elif child.type == "image":
+            out.append(Token("text", "", 0, content=child.content))
+        else:
+            out.append(child)
+    return out
 
 
 def months() -> list[tuple[int, str, list[Card]]]:

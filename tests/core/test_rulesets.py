@@ -130,6 +130,17 @@ def test_option_schema_lists_every_option_for_forms():
         assert name in schema
 
 
+# Bug of the 360 px walk-through: the forms hinted "separate several with commas" under Go-Stop's ssangpi and
+# Hachi-hachi's field brights, never saying that they take card ids; the schema now says so (``unit = "card"``).
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_option_listing_cards_says_it_takes_card_ids(preset):
+    from referee.cards import BY_ID
+
+    for o in ruleset_json(preset)["options"]:
+        holds_cards = o["type"] == "list[str]" and o["default"] and all(v in BY_ID for v in o["default"])
+        assert (o["unit"] == "card") == bool(holds_cards), o["key"]
+
+
 def test_points_from_must_name_a_whole_number_option(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text('extends = "roppyakken"\n[teyaku.mitatesan]\npoints_from = "lucky_hands"\n', encoding="utf-8")

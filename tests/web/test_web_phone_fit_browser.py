@@ -1,7 +1,8 @@
 """Money fits a phone (390×844; Debian's headless Chromium through Playwright, skipping saying why
 without one): nothing in the entry bar's live scores is cut off at its column's edge or the screen's,
 in the families that settle in money (Go-Stop's three players' "−1,600 (16점)", Hachi-hachi's four
-players' "−1 kan 7 mon")."""
+players' "−1 kan 7 mon").  On the smallest phone in use (360×740) no word of the rounds is split, no
+choice of a select is cut short, and the rounds table shows every player's and dealer's name whole."""
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ CLIPPED_JS = """sel => [...document.querySelectorAll(sel)].filter(e => {
 }).map(e => e.textContent.trim())"""
 
 
-def example_session(app, name: str) -> tuple[str, list[int]]:
-    """A session holding ``referee/examples/<name>-game.json``'s rounds: (scorekeeper token, round ids)."""
-    game = json.loads((EXAMPLES / f"{name}-game.json").read_text(encoding="utf-8"))
+def example_session(app, name: str, renamed: dict[str, str] | None = None) -> tuple[str, list[int]]:
+    """A session holding ``referee/examples/<name>-game.json``'s rounds, its players ``renamed`` (old -> new
+    name): (scorekeeper token, round ids)."""
+    text = (EXAMPLES / f"{name}-game.json").read_text(encoding="utf-8")
+    for old, new in (renamed or {}).items():
+        text = text.replace(json.dumps(old), json.dumps(new))
+    game = json.loads(text)
     client = app.test_client()
     r = client.post("/api/v1/sessions", json={"name": name, "ruleset": game["ruleset"], "players": game["players"],
                                               "dealer": game["dealer"]})
@@ -166,3 +171,80 @@ def test_a_tabs_colour_swatch_shows_its_whole_ring(app, live, browser):
       return sw.left - 1.5 < box.left - 0.5 || sw.top - 1.5 < box.top - 0.5 || sw.bottom + 1.5 > box.bottom + 0.5;
     }).map(name => name.textContent.trim())""")
     assert cut == []
+
+
+#: Each choice of the matching selects that its box would cut short once chosen: [[name, choice]].
+#: Debian's Chromium draws a select's arrow in the last 18 px of its content box, which the text never
+#: enters (measured: a 229 px label shows whole from a content box of 247 px).
+CUT_CHOICES_JS = """sel => {
+  const ctx = document.createElement('canvas').getContext('2d'), out = [];
+  for (const s of document.querySelectorAll(sel)) {
+    const box = s.getBoundingClientRect(), cs = getComputedStyle(s);
+    if (box.width === 0) continue;
+    ctx.font = cs.font;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18;
+    for (const o of s.options) {
+      const off = box.right > innerWidth + 0.5 || box.left < -0.5;
+      if (off || ctx.measureText(o.text).width > room) out.push([s.name, o.text]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_dekiyaku_choice_shows_whole_on_a_360px_phone(client, live, browser, h):
+    # Bug of the 360 px walk-through: the dekiyaku row's three selects (four with liability) shared one
+    # line, so "— who —" read "— who ·", "— which —" "— whicl" and a chosen "Boar, Deer, Butterflies 猪鹿蝶"
+    # a few letters.
+    token = h.new_session(client, name="Eighty-eight", ruleset="hachihachi", players=["Aki", "Ben", "Chiyo"],
+                          options_shown="hachihachi", **{"opt.liable_thrower": "true"})
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}/round/new")
+    dk = ".dk-row select"
+    assert page.locator(dk).count() == 12  # three dekiyaku: who, which, stop or continue, who is liable
+    assert page.evaluate(CUT_CHOICES_JS, dk) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_every_sake_cup_choice_shows_whole_on_a_360px_phone(app, live, browser):
+    # Bug of the 360 px walk-through: "The referee picks (best for its holder)" read "The referee picks (best
+    # for its hold".
+    token, _ = example_session(app, "gostop")
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}/round/new")
+    assert page.locator('select[name="sake_cup"] option').count() == 3
+    assert page.evaluate(CUT_CHOICES_JS, ".play-facts ~ .stack select") == []
+
+
+#: Text of the matching elements that their box cuts (an ellipsis, or clipped past the padding): [text].
+CUT_TEXT_JS = """sel => [...document.querySelectorAll(sel)].filter(e => {
+  const box = e.getBoundingClientRect(), cs = getComputedStyle(e), range = document.createRange();
+  if (box.width === 0) return false;
+  range.selectNodeContents(e);
+  const text = range.getBoundingClientRect();
+  return text.right > box.right - parseFloat(cs.paddingRight) + 0.5 || e.scrollWidth > e.clientWidth + 1
+    || box.right > innerWidth + 0.5;
+}).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize(("renamed", "names"), [({}, ["Jiwoo", "Minho", "Seoyeon"]),
+                                               ({"Seoyeon": "Park Seoyeon", "Minho": "Kim Minho"},
+                                                ["Jiwoo", "Kim Minho", "Park Seoyeon"])],
+                         ids=["example", "family-names"])
+def test_a_gostop_rounds_table_shows_every_name_whole_on_a_360px_phone(app, live, browser, renamed, names):
+    # Bug of the 360 px walk-through: the rounds table's header read "Seoye…" and its dealer (seon) column "Seo…".
+    token, ids = example_session(app, "gostop", renamed)
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}")
+    assert page.locator(".rounds thead th").all_inner_texts()[-3:] == names
+    assert page.evaluate(CUT_TEXT_JS, ".rounds th, .rounds td.score") == []
+    assert page.evaluate(SPLIT_WORDS_JS, ".rounds th, .rounds td:not([colspan])") == []
+    rounds = app.test_client().get(f"/api/v1/sessions/{token}").get_json()["rounds"]
+    assert len(rounds) == len(ids)
+    for rnd in rounds:  # each round's dealer is named, whole, where a phone shows it
+        where = f"#round-{rnd['round']} .oya-cell, #round-{rnd['round']} .oya-line"
+        shown = page.locator(where).filter(visible=True)
+        assert shown.count() == 1, rnd["round"]
+        assert rnd["dealer"] in shown.inner_text()
+        assert page.evaluate(CUT_TEXT_JS, where) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -24,6 +24,7 @@ from referee.describe import how_it_scores
 from referee.errors import RefereeError
 from referee.ruleset import load_ruleset
 from referee.web.access import load
+from referee.web.art import credit_html
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
 bp = Blueprint("help", __name__)
@@ -129,7 +130,9 @@ def libraries() -> list[dict[str, str]]:
 @bp.get("/credits")
 def credits():
     """Card art credits, htmx and the Python libraries, with their licences."""
-    return render_template("help/credits.html", art=current_app.extensions.get("card_art"), libraries=libraries())
+    art = current_app.extensions.get("card_art")
+    credits = [(name, credit_html(name, text)) for name, text in art.credits] if art else []
+    return render_template("help/credits.html", art=art, credits=credits, libraries=libraries())
 
 
 def init_app(app: Flask) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 
 import pytest
 from web_helpers import rounds
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "referee" / "examples"
 
 
 @pytest.fixture
@@ -53,3 +56,31 @@ def test_round_json_on_a_card_picker_session_saves_its_cards(client, keeper, h):
     r = client.post(f"/s/{keeper}/round/new", data=h.round_form({}, round_json=json.dumps({"piles": h.piles(0)})))
     assert r.status_code == 303
     assert rounds(client, keeper)[0]["scores"] == {"Aki": 70, "Ben": 50, "Chiyo": 220}
+
+
+# Bug of the 360 px walk-through: the JSON box page (the round entry of a game with no entry form, such as one
+# no longer registered) listed Hachi-hachi's keys, "field or multiplier, hands, dropped, mizuten, dekiyaku, hatto,
+# piles", whatever the game; it names the round's own.
+def test_the_json_box_page_names_the_keys_of_the_round_it_shows(client, monkeypatch):
+    from referee.errors import RefereeError
+    from referee.web import round_page
+
+    def no_entry_form(family):
+        raise RefereeError("bad-ruleset", f"no entry form for {family.name}")
+
+    game = json.loads((EXAMPLES / "gostop-game.json").read_text(encoding="utf-8"))
+    token = client.post("/api/v1/sessions", json={"name": "Chuseok", "ruleset": game["ruleset"],
+                                                  "players": game["players"]}).get_json()["edit_token"]
+    assert client.post(f"/api/v1/sessions/{token}/rounds", json=game["rounds"][1]).status_code == 201
+    monkeypatch.setattr(round_page, "entry_form", no_entry_form)
+    saved = client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][0]
+    page = client.get(f"/s/{token}/round/{saved['id']}/edit").get_data(as_text=True)
+    assert 'name="round_json"' in page
+    intro = page.split('name="nonce"', 1)[0].rsplit("<h1>", 1)[1]
+    assert len(saved["input"]) >= 4
+    for key in saved["input"]:
+        assert f"<code>{key}</code>" in intro, key
+    assert "mizuten" not in intro
+    assert "dekiyaku" not in intro
+    new = client.get(f"/s/{token}/round/new").get_data(as_text=True)
+    assert "<code>piles</code>" in new.split('name="nonce"', 1)[0]

@@ -16,8 +16,10 @@ from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
+from web_helpers import web_app
 
 from referee import api, ruleset
+from referee.cards import CARDS
 from referee.describe import how_it_scores
 from referee.web.glossary import TERMS, line_anchor
 
@@ -50,6 +52,18 @@ def test_the_glossary_names_the_cards_of_each_kind_from_the_card_table(client):
     body = text(client.get("/help"))
     assert "The 5: Pine with Crane (and Sun), Cherry with Curtain" in body  # hikari
     assert "24 cards." in body  # kasu
+
+
+# Bug of the 360 px walk-through: the house rules that list cards (Go-Stop's ssangpi, Hachi-hachi's field brights)
+# take card ids, which no page named.
+@pytest.mark.parametrize(("ruleset", "key"), [("gostop", "ssangpi"), ("gostop", "godori"), ("hachihachi", "field_x2")])
+def test_a_card_list_option_links_to_every_cards_id_on_the_help_page(client, ruleset, key):
+    hint = re.search(rf'id="opt-{key}-help">(.*?)</small>', text(client.get(f"/new?ruleset={ruleset}")), flags=re.S)
+    assert "cards by their ids" in hint.group(1)
+    assert 'href="/help#card-ids"' in hint.group(1)
+    section = text(client.get("/help")).split('id="card-ids"', 1)[1]
+    for card in CARDS:
+        assert f"<code>{card.id}</code>" in section, card.id
 
 
 @pytest.mark.parametrize("preset", ruleset.preset_names())
@@ -170,6 +184,50 @@ def test_credits_list_htmx_and_the_python_libraries_with_licences(client):
     assert re.search(r"<td>Flask<br>.*?</td><td>[\d.]+</td><td>BSD-3-Clause</td>", body)
     assert "sqlite-utils" in body
     assert "drawn for this project" in body
+
+
+def card_art_credits(body: str) -> str:
+    """The Credits page's card art section."""
+    return body.split('id="card-art"', 1)[1].split('id="htmx"', 1)[0]
+
+
+# Bug of the 360 px walk-through: the shipped pictures' ATTRIBUTION.txt (which quotes the art set's NOTICE.md)
+# showed as typed: "## Hanafuda card faces", "- **Author:** Louie Mantia, Jr. ([Louiemantia on ...](https://...))".
+def test_the_credits_show_the_art_notice_as_headings_lists_and_links(client):
+    credits = card_art_credits(text(client.get("/credits")))
+    assert "**" not in credits
+    assert "](" not in credits
+    assert not re.search(r"^\s*(#|- )", credits, flags=re.M)
+    assert "<h4>Third-party assets</h4>" in credits  # the file's headings sit under its own name (h3)
+    assert "<h5>Hanafuda card faces</h5>" in credits
+    assert "<h6>What CC BY-SA 4.0 requires of you</h6>" in credits
+    assert ("<li><strong>Author:</strong> Louie Mantia, Jr. (<a href=\"https://commons.wikimedia.org/wiki/Special:"
+            "ListFiles/Louiemantia\">Louiemantia on Wikimedia Commons</a>)</li>") in credits
+    assert "<code>scripts/make_thumbnails.py</code>" not in credits  # the first lines are plain text
+    assert "scripts/make_thumbnails.py" in credits
+
+
+def test_an_art_folders_credits_cannot_put_markup_or_script_links_on_the_page(tmp_path):
+    art = tmp_path / "art"
+    art.mkdir()
+    (art / "MAPPING.tsv").write_text("file\tid\nm1-0.svg\tpine-crane\n", encoding="utf-8")
+    (art / "m1-0.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    (art / "SOURCE.md").write_text(
+        "# Art by <b>Someone</b>\n\n<script>alert(1)</script>\n\n[a script](javascript:alert(1)) "
+        "[a file](file:///etc/passwd) [a page](../../host) ![a picture](https://example.org/x.png) "
+        "<img src=x onerror=alert(1)> [the licence](https://creativecommons.org/licenses/by-sa/4.0/)\n",
+        encoding="utf-8")
+    (art / "LICENSE").write_text("Plain text\n    kept   as typed\n", encoding="utf-8")
+    body = text(web_app(tmp_path, CARD_ART=str(art)).test_client().get("/credits"))
+    credits = card_art_credits(body)
+    assert "<h4>Art by &lt;b&gt;Someone&lt;/b&gt;</h4>" in credits
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in credits
+    assert "<script" not in credits
+    assert "<img" not in credits
+    assert "<b>" not in credits
+    assert re.findall(r'href="([^"]*)"', credits) == ["https://creativecommons.org/licenses/by-sa/4.0/"]
+    assert "a script a file a page a picture" in credits  # links elsewhere keep their words, not their target
+    assert '<pre class="credit">Plain text\n    kept   as typed\n</pre>' in credits  # LICENSE is plain text
 
 
 def test_about_speaks_to_players_and_links_help_and_credits(client):

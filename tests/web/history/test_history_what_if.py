@@ -4,6 +4,7 @@ The session is the two-round game of tests/roppyakken/test_roppyakken_first_to_t
 A 410 + 300 = 710, B 330 + 430 = 760, and A reached 600 first in round 2.
 """
 
+import html
 import re
 
 import pytest
@@ -215,7 +216,8 @@ def test_hachihachi_form_names_the_liable_thrower_when_the_rule_is_on(client, h)
 def _hint(page: str, key: str) -> str:
     fid = "opt-" + key.replace(".", "-")
     label = re.search(rf'<label for="{fid}">([^<]*)</label>', page).group(1)
-    return label + ": " + re.search(rf'id="{fid}-help">([^<]*)</small>', page).group(1).replace("&#39;", "'")
+    hint = re.sub(r"<[^>]+>", "", re.search(rf'id="{fid}-help">(.*?)</small>', page, flags=re.S).group(1))
+    return label + ": " + html.unescape(hint)
 
 
 # Bug (screen walk-through): Go-Stop's player-count field read "Players: How many play: 3 (Go-Stop) or 2 (Matgo,
@@ -228,8 +230,13 @@ def _hint(page: str, key: str) -> str:
      ("roppyakken", ["Aki", "Ben", "Chiyo"], "players",
       "Allowed numbers of players: Allowed player counts. (one number, or several separated by commas)"),
      ("roppyakken", ["Aki", "Ben", "Chiyo"], "fuke.excluded_months", "(month numbers 1 to 12, separated by commas)"),
-     ("gostop", ["Aki", "Ben", "Chiyo"], "ssangpi", "Chaff cards worth 2 pi (쌍피). (separate several with commas)")],
-    ids=["gostop-players", "roppyakken-players", "months", "cards"],
+     # Bug of the 360 px walk-through: the card lists said "(separate several with commas)", not that they take
+     # card ids.
+     ("gostop", ["Aki", "Ben", "Chiyo"], "ssangpi", "Chaff cards worth 2 pi (쌍피). (cards by their ids, such as "
+      "willow-lightning: the plant, then the card; separate several with commas; Help lists every card's id)"),
+     ("hachihachi", ["Aki", "Ben", "Chiyo"], "field_x4", "(cards by their ids, such as willow-rain-man: the plant, "
+      "then the card; separate several with commas; Help lists every card's id)")],
+    ids=["gostop-players", "roppyakken-players", "months", "cards", "field-brights"],
 )
 def test_a_list_options_hint_says_what_the_field_takes(client, ruleset, players, key, says):
     r = client.post("/api/v1/sessions", json={"name": "Friday", "ruleset": ruleset, "players": players})
