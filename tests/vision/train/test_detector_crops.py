@@ -63,14 +63,17 @@ def test_crops_come_from_the_detector_with_their_labels(toy_art, tmp_path):
     d = gen_detector_crops(toy_art, 3, seed=2, workers=1, size=480)
     n = len(d["y"])
     assert set(d) == {"x", "y", "visible", "view", "layout", "s"}
-    assert d["x"].shape == (n, 112, 72, 3) and d["x"].dtype == np.uint8
+    assert d["x"].shape == (n, 112, 72, 3)
+    assert d["x"].dtype == np.uint8
     assert all(len(v) == n for v in d.values())
     assert set(d["view"]) <= {0, 1}
-    assert n > 0 and (d["y"] >= 0).all()  # no box left out is kept
+    assert n > 0
+    assert (d["y"] >= 0).all()
     # a masked view is the whole crop of the same box with part of it greyed out
     masked = np.flatnonzero(d["view"] == 1)
     for i in masked:
-        assert d["view"][i - 1] == 0 and d["y"][i - 1] == d["y"][i]
+        assert d["view"][i - 1] == 0
+        assert d["y"][i - 1] == d["y"][i]
     # two crops files join in order
     np.savez(tmp_path / "a.npz", **d)
     np.savez(tmp_path / "b.npz", **{k: v[:1] for k, v in d.items()})
