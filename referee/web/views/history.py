@@ -23,7 +23,7 @@ from werkzeug.datastructures import MultiDict
 from referee import store
 from referee.errors import RefereeError
 from referee.web import photos
-from referee.web.access import NO_ROUND, load, round_or_404, see_other
+from referee.web.access import NO_ROUND, load, require_installed, round_or_404, see_other
 from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
@@ -99,6 +99,7 @@ def undo(token: str):
 def what_if_page(token: str):
     """GET: the rules form and, once submitted, the round-by-round comparison.  POST: apply the rules."""
     opened = load(token, edit=request.method == "POST")
+    require_installed(opened, 422)
     sess, role = opened.session, opened.role
     form = request.form if request.method == "POST" else request.args
     req = requested_rules(MultiDict(form), sess.ruleset, sess.options)
