@@ -27,7 +27,7 @@ from referee.web.access import NO_ROUND, load, require_installed, round_or_404, 
 from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
-from referee.web.forms.options import presets_of, requested_rules
+from referee.web.forms.options import option_error, presets_of, requested_rules
 from referee.web.round_page import entry_page, round_words
 from referee.web.round_submit import kept_step, submit
 from referee.web.service import rounds
@@ -108,7 +108,11 @@ def what_if_page(token: str):
         try:
             result = what_if.compare(get_db(), sess, req["ruleset"], req["options"])
         except RefereeError as e:
-            error, status = e.message, 422
+            at, status = option_error(e.message, req["specs"]), 422
+            if at and at[0] in form:  # typed in its field: said there, as on the new-session form
+                req["errors"][at[0]] = at[1]
+            else:
+                error = e.message
     elif req["errors"]:
         status = 422
     if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):
