@@ -121,6 +121,17 @@ def suggest(token: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
+def not_a_card_id(text: str) -> str:
+    """Why ``text``, an entry of a card-list option (Go-Stop's ``ssangpi``: exact ids), is no card, in
+    players' words: ``“wilow-lightning” is not a card id: ids are the plant, then the card, such as
+    willow-lightning (Help lists them all)``; the example is the nearest id (``suggest``), else the
+    first card's.  Help's "Card ids" table lists every id."""
+    near = suggest(text, 1)
+    cut = text if len(text) <= 40 else text[:39] + "…"
+    example = near[0] if near else CARD_IDS[0]
+    return f"“{cut}” is not a card id: ids are the plant, then the card, such as {example} (Help lists them all)"
+
+
 def resolve(token: str) -> tuple[str, ...]:
     """Candidate ids for one token.
 

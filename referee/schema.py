@@ -15,7 +15,9 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.cards import BY_ID
 from referee.errors import RefereeError, shown
+from referee.notation import not_a_card_id
 
 
 def opt(
@@ -28,7 +30,8 @@ def opt(
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
     plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are card ids
-    (``pine-crane``; the family checks them, and forms say so).
+    (``pine-crane``; checked, an entry that is no card named in players' words:
+    ``referee.notation.not_a_card_id``; forms say so).
     ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
     players read).
     """
@@ -83,6 +86,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
             raise _bad(source, path, value, "months 1-12")
     elif tp is str and not isinstance(value, str):
         raise _bad(source, path, value, "a string")
+    elif tp is str and meta.get("unit") == "card" and value not in BY_ID:
+        raise RefereeError("bad-ruleset", f"{source}: field {path!r}: {not_a_card_id(value)}")
     choices = meta.get("choices") or ()
     if choices and value not in choices:
         raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))

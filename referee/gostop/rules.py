@@ -211,13 +211,10 @@ def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
 def _check_options(o: Options, source: str) -> None:
     if not o.players or any(n not in (2, 3) for n in o.players):
         raise _bad(source, "options.players", list(o.players), "2 (Matgo) or 3 (Go-Stop), e.g. [3]")
-    for key in ("ssangpi", "godori"):
-        for i, cid in enumerate(getattr(o, key)):
-            if cid not in BY_ID:
-                raise _bad(source, f"options.{key}[{i}]", cid, "a card id of CARDS.tsv")
-    for i, cid in enumerate(o.ssangpi):
+    for i, cid in enumerate(o.ssangpi):  # card ids (unit "card"): checked by schema.build
         if BY_ID[cid].kind != "chaff":
-            raise _bad(source, f"options.ssangpi[{i}]", cid, "a chaff card (kind chaff)")
+            raise RefereeError("bad-ruleset", f"{source}: field 'options.ssangpi[{i}]': “{cid}” is {BY_ID[cid].name}, "
+                               "not a chaff card: only chaff (피) can count double")
     for i, v in enumerate(o.bonus_cards):
         if not 1 <= v <= MAX_BONUS_VALUE:
             raise _bad(source, f"options.bonus_cards[{i}]", v, f"a pi value 1 to {MAX_BONUS_VALUE}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from referee.cards import BY_ID, select
+from referee.cards import select
 from referee.errors import RefereeError, shown
 from referee.schema import build, opt
 
@@ -348,9 +348,7 @@ def from_table(table: dict[str, Any], source: str) -> HachihachiRules:
         raise _bad(source, "options.players", list(options.players), "counts from 2 to 6")
     field_values: dict[str, int] = {}
     for name, value in (("field_x2", 2), ("field_x4", 4)):
-        for cid in getattr(options, name):
-            if cid not in BY_ID:
-                raise _bad(source, f"options.{name}", cid, "a card id")
+        for cid in getattr(options, name):  # card ids (unit "card"): checked by schema.build
             field_values[cid] = value
     teyaku = []
     for tid, raw in table.get("teyaku", {}).items():

@@ -1,5 +1,6 @@
 """What a session link opens, for every view: the session (404 for no session, 403 for the
-viewer link on an edit route), a round of it (404), and the redirect after a POST (303).
+viewer link on an edit route), a round of it (404), a screen that needs the session's game where it
+is not installed, and the redirect after a POST (303).
 
 Each session has two unguessable links: ``/s/<view token>`` (read-only, for the table) and
 ``/s/<edit token>`` (the scorekeeper's).  Views call ``load`` first; the service
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, redirect, url_for
+from flask import abort, make_response, redirect, render_template, url_for
 
 from referee import store
 from referee.web import privacy
+from referee.web.board import installed, not_installed
 from referee.web.db import get_db
 from referee.web.service.session import Opened, open_session
 
@@ -41,6 +43,18 @@ def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
         return store.get_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
         abort(404, NO_ROUND)
+
+
+def require_installed(opened: Opened, status: int) -> None:
+    """Answer ``status`` for a screen that needs the session's game (What if…, its rules page) where the
+    game is no longer registered: a page saying so (``board.not_installed``), with the way back to
+    the scoreboard; nothing where it is installed."""
+    sess = opened.session
+    if installed(sess):
+        return
+    back = url_for("scoreboard.scoreboard", token=sess.edit_token if opened.role == "edit" else sess.view_token)
+    page = render_template("error.html", status=status, message=not_installed(sess).message, back=back)
+    abort(make_response(page, status))
 
 
 def remember_keeper(token: str) -> None:

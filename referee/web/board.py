@@ -166,7 +166,8 @@ def session_rules(session: Session):
 @dataclass(frozen=True)
 class SessionRules:
     """A session's rules loaded once (``load_rules``): the rules object and its family, or the
-    ``RefereeError`` that kept them from loading (options that became invalid)."""
+    ``RefereeError`` that kept the rules from loading (options that became invalid, a game no longer
+    registered) beside the session's family (``session_family``: a stand-in for one not registered)."""
 
     rules: Any = None
     family: Family | None = None
@@ -179,13 +180,49 @@ class SessionRules:
         return self.rules
 
 
+def installed(session: Session) -> bool:
+    """Whether the session's game family is registered on this install (``referee.families``); a
+    session of a family removed since stays in the database, and its pages still show."""
+    return session.family in families.REGISTRY
+
+
+def not_installed(session: Session) -> RefereeError:
+    """Why a session whose family is not registered here (``installed``) cannot be scored, in players'
+    words: ``bad-ruleset``, naming the game as the session stored it."""
+    rules = "" if session.ruleset == session.family else f" (rules “{session.ruleset}”)"
+    return RefereeError(
+        "bad-ruleset",
+        f"This session's game, “{session.family}”{rules}, is not installed on this referee: its rounds are kept "
+        "as they were saved, but they cannot be scored here, so they do not count, and no round can be saved. "
+        "Export JSON keeps the whole session, to score it where the game is installed.",
+    )
+
+
+def session_family(session: Session) -> Family:
+    """The session's game family; for one not registered here (``installed``), a stand-in that shows
+    its pages in the default words, has no entry form (``forms.rounds.entry_form`` refuses it: its
+    rounds are entered as JSON) and refuses to score (``not_installed``)."""
+    try:
+        return families.get(session.family)
+    except RefereeError:
+        why = not_installed(session)
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise why
+
+    return Family(name=session.family, title=session.family, from_table=refuse, make_round=refuse,
+                  score_round=refuse, play_game=refuse, score_json=refuse, game_json=refuse, round_keys=frozenset())
+
+
 def load_rules(session: Session) -> SessionRules:
     """Load the session's ruleset and look its family up, once (the functions below take the result)."""
+    if not installed(session):  # before the ruleset, whose file may still name the game
+        return SessionRules(family=session_family(session), error=not_installed(session))
     try:
         rules = session_rules(session)
         return SessionRules(rules, families.of(rules))
     except RefereeError as e:
-        return SessionRules(error=e)
+        return SessionRules(family=session_family(session), error=e)
 
 
 def amount_formatter(session: Session, loaded: SessionRules | None = None) -> Callable[[int], str]:
@@ -222,8 +259,11 @@ def _formatter(rules: Any, family: Family) -> Callable[[int], str]:
     return signed
 
 
-def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
+def _unscored(session: Session, rounds: Sequence[RoundRow], title: str, unit: str, error: str, why: str) -> Board:
+    """The board of a session that cannot be replayed (``error``): totals at zero, and its rounds as
+    saved, none counting (``why``), so the rounds table and the exports still list them."""
     zero = dict.fromkeys(session.players, 0)
+    views = [RoundView(r.id, r.position, r.version, "", r.data, error=why, saved=r.updated) for r in rounds]
     return Board(
         session.family,
         title,
@@ -236,7 +276,7 @@ def _empty(session: Session, title: str, unit: str, error: str | None) -> Board:
         session.dealer,
         None,
         dict(zero),
-        [],
+        views,
         error=error,
     )
 
@@ -351,7 +391,8 @@ def build_board(session: Session, rounds: Sequence[RoundRow], loaded: SessionRul
     """Replay the session's rounds and return its standings."""
     loaded = loaded or load_rules(session)
     if loaded.error is not None:
-        return _empty(session, session.ruleset, "points", loaded.error.message)
+        return _unscored(session, rounds, session.ruleset, "points", loaded.error.message,
+                         "the session's rules did not load")
     rules, family = loaded.rules, loaded.family
     game = {
         "ruleset": session.ruleset,
@@ -362,7 +403,7 @@ def build_board(session: Session, rounds: Sequence[RoundRow], loaded: SessionRul
     try:
         out, rows = replay(family, rules, game, [stored_round(family, r.data) for r in rounds])
     except RefereeError as e:
-        return _empty(session, rules.title, family.unit, e.message)
+        return _unscored(session, rounds, rules.title, family.unit, e.message, "the game could not be replayed")
     fmt = _formatter(rules, family) if family.unit != "points" else str
     views = []
     for row, played in zip(rounds, rows, strict=True):

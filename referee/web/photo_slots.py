@@ -14,8 +14,9 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
-from referee import families, store
+from referee import store
 from referee.cards import BY_ID, CARDS
+from referee.web.board import session_family
 from referee.web.db import get_db
 from referee.web.photo_review import Review, by_elimination, review
 from referee.web.photo_steps import claims, conflicts, slot_label
@@ -33,7 +34,7 @@ def deck_check(sess: store.Session, form: MultiDict, photos: list[store.PhotoRow
     piles = {p: list(dict.fromkeys(form.getlist(f"pile-{i}"))) for i, p in enumerate(sess.players)}
     known = {c for cs in piles.values() for c in cs if c in BY_ID}
     missing = [c for c in CARDS if c.id not in known]
-    family = families.get(sess.family)
+    family = session_family(sess)  # a game no longer registered: the plain card count
     odd = [p for p, cs in piles.items() if len(cs) % 2] if family.odd_piles_warn else []
     out: dict[str, Any] = {"count": len(known), "of": len(CARDS), "missing": missing, "odd": odd, "hachi": None}
     if photos is None:

@@ -24,7 +24,7 @@ from referee.web.board import amount_formatter, extra_round, option_value
 from referee.web.db import get_db
 from referee.web.drafts import DRAFT_ID, posted
 from referee.web.forms.piles import rest_seats
-from referee.web.forms.rounds import CALL_ROWS, cards_entered, dekiyaku_choices, entry_form, yaku_names
+from referee.web.forms.rounds import CALL_ROWS, JSON_FACTS, cards_entered, dekiyaku_choices, entry_form, yaku_names
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_shape import round_input
 from referee.web.service import rounds
@@ -103,6 +103,8 @@ def entry_page(
         "rnd": rnd,
         "result": result,
         "error": error,
+        # Why the rules do not load (a game no longer registered), for the JSON box that stands in for its form.
+        "rules_error": opened.loaded.error.message if opened.loaded.error is not None else None,
         "scored": scored,
         "nonce": nonce,
         "version": version,
@@ -171,12 +173,16 @@ def round_words(opened: Opened) -> dict[str, Any]:
     facts (``EntryForm.facts``)."""
     family = opened.family
     names = yaku_names(opened.session.ruleset)
+    try:
+        facts = entry_form(family).facts
+    except RefereeError:  # a game no longer registered: its rounds are JSON
+        facts = JSON_FACTS
     return {
         "money": amount_formatter(opened.session, opened.loaded),
         "yaku_name": lambda yid: names.get(yid, yid),
         "month_name": family.month_name or month_label,
         "entered_void": family.entered_void,
-        "round_facts": entry_form(family).facts,
+        "round_facts": facts,
     }
 
 

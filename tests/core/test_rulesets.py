@@ -141,6 +141,33 @@ def test_every_option_listing_cards_says_it_takes_card_ids(preset):
         assert (o["unit"] == "card") == bool(holds_cards), o["key"]
 
 
+# Bug of the 360 px walk-through: a mistyped card in Go-Stop's ssangpi or godori said "expected a card id of
+# CARDS.tsv" (Hachi-hachi's field brights: "expected a card id"), a file players never see; every card-list
+# option now names the entry that is no card, the nearest id and where the ids are listed.
+CARD_LISTS = [(o["key"], preset) for preset in preset_names() for o in ruleset_json(preset)["options"]
+              if o["unit"] == "card"]
+
+
+@pytest.mark.parametrize(("key", "preset"), CARD_LISTS, ids=[f"{p}-{k}" for k, p in CARD_LISTS])
+def test_a_card_list_option_names_the_entry_that_is_no_card_in_players_words(key, preset):
+    default = next(o["default"] for o in ruleset_json(preset)["options"] if o["key"] == key)
+    typo = default[-1].replace("l", "", 1) if "l" in default[-1] else default[-1][:-1]  # wilow-lightning
+    with pytest.raises(RefereeError) as e:
+        load_ruleset(preset, {key: [*default[:-1], typo]})
+    assert e.value.code == "bad-ruleset"
+    message = e.value.message
+    assert f"field 'options.{key}[{len(default) - 1}]'" in message  # the CLI and the forms still find the field
+    assert f"“{typo}” is not a card id: ids are the plant, then the card, such as {default[-1]} " in message
+    assert "(Help lists them all)" in message
+    assert "CARDS.tsv" not in message
+
+
+def test_a_card_list_entry_far_from_any_card_is_named_with_an_example_id():
+    with pytest.raises(RefereeError, match=r"“xyzzy” is not a card id: ids are the plant, then the card, such as "
+                                           r"[a-z]+-[a-z-]+ \(Help lists them all\)"):
+        load_ruleset("gostop", {"ssangpi": ["xyzzy"]})
+
+
 def test_points_from_must_name_a_whole_number_option(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text('extends = "roppyakken"\n[teyaku.mitatesan]\npoints_from = "lucky_hands"\n', encoding="utf-8")

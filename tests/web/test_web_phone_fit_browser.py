@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from web_helpers import session
 
 pytestmark = pytest.mark.slow
 
@@ -247,4 +248,39 @@ def test_a_gostop_rounds_table_shows_every_name_whole_on_a_360px_phone(app, live
         assert shown.count() == 1, rnd["round"]
         assert rnd["dealer"] in shown.inner_text()
         assert page.evaluate(CUT_TEXT_JS, where) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+#: The pile tabs: [[name, its box's top, its box inside its tab and the screen, the card count's likewise]].
+TABS_JS = """() => [...document.querySelectorAll('.tabs label')].map(tab => {
+  const box = tab.getBoundingClientRect(), inside = e => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5
+      && r.bottom <= box.bottom + 0.5 && box.left >= -0.5 && box.right <= innerWidth + 0.5;
+  };
+  return [tab.querySelector('.tname').textContent.trim(), Math.round(box.top), Math.round(box.height),
+          inside(tab.querySelector('.tname')), inside(tab.querySelector('.count'))];
+})"""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "rows"),
+    [("gostop", ["Jiwoo", "Minho", "Seoyeon"], 1), ("gostop", ["Jiwoo", "Kim Minho", "Park Seoyeon"], 1),
+     ("roppyakken", ["Jiwoo", "Minho", "Seoyeon"], 1), ("koikoi", ["Akiyoshi", "Benjamin"], 1),
+     ("hachihachi", ["Aki", "Ben", "Chiyo", "Daichi", "Emiko", "Fumiko"], 2)],
+    ids=["gostop", "gostop-family-names", "roppyakken", "koikoi", "hachihachi-six"],
+)
+def test_every_pile_tab_shows_its_players_name_whole_on_a_360px_phone(app, live, browser, ruleset, players, rows):
+    # Bug of the 360 px walk-through: Go-Stop's third pile tab read "Seo…" (each name was cut to fit beside
+    # its card count in a third of the row); six Hachi-hachi players' tabs showed no name at all.
+    token = session(app.test_client(), ruleset, players)
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}/round/new")
+    tabs = page.evaluate(TABS_JS)
+    assert [t[0] for t in tabs] == players
+    assert page.evaluate(CUT_TEXT_JS, ".tabs .tname") == []
+    assert page.evaluate(SPLIT_WORDS_JS, ".tabs .tname") == []
+    assert all(name_in and count_in for _, _, _, name_in, count_in in tabs), tabs
+    assert all(height >= 44 for _, _, height, _, _ in tabs), tabs  # still a thumb's tap
+    assert len({top for _, top, _, _, _ in tabs}) <= rows, tabs
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -107,6 +107,22 @@ def parse_option_fields(
     return options, typed, errors
 
 
+#: A ruleset error about one option, as ``schema.build`` and the families name it: ``field
+#: 'options.fuke.threshold' is ...``, or an entry of a list with the words after its name (``field
+#: 'options.ssangpi[0]': “wilow-lightning” is not a card id...``).
+_OPTION_FIELD = re.compile(r"field 'options\.([\w.]+)(?:\[\d+\])?'(: )?")
+
+
+def option_error(message: str, specs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """(the form field ``opt.<key>``, what to say at it) for a ruleset error about one of the options of
+    ``specs``: the words alone where they follow the field's name (the field says where), else the whole
+    message; None for an error about no option of the form."""
+    m = _OPTION_FIELD.search(message)
+    if m is None or m.group(1) not in {s["key"] for s in specs}:
+        return None
+    return f"opt.{m.group(1)}", message[m.end():] if m.group(2) else message
+
+
 def parse_extra_options(text: str) -> dict[str, Any]:
     """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
     values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""

@@ -337,10 +337,19 @@ ENTRY_FORMS: dict[str, EntryForm] = {
 }
 
 
+#: What a saved round shows beside its piles, hands and totals where its family has no entry form
+#: (a game no longer registered): its other keys as JSON, since no form names them in players' words.
+JSON_FACTS = "partials/round_facts/json.html"
+
+
 def entry_form(family: str | Family) -> EntryForm:
-    """The entry form of a family (the family, or its name).  Raises ``RefereeError('bad-ruleset')``
-    for an unknown family."""
-    return ENTRY_FORMS[(family if isinstance(family, Family) else families.get(family)).entry_form]
+    """The entry form of a registered family (the family, or its name).  Raises
+    ``RefereeError('bad-ruleset')`` for an unknown family, or one no longer registered (the stand-in
+    ``referee.web.board.session_family`` gives its session): its rounds are entered as JSON."""
+    found = family if isinstance(family, Family) else families.get(family)
+    if families.REGISTRY.get(found.name) is not found:
+        raise RefereeError("bad-ruleset", f"the game {found.name!r} is not registered: it has no entry form")
+    return ENTRY_FORMS[found.entry_form]
 
 
 # ---- the round a posted form holds ----------------------------------------------------

@@ -5,7 +5,6 @@ Pure: must not import Flask or the store.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +14,7 @@ from referee.errors import RefereeError
 from referee.names import clean_name, printable_name, repeated_name
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
-from referee.web.forms.options import option_fields, parse_option_fields
+from referee.web.forms.options import option_error, option_fields, parse_option_fields
 
 
 @dataclass
@@ -99,9 +98,9 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     try:  # an empty game checks the options, the player count and the dealer
         api.game_json({"ruleset": sf.ruleset, "options": options, "players": names, "dealer": dealer, "rounds": []})
     except RefereeError as e:
-        m = re.search(r"field 'options\.([\w.]+)'", e.message)
-        if m and f"opt.{m.group(1)}" in {f"opt.{s['key']}" for s in specs}:
-            sf.errors[f"opt.{m.group(1)}"] = e.message
+        at = option_error(e.message, specs)
+        if at:
+            sf.errors[at[0]] = at[1]
         elif e.code in ("player-count", "bad-round", "unknown-player"):
             sf.errors["players"] = e.message
         else:

@@ -19,6 +19,7 @@ from referee import api, store
 from referee.errors import RefereeError
 from referee.rescore import replay, rescore
 from referee.ruleset import load_ruleset
+from referee.web.board import installed, not_installed
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -40,7 +41,10 @@ def session_game(db: Database, sess: store.Session) -> dict[str, Any]:
 
 def compare(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
     """The what-if of a session under ``ruleset`` and ``options`` (``referee.rescore.rescore``); the
-    session's own side is replayed once per revision.  Raises ``RefereeError``."""
+    session's own side is replayed once per revision.  Raises ``RefereeError`` (``board.not_installed``
+    for a game no longer registered)."""
+    if not installed(sess):
+        raise not_installed(sess)
     game = session_game(db, sess)
     key = (sess.view_token, sess.rev)
     before = _BEFORE.get(key)
@@ -77,6 +81,8 @@ def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
 def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> None:
     """Raise ``RefereeError`` unless ``ruleset`` and ``options`` load and score this session's
     history (``referee.rescore.rescore``): the check before the rules are changed."""
+    if not installed(sess):
+        raise not_installed(sess)
     rescore(session_game(db, sess), ruleset, options)
 
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from referee import families, store
+from referee import store
 from referee.family import Family
-from referee.web.board import Board, SessionRules, build_board, load_rules
+from referee.web.board import Board, SessionRules, build_board, load_rules, session_family
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -38,8 +38,9 @@ class Opened:
 
     @property
     def family(self) -> Family:
-        """The session's game family (the stored one when its rules fail to load)."""
-        return self.loaded.family or families.get(self.session.family)
+        """The session's game family, also when its rules fail to load; a stand-in for one no longer
+        registered (``referee.web.board.session_family``)."""
+        return self.loaded.family or session_family(self.session)
 
 
 def open_session(db: Database, token: str) -> Opened:

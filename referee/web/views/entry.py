@@ -39,11 +39,12 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from referee import store
+from referee.errors import RefereeError
 from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
 from referee.web.db import get_db
 from referee.web.drafts import posted
-from referee.web.forms.rounds import cards_entered, dealer_mismatch, entry_form, unanswered
+from referee.web.forms.rounds import cards_entered, dealer_mismatch, entry_form, round_data, unanswered
 from referee.web.photo_review import active, box_views, dismissed_in
 from referee.web.photo_slots import deck_check
 from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, slot_label, taken, valid_slot
@@ -222,8 +223,11 @@ def round_draft(token: str, draft_id: str):
         abort(404, "This photo review is gone (unsaved photos are kept for a day). Open the round again to snap anew.")
     drafts.show(draft, as_posted=False)
     form = draft.form
-    entry = entry_form(opened.family)
-    data = entry.parse(form, sess.players)
+    try:
+        entry = entry_form(opened.family)
+    except RefereeError:  # a game no longer registered: its JSON box (the form's round_json)
+        entry = None
+    data = entry.parse(form, sess.players) if entry else round_data(form, sess.players, opened.family)[0]
     board = service.board(get_db(), opened)
     rid = form.get("round_id", "")
     rnd, version = None, None
@@ -234,7 +238,7 @@ def round_draft(token: str, draft_id: str):
         number, dealer = rnd.position, (view.dealer if view else board.dealer)
         context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
-    missing = entry.unanswered(form, data) if entry.unanswered else None  # Koi-Koi: how the round ended
+    missing = entry.unanswered(form, data) if entry and entry.unanswered else None  # Koi-Koi: how the round ended
     result, error = (None, missing) if missing else scored(opened, data, dealer, context)[:2]
     return entry_page(
         opened,

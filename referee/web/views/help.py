@@ -23,7 +23,7 @@ from referee import api, store
 from referee.describe import how_it_scores
 from referee.errors import RefereeError
 from referee.ruleset import load_ruleset
-from referee.web.access import load
+from referee.web.access import load, require_installed
 from referee.web.art import credit_html
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
@@ -65,7 +65,9 @@ def preset_rules(name: str):
 @bp.get("/s/<token>/rules")
 def session_rules(token: str):
     """How a session's game scores, with its house rules (any link to the session opens it)."""
-    sess = load(token).session
+    opened = load(token)
+    require_installed(opened, 404)
+    sess = opened.session
     try:
         how = how_it_scores(load_ruleset(sess.ruleset, sess.options))
     except (RefereeError, ImportError, KeyError) as e:

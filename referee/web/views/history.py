@@ -23,11 +23,11 @@ from werkzeug.datastructures import MultiDict
 from referee import store
 from referee.errors import RefereeError
 from referee.web import photos
-from referee.web.access import NO_ROUND, load, round_or_404, see_other
+from referee.web.access import NO_ROUND, load, require_installed, round_or_404, see_other
 from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
-from referee.web.forms.options import presets_of, requested_rules
+from referee.web.forms.options import option_error, presets_of, requested_rules
 from referee.web.round_page import entry_page, round_words
 from referee.web.round_submit import kept_step, submit
 from referee.web.service import rounds
@@ -99,6 +99,7 @@ def undo(token: str):
 def what_if_page(token: str):
     """GET: the rules form and, once submitted, the round-by-round comparison.  POST: apply the rules."""
     opened = load(token, edit=request.method == "POST")
+    require_installed(opened, 422)
     sess, role = opened.session, opened.role
     form = request.form if request.method == "POST" else request.args
     req = requested_rules(MultiDict(form), sess.ruleset, sess.options)
@@ -107,7 +108,11 @@ def what_if_page(token: str):
         try:
             result = what_if.compare(get_db(), sess, req["ruleset"], req["options"])
         except RefereeError as e:
-            error, status = e.message, 422
+            at, status = option_error(e.message, req["specs"]), 422
+            if at and at[0] in form:  # typed in its field: said there, as on the new-session form
+                req["errors"][at[0]] = at[1]
+            else:
+                error = e.message
     elif req["errors"]:
         status = 422
     if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):

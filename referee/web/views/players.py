@@ -23,8 +23,6 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, render_template
 
-from referee.errors import RefereeError
-from referee.family import Words
 from referee.names import clean_name, name_key
 from referee.web import privacy
 from referee.web.board import Board, amount_formatter
@@ -102,10 +100,8 @@ class PlayerStats:
 
 def _add_session(stats: PlayerStats, opened: Opened, seat: str, board: Board, link: str) -> None:
     sess = opened.session
-    try:
-        words, lang = opened.family.words, opened.family.local_language
-    except RefereeError:  # a family no longer registered: its session still shows, in the default words
-        words, lang = Words(), "ja"
+    # A family no longer registered has a stand-in (``board.session_family``): the default words.
+    words, lang = opened.family.words, opened.family.local_language
     if words.void and words.void not in stats.voids:
         stats.voids.append(words.void)
     tally = stats.tallies.get(board.unit)

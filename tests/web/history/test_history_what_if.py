@@ -243,3 +243,20 @@ def test_a_list_options_hint_says_what_the_field_takes(client, ruleset, players,
     token = r.get_json()["edit_token"]
     hint = _hint(client.get(f"/s/{token}/what-if").get_data(as_text=True), key)
     assert hint.endswith(says), hint
+
+
+# Bug of the 360 px walk-through: a mistyped card in a card-list house rule said "expected a card id of CARDS.tsv"
+# below Compare; it says, at its field, which entry is no card and where the ids are.
+def test_a_card_list_rule_naming_no_card_is_refused_at_its_field_in_players_words(client):
+    r = client.post("/api/v1/sessions", json={"name": "Chuseok", "ruleset": "gostop",
+                                              "players": ["Aki", "Ben", "Chiyo"]})
+    token = r.get_json()["edit_token"]
+    r = client.get(f"/s/{token}/what-if", query_string={"ruleset": "gostop", "options_shown": "gostop",
+                                                        "opt.ssangpi": "wilow-lightning, paulownia-chaff-yellow"})
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    field = body.split('name="opt.ssangpi"', 1)[1].split("</div>", 1)[0]
+    assert ('<p class="error">“wilow-lightning” is not a card id: ids are the plant, then the card, such as '
+            "willow-lightning (Help lists them all)</p>") in field
+    assert "CARDS.tsv" not in body
+    assert "These rules cannot score this session" not in body
