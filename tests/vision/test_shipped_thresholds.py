@@ -27,8 +27,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
-        ("CERTAIN_AT", CERTAIN_AT, 0.985),  # docs/VISION.md Calibration: precision >= 0.99 on calib
-        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.23),  # keeps 98% of the right detections on calib
+        ("CERTAIN_AT", CERTAIN_AT, 0.99),  # docs/VISION.md Calibration: precision >= 0.99 on calib
+        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.24),  # keeps 98% of the right detections on calib
     ],
     ids=["certain threshold (precision 0.99)", "suggestion floor (98% of right kept)"],
 )
@@ -78,7 +78,7 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.755, 0.854, 0.355, -0.105)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.724, 0.865, 0.244, -0.463)
     assert "calib" in cal.fitted_on
     # monotone: a better localiser score or class probability never lowers the confidence
     s = np.linspace(0.36, 0.99, 20)
@@ -120,17 +120,17 @@ def _certain(d, threshold):
     return n, right / max(n, 1), right / d["cards_total"]
 
 
-# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 7:
-# the localiser trained unfrozen, EfficientNet-Lite0 classifier; docs/VISION.md, "Run 7"):
+# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 8:
+# run 7's localiser, the classifier fine-tuned on the detector's own crops; docs/VISION.md, "Run 8"):
 # threshold  certain  wrong  precision  recall
-#   0.90       145       2     0.986     0.474
-#   0.98       103       1     0.990     0.338
-#   0.985       97       1     0.990     0.318   <- CERTAIN_AT, what the calib split proposed
-#   0.99        84       1     0.988     0.275
-#   0.995       58       1     0.983     0.189
-# On 97 detections one wrong one is allowed.  Recall 0.31 is 94 of the 302 cards.
+#   0.90       151       4     0.974     0.487
+#   0.98       111       1     0.991     0.364
+#   0.985      103       1     0.990     0.338
+#   0.99        89       1     0.989     0.291   <- CERTAIN_AT, what the calib split proposed
+#   0.995       63       0     1.000     0.209
+# On 89 detections one wrong one is allowed.  Recall 0.29 is 88 of the 302 cards.
 PRECISION_AT_LEAST = 0.988
-RECALL_AT_LEAST = 0.31
+RECALL_AT_LEAST = 0.29
 
 
 @pytest.mark.slow
@@ -153,7 +153,7 @@ def test_a_lower_threshold_taps_in_wrong_cards(heldout_sample, threshold):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("threshold", [CERTAIN_AT + 0.01, 0.99], ids=["0.01 higher", "0.99"])
+@pytest.mark.parametrize("threshold", [CERTAIN_AT + 0.005, CERTAIN_AT + 0.01], ids=["0.005 higher", "0.01 higher"])
 def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
     _, _, recall = _certain(heldout_sample, threshold)
     assert recall < RECALL_AT_LEAST
@@ -163,7 +163,7 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 @pytest.mark.xfail(
     strict=True,
     reason="issue 17 target missed: a card box printed with a card face is certain (1 in this sample, "
-    "2 on the 36 distractor-only test photos; docs/VISION.md)",
+    "2 on the 36 distractor-only test photos at 0.99; docs/VISION.md)",
 )
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection
