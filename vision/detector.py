@@ -30,6 +30,7 @@ from vision.imageio import load_image
 from vision.postprocess import (
     assign_cards,
     decode_obb,
+    drop_fragments,
     letterbox,
     merge_passes,
     softmax,
@@ -39,6 +40,10 @@ from vision.tiling import cut_by_window, tile_windows, window_to_photo
 from vision.visibility import READABLE_FROM, mask_crops, stacking, visible_masks
 
 PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
+#: A whole-card box at least this share inside a box this many times its area is dropped as a
+#: fragment of that card's picture (:func:`vision.postprocess.drop_fragments`; chosen on the
+#: calib split, docs/VISION.md "Run 8").
+FRAGMENT = (0.9, 1.5, 0.67)
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
@@ -252,7 +257,7 @@ class Detector:
         merged into the first pass's before that (see :meth:`_localise_tiles`).
         """
         if self.backend == "ultralytics":  # ultralytics reads arrays as BGR: give it PIL
-            return self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im)
+            return self._whole_only(*self._predict(Image.fromarray(im) if isinstance(im, np.ndarray) else im))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         obbs, scores = self._localise_once(a, 1.0)
         if self.tiles > 1:
@@ -260,7 +265,13 @@ class Detector:
         if self.zoom_out > 1 and self._needs_zoom_out(a, obbs):
             o2, s2 = self._localise_once(a, self.zoom_out)
             obbs, scores = merge_passes(obbs, scores, o2, s2, self.iou)
-        return obbs, scores
+        return self._whole_only(obbs, scores)
+
+    def _whole_only(self, obbs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A whole-card localiser's boxes less the fragments inside a card
+        (:func:`vision.postprocess.drop_fragments`): a box in a card's picture would be read
+        as a card under it, too covered to read, on a photo of cards spread apart."""
+        return drop_fragments(obbs, scores, *FRAGMENT) if self.boxes == "whole" else (obbs, scores)
 
     def _localise_once(self, a: np.ndarray, zoom: float) -> tuple[np.ndarray, np.ndarray]:
         h, w = a.shape[:2]
@@ -369,7 +380,7 @@ class Detector:
         loaded = load_image(image, self.max_side)
         if self.backend == "ultralytics" and isinstance(image, (str, Path)):
             # the plain ultralytics path: YOLO.predict decodes the file itself (full size)
-            obbs, scores = self._predict(str(image))
+            obbs, scores = self._whole_only(*self._predict(str(image)))
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)

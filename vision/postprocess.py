@@ -98,16 +98,32 @@ def merge_passes(
     """
     obbs = np.concatenate([np.asarray(obbs_a, float).reshape(-1, 5), np.asarray(obbs_b, float).reshape(-1, 5)])
     scores = np.concatenate([np.asarray(scores_a, float), np.asarray(scores_b, float)])
-    area = obbs[:, 2] * obbs[:, 3]
-    drop = np.zeros(len(obbs), bool)
-    for i in np.argsort(area, kind="stable"):
-        for j in range(len(obbs)):
-            if not drop[j] and area[j] > 1.5 * area[i] and _inside_share(obbs[i], obbs[j]) >= 0.6:
-                drop[i] = True
-                break
-    obbs, scores = obbs[~drop], scores[~drop]
+    obbs, scores = drop_fragments(obbs, scores)
     keep = nms_obb(obbs, scores, iou)
     return obbs[keep], scores[keep]
+
+
+def drop_fragments(
+    obbs: np.ndarray, scores: np.ndarray, inside: float = 0.6, larger: float = 1.5, undersized: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Oriented boxes ``(K, 5)`` and their ``scores`` ``(K,)`` less every box lying mostly
+    (>= 60% of its area) inside a kept box at least 1.5 times larger: a fragment of a card
+    (a flower or ribbon of its picture) rather than a card.  All hanafuda cards have one
+    size, so a whole card can lie so deep inside a larger one only where the larger box is
+    a fragment's host: a card fully under another is not seen at all.  Order is kept."""
+    obbs = np.asarray(obbs, float).reshape(-1, 5)
+    scores = np.asarray(scores, float)
+    area = obbs[:, 2] * obbs[:, 3]
+    drop = np.zeros(len(obbs), bool)
+    small = area < undersized * np.median(area) if undersized and len(area) else np.ones(len(area), bool)
+    for i in np.argsort(area, kind="stable"):
+        if not small[i]:
+            continue
+        for j in range(len(obbs)):
+            if not drop[j] and area[j] > larger * area[i] and _inside_share(obbs[i], obbs[j]) >= inside:
+                drop[i] = True
+                break
+    return obbs[~drop], scores[~drop]
 
 
 def _inside_share(a: np.ndarray, b: np.ndarray) -> float:

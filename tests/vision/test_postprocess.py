@@ -192,3 +192,33 @@ def test_nested_box_share_counts_grid_points_on_the_edge():
     assert sorted(set(obb_grid(a, 7)[:, 0].round(9))) == [-3, -2, -1, 0, 1, 2, 3]
     assert _inside_share(a, b) == 4 / 7  # columns -3 .. 0, the one on the edge included
     assert in_obb(obb_grid(a, 7), b).mean() == 3 / 7  # the strict test leaves the edge column out
+
+
+# ------------------------------------------------------------------ fragments inside a card
+
+CARD = (100.0, 100.0, 61.0, 100.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("boxes", "kept"),
+    [
+        # a box in a card's picture (a flower, a ribbon): dropped
+        ([CARD, (100.0, 110.0, 40.0, 50.0, 0.0)], [0]),
+        # fanned cards of one size, heavily overlapping: all kept
+        ([CARD, (110.0, 100.0, 61.0, 100.0, 0.2)], [0, 1]),
+        # a card-sized box inside an over-large box across two cards: the card is kept
+        ([(130.0, 100.0, 122.0, 100.0, 0.0), CARD, (300.0, 100.0, 61.0, 100.0, 0.0)], [0, 1, 2]),
+        # a small box only half inside a card: kept (it may be a card cut by the frame)
+        ([CARD, (100.0, 160.0, 40.0, 50.0, 0.0)], [0, 1]),
+    ],
+    ids=["fragment", "fan", "over-large box", "half inside"],
+)
+def test_detector_drops_only_fragments_deep_inside_a_card(boxes, kept):
+    from vision.detector import FRAGMENT
+    from vision.postprocess import drop_fragments
+
+    obbs = np.array(boxes)
+    scores = np.linspace(0.9, 0.5, len(obbs))
+    out, s = drop_fragments(obbs, scores, *FRAGMENT)
+    np.testing.assert_array_equal(out, obbs[kept])
+    np.testing.assert_array_equal(s, scores[kept])
