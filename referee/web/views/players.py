@@ -7,7 +7,8 @@ shared server never shows another table's games.  Names are compared with
 
 - ``/players``: the players of the sessions this browser knows, with their stats;
 - ``/players/<key>``: one player's sessions (any family), rounds played, average
-  round score per unit (points; kan and mon), yaku made and wins;
+  round score per unit (points; kan and mon), yaku made and wins; void rounds (fuke, nagari:
+  ``RoundView.void``) are left out of all of them;
 - ``saved_player_names()`` (a template global): the names offered on the new-session form.
 
 Stats read the standings the scoreboard replays (``referee.web.service.session.board``), so
@@ -110,13 +111,14 @@ def _add_session(stats: PlayerStats, opened: Opened, seat: str, board: Board, li
         tally = stats.tallies[board.unit] = Tally(board.unit, fmt)
     played = 0
     for v in board.rounds:
-        if v.error or seat not in v.scores:
+        # A void round (``RoundView.void``, from the round's result: fuke, nagari) is no round anyone
+        # played for points: it counts in no tally (rounds, average, best) and its yaku are not made.
+        if v.error or v.void or seat not in v.scores:
             continue
         played += 1
         tally.add(v.scores[seat], any(line.get("code") == "entered-total" for line in v.lines))
-        if not v.void:
-            for y in v.made.get(seat, []):
-                stats.yaku[(y["id"], y["name"], y["name_ja"], lang)] += 1
+        for y in v.made.get(seat, []):
+            stats.yaku[(y["id"], y["name"], y["name_ja"], lang)] += 1
     won = seat in board.winners
     stats.wins += won
     stats.finished += board.over  # a winner, or a draw (a level Koi-Koi game)
