@@ -5,7 +5,7 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m012_rematches``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m013_session_form_tokens``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
@@ -95,6 +95,7 @@ from referee.store.schema import (
     m010_rules_change_log,
     m011_explicit_round_endings,
     m012_rematches,
+    m013_session_form_tokens,
     migrations,
 )
 from referee.store.sessions import (
@@ -102,6 +103,7 @@ from referee.store.sessions import (
     Session,
     create_rematch,
     create_session,
+    create_sessions_once,
     find_session,
     get_session,
     list_sessions,
@@ -134,6 +136,7 @@ __all__ = [
     "check",
     "create_rematch",
     "create_session",
+    "create_sessions_once",
     "delete_round",
     "find_session",
     "get_draft",
@@ -155,6 +158,7 @@ __all__ = [
     "m010_rules_change_log",
     "m011_explicit_round_endings",
     "m012_rematches",
+    "m013_session_form_tokens",
     "migrate",
     "migrations",
     "move_revs_past",

@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m012_rematches``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m013_session_form_tokens``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -249,3 +249,15 @@ def m012_rematches(db: Database) -> None:
     """``rematches``: the one session started as the rematch of a finished one (``of_session``
     is the primary key, so a second rematch of the same game cannot be stored)."""
     db["rematches"].create({"of_session": int, "session_id": int, "created": str}, pk="of_session")
+
+
+# ---- new-session form tokens (a double tap on "New session" or Import made two sessions) ------
+
+
+@migrations()
+def m013_session_form_tokens(db: Database) -> None:
+    """``session_form_tokens``: the sessions a creating form's one-time token (new session,
+    import) created, so the same form posted again gets them back instead of new ones."""
+    db["session_form_tokens"].create(
+        {"token": str, "session_id": int, "created": str}, pk=("token", "session_id")
+    )

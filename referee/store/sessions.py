@@ -194,6 +194,27 @@ def create_rematch(db: Database, of: Session, **fields: Any) -> tuple[Session, b
     return new, True
 
 
+@guarded
+def create_sessions_once(db: Database, form_token: str | None,
+                         created: Sequence[Mapping[str, Any]]) -> tuple[list[Session], bool]:
+    """Create the sessions ``created`` (each as :func:`create_session`) in one transaction,
+    recording them under ``form_token`` (a new-session or import form's one-time token); a later
+    call with the same token (a double tap, a form posted again) creates nothing and gets those
+    sessions back.  Returns ``(sessions, created)``.  Without a token, always creates."""
+    with writing(db):
+        if form_token:
+            ids = [r["session_id"] for r in db["session_form_tokens"].rows_where(
+                "token = ?", [form_token], order_by="rowid")]
+            if ids:
+                return [get_session(db, i) for i in ids], False
+        made = [create_session(db, **c) for c in created]
+        if form_token:
+            now = _now()
+            for sess in made:
+                db["session_form_tokens"].insert({"token": form_token, "session_id": sess.id, "created": now})
+    return made, True
+
+
 def move_revs_past(db: Database, revs: Mapping[str, int]) -> None:
     """After a restore: give each session (by viewer token) a ``rev`` above the one it had
     before (``revs``), so no page or cache takes the restored data for what it showed."""

@@ -54,6 +54,7 @@ def test_migrations_keep_their_names_and_order():
         "m010_rules_change_log",
         "m011_explicit_round_endings",
         "m012_rematches",
+        "m013_session_form_tokens",
     ]
 
 

@@ -158,7 +158,7 @@ def sessions_to_create(data: Any) -> list[dict[str, Any]]:
     return out
 
 
-def create_all(db: Database, created: list[dict[str, Any]]) -> list[store.Session]:
-    """Create the sessions in one transaction (all or none)."""
-    with store.writing(db):
-        return [store.create_session(db, **c) for c in created]
+def create_all(db: Database, created: list[dict[str, Any]], form_token: str | None = None) -> list[store.Session]:
+    """Create the sessions in one transaction (all or none).  With ``form_token`` (the import
+    form's one-time token), a form posted again gets the sessions it created, none new."""
+    return store.create_sessions_once(db, form_token, created)[0]

@@ -25,6 +25,7 @@ from referee.web.db import get_db
 from referee.web.forms.limits import MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
 from referee.web.forms.options import option_fields, seat_range, shown_value
 from referee.web.forms.session import SessionForm, parse_session_form
+from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.service import session as service
 from referee.web.service.session import Opened
 
@@ -80,7 +81,15 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "seats_max": seats[1],
         "option_groups": [{"name": k, "specs": v} for k, v in groups.items()],
         "opt_errors": any(k.startswith("opt.") for k in sf.errors),
+        "nonce": form_nonce(),
     }
+
+
+def form_nonce() -> str:
+    """The creating form's one-time token: the one it was posted with (a form sent back keeps
+    it, so fixing it and posting again still creates once), else a fresh one."""
+    posted = request.form.get("nonce") if request.method == "POST" else None
+    return posted if nonce_ok(posted) else new_nonce()
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -109,13 +118,19 @@ def new_session():
         return render_template("home/new_session.html", **_form_context(sf)), 409
     if created is None:
         return render_template("home/new_session.html", **_form_context(sf)), 422
+    # The form's one-time token: the same form posted again (a double tap) gets the session it made.
+    nonce = request.form.get("nonce")
     try:
-        sess = store.create_session(get_db(), **created)
+        made, fresh = store.create_sessions_once(get_db(), nonce if nonce_ok(nonce) else None, [created])
     except store.StoreUnavailableError as e:
         sf.errors["form"] = e.message  # the form comes back as typed
         return render_template("home/new_session.html", **_form_context(sf)), 503
+    sess = made[0]
     remember_keeper(sess.edit_token)
-    flash("Session created. Share the viewer link or QR code with the table.")
+    if fresh:
+        flash("Session created. Share the viewer link or QR code with the table.")
+    else:
+        flash("This session was already created (the form was sent twice): here it is.")
     return see_other("scoreboard.scoreboard", token=sess.edit_token)
 
 
