@@ -1,6 +1,7 @@
-"""The round form's one-time token (its ``nonce`` field): signed with the app's secret key, so a
-form from an old page or another server is told apart, and saved with the round it saved
-(``referee.store.add_round``), so the same form posted again saves once.
+"""The one-time token (``nonce`` field) of the forms that save or create: the round form, and the
+new-session and import forms.  Signed with the app's secret key, so a form from an old page or
+another server is told apart, and saved with what it saved (``referee.store.add_round``,
+``referee.store.create_sessions_once``), so the same form posted again saves once.
 
 Below the views: must not import them.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app
+from flask import current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
 
 
@@ -32,3 +33,16 @@ def nonce_ok(nonce: str | None) -> bool:
     except BadSignature:
         return False
     return True
+
+
+def posted_nonce() -> str | None:
+    """The posted form's token when this app issued it; None for a missing or forged one (which is
+    not trusted: the form then saves as if it had none)."""
+    nonce = request.form.get("nonce") if request.method == "POST" else None
+    return nonce if nonce_ok(nonce) else None
+
+
+def form_nonce() -> str:
+    """The token a creating form is shown with: the one it was posted with (a form sent back with an
+    error keeps it, so fixing it and posting again still creates once), else a fresh one."""
+    return posted_nonce() or new_nonce()

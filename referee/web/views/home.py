@@ -25,7 +25,7 @@ from referee.web.db import get_db
 from referee.web.forms.limits import MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
 from referee.web.forms.options import option_fields, seat_range, shown_value
 from referee.web.forms.session import SessionForm, parse_session_form
-from referee.web.nonces import new_nonce, nonce_ok
+from referee.web.nonces import form_nonce, posted_nonce
 from referee.web.service import session as service
 from referee.web.service.session import Opened
 
@@ -85,13 +85,6 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
     }
 
 
-def form_nonce() -> str:
-    """The creating form's one-time token: the one it was posted with (a form sent back keeps
-    it, so fixing it and posting again still creates once), else a fresh one."""
-    posted = request.form.get("nonce") if request.method == "POST" else None
-    return posted if nonce_ok(posted) else new_nonce()
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def new_session():
     """The new-session form; its house-rule options come from the ruleset's option schema."""
@@ -119,9 +112,8 @@ def new_session():
     if created is None:
         return render_template("home/new_session.html", **_form_context(sf)), 422
     # The form's one-time token: the same form posted again (a double tap) gets the session it made.
-    nonce = request.form.get("nonce")
     try:
-        made, fresh = store.create_sessions_once(get_db(), nonce if nonce_ok(nonce) else None, [created])
+        made, fresh = store.create_sessions_once(get_db(), posted_nonce(), [created])
     except store.StoreUnavailableError as e:
         sf.errors["form"] = e.message  # the form comes back as typed
         return render_template("home/new_session.html", **_form_context(sf)), 503

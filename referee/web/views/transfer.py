@@ -22,7 +22,7 @@ from referee.errors import RefereeError
 from referee.web.access import load, remember_keeper, see_other
 from referee.web.db import get_db
 from referee.web.headers import download
-from referee.web.nonces import new_nonce, nonce_ok
+from referee.web.nonces import form_nonce, posted_nonce
 from referee.web.service import archive
 from referee.web.service import session as service
 
@@ -100,7 +100,6 @@ class EmptyImportError(Exception):
 def import_session():
     """Create a session from a JSON export (file upload or pasted text), or every session of an
     ``export --all`` archive."""
-    nonce = request.form.get("nonce")
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", errors="replace") if upload and upload.filename else ""
     text = text or request.form.get("text", "")
@@ -124,9 +123,9 @@ def import_session():
     else:
         try:
             # The form's one-time token: the same form posted again gets what it imported.
-            made = archive.create_all(get_db(), batch, nonce if nonce_ok(nonce) else None)
+            made = archive.create_all(get_db(), batch, posted_nonce())
         except store.StoreUnavailableError as e:
-            return render_template("transfer/import.html", message=e.message, text=text, nonce=_nonce()), 503
+            return render_template("transfer/import.html", message=e.message, text=text, nonce=form_nonce()), 503
         for sess in reversed(made):
             remember_keeper(sess.edit_token)
         if len(made) != 1:
@@ -135,16 +134,10 @@ def import_session():
         n = len(batch[0]["rounds"])
         flash(f"Imported {n} round{'' if n == 1 else 's'}.")
         return see_other("scoreboard.scoreboard", token=made[0].edit_token)
-    return render_template("transfer/import.html", message=message, text=text, nonce=_nonce()), 422
+    return render_template("transfer/import.html", message=message, text=text, nonce=form_nonce()), 422
 
 
 @bp.get("/import")
 def import_form():
     """The import form."""
-    return render_template("transfer/import.html", message=None, text="", nonce=_nonce())
-
-
-def _nonce() -> str:
-    """The import form's one-time token: the one it was posted with (kept on a refusal), else a fresh one."""
-    posted = request.form.get("nonce") if request.method == "POST" else None
-    return posted if nonce_ok(posted) else new_nonce()
+    return render_template("transfer/import.html", message=None, text="", nonce=form_nonce())
