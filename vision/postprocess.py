@@ -107,10 +107,13 @@ def drop_fragments(
     obbs: np.ndarray, scores: np.ndarray, inside: float = 0.6, larger: float = 1.5, undersized: float | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Oriented boxes ``(K, 5)`` and their ``scores`` ``(K,)`` less every box lying mostly
-    (>= 60% of its area) inside a kept box at least 1.5 times larger: a fragment of a card
-    (a flower or ribbon of its picture) rather than a card.  All hanafuda cards have one
-    size, so a whole card can lie so deep inside a larger one only where the larger box is
-    a fragment's host: a card fully under another is not seen at all.  Order is kept."""
+    (at least ``inside`` of its area, by default 60%) inside a kept box at least ``larger``
+    times its area (1.5): a fragment of a card (a flower or ribbon of its picture) rather
+    than a card.  With ``undersized``, only a box under that share of the median box area is
+    a fragment, so a card-sized box inside an over-large box across two cards stays.  All
+    hanafuda cards have one size, so a whole card can lie so deep inside a larger one only
+    where the larger box is a fragment's host: a card fully under another is not seen at
+    all.  Order is kept."""
     obbs = np.asarray(obbs, float).reshape(-1, 5)
     scores = np.asarray(scores, float)
     area = obbs[:, 2] * obbs[:, 3]

@@ -336,13 +336,7 @@ def _detector_crop_job(args):
     loaded = load_image(scene.image, det.max_side)
     a = loaded.array
     obbs, _ = det.localise(a)
-    empty = (
-        np.zeros((0, CROP_SIZE[1], CROP_SIZE[0], 3), np.uint8),
-        *(np.zeros(0, t) for t in (np.int64, np.float32, np.int8)),
-    )
-    if not len(obbs):
-        return (*empty, np.array([], str), np.array([], str))
-    masks, _ = det.visibility(a, obbs)
+    masks, _ = det.visibility(a, obbs)  # (None, ...) for no box: the loop below keeps nothing
     crops = crop_obbs(a, obbs, CROP_SIZE)
     px = obbs.copy()
     px[:, :4] *= loaded.scale  # scene pixels, as the labels are
@@ -362,16 +356,14 @@ def _detector_crop_job(args):
             ys.append(label)
             vs.append(frac)
             views.append(1)
-    if not xs:
-        return (*empty, np.array([], str), np.array([], str))
     n = len(ys)
     return (
-        np.stack(xs),
+        np.array(xs, np.uint8).reshape(n, CROP_SIZE[1], CROP_SIZE[0], 3),
         np.array(ys, np.int64),
         np.array(vs, np.float32),
         np.array(views, np.int8),
-        np.array([scene.layout] * n),
-        np.array([scene.style] * n),
+        np.array([scene.layout] * n, str),
+        np.array([scene.style] * n, str),
     )
 
 

@@ -79,3 +79,14 @@ def test_crops_come_from_the_detector_with_their_labels(toy_art, tmp_path):
     np.savez(tmp_path / "b.npz", **{k: v[:1] for k, v in d.items()})
     both = load_crops([tmp_path / "a.npz", tmp_path / "b.npz"])
     assert len(both["y"]) == n + min(n, 1)
+
+
+def test_a_scene_where_the_localiser_finds_nothing_gives_no_crops(toy_art, monkeypatch):
+    from vision.train import datasets
+
+    datasets._init_detector_worker(str(toy_art), (), None)
+    monkeypatch.setattr(datasets._DETECTOR, "localise", lambda a: (np.zeros((0, 5)), np.zeros(0)))
+    x, y, visible, view, layout, style = datasets._detector_crop_job((2_800_000, 320, ("felt",), 0.15))
+    assert x.shape == (0, 112, 72, 3)
+    assert x.dtype == np.uint8
+    assert len(y) == len(visible) == len(view) == len(layout) == len(style) == 0
