@@ -24,7 +24,7 @@ from referee.web.board import amount_formatter, extra_round, option_value
 from referee.web.db import get_db
 from referee.web.drafts import DRAFT_ID, posted
 from referee.web.forms.piles import rest_seats
-from referee.web.forms.rounds import CALL_ROWS, JSON_FACTS, cards_entered, dekiyaku_choices, entry_form, yaku_names
+from referee.web.forms.rounds import CALL_ROWS, JSON_FACTS, cards_entered, dekiyaku_choices, registered_form, yaku_names
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_shape import round_input
 from referee.web.service import rounds
@@ -86,10 +86,8 @@ def entry_page(
     if "totals" in data:
         template = "entry/round_totals.html"
     else:
-        try:
-            template = entry_form(opened.family).template
-        except RefereeError:
-            template = "entry/round_json.html"
+        form = registered_form(opened.family)
+        template = form.template if form else "entry/round_json.html"
     nonce = nonce if nonce_ok(nonce) else new_nonce()
     draft_id = str(posted().get("draft") or "")
     if not DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one
@@ -173,10 +171,8 @@ def round_words(opened: Opened) -> dict[str, Any]:
     facts (``EntryForm.facts``)."""
     family = opened.family
     names = yaku_names(opened.session.ruleset)
-    try:
-        facts = entry_form(family).facts
-    except RefereeError:  # a game no longer registered: its rounds are JSON
-        facts = JSON_FACTS
+    form = registered_form(family)  # None for a game no longer registered: its rounds are JSON
+    facts = form.facts if form else JSON_FACTS
     return {
         "money": amount_formatter(opened.session, opened.loaded),
         "yaku_name": lambda yid: names.get(yid, yid),

@@ -352,6 +352,15 @@ def entry_form(family: str | Family) -> EntryForm:
     return ENTRY_FORMS[found.entry_form]
 
 
+def registered_form(family: str | Family) -> EntryForm | None:
+    """:func:`entry_form`, or None where it refuses (a game no longer registered: its rounds are
+    entered in the JSON box)."""
+    try:
+        return entry_form(family)
+    except RefereeError:
+        return None
+
+
 # ---- the round a posted form holds ----------------------------------------------------
 
 
@@ -364,13 +373,8 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
     text = form.get("round_json", "").strip()
     if form.get("entry") == "totals" and not text:
         return parse_totals_form(form, players, mon_per_kan), None
-    if not text:
-        try:
-            entry = entry_form(family)
-        except RefereeError:
-            entry = None
-        if entry is not None:
-            return entry.parse(form, players), unknown_seats(form, players)
+    if not text and (entry := registered_form(family)) is not None:
+        return entry.parse(form, players), unknown_seats(form, players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
@@ -394,11 +398,8 @@ def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | No
     it ended, ``calls_unanswered``); None for the JSON box and the totals pad."""
     if form.get("round_json", "").strip() or form.get("entry") == "totals":
         return None
-    try:
-        entry = entry_form(family)
-    except RefereeError:
-        return None
-    return entry.unanswered(form, data) if entry.unanswered else None
+    entry = registered_form(family)
+    return entry.unanswered(form, data) if entry and entry.unanswered else None
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:

@@ -39,12 +39,11 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from referee import store
-from referee.errors import RefereeError
 from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
 from referee.web.db import get_db
 from referee.web.drafts import posted
-from referee.web.forms.rounds import cards_entered, dealer_mismatch, entry_form, round_data, unanswered
+from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_form, round_data, unanswered
 from referee.web.photo_review import active, box_views, dismissed_in
 from referee.web.photo_slots import deck_check
 from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, slot_label, taken, valid_slot
@@ -223,10 +222,7 @@ def round_draft(token: str, draft_id: str):
         abort(404, "This photo review is gone (unsaved photos are kept for a day). Open the round again to snap anew.")
     drafts.show(draft, as_posted=False)
     form = draft.form
-    try:
-        entry = entry_form(opened.family)
-    except RefereeError:  # a game no longer registered: its JSON box (the form's round_json)
-        entry = None
+    entry = registered_form(opened.family)  # None for a game no longer registered: its JSON box
     data = entry.parse(form, sess.players) if entry else round_data(form, sess.players, opened.family)[0]
     board = service.board(get_db(), opened)
     rid = form.get("round_id", "")
