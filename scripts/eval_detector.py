@@ -168,6 +168,10 @@ def main(argv=None) -> int:
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
     p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold (default: the localiser's)")
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
+    p.add_argument(
+        "--whole-reads", type=float, default=None,
+        help="whole-crop probability that keeps a covered card's name (above 1: never)",
+    )
     p.add_argument("--uncertain-below", type=float, default=None)
     p.add_argument("--floor", type=float, default=None, help="suggestion floor (default: SUGGEST_FLOOR)")
     p.add_argument("--tta", action="store_true")
@@ -209,6 +213,7 @@ def main(argv=None) -> int:
             ("conf", a.conf),
             ("iou", a.iou),
             ("readable_from", a.readable_from),
+            ("whole_reads", a.whole_reads),
             ("uncertain_below", a.uncertain_below),
             ("zoom_out", a.zoom_out),
             ("tiles", a.tiles),
@@ -290,14 +295,14 @@ def print_report(res: dict, layouts, styles) -> None:
     print(f"cards showing at least {rd:.0%} of their face (predictions of less-covered cards neither right nor wrong):")
     print(
         f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} "
-        f"| under {rd:.0%}: covered/right/wrong/unseen"
+        f"| under {rd:.0%}: covered/right/wrong/unseen | false covered"
     )
     for k, v in res["layouts"].items():
         c, s, u = v["readable"], v["readable_certain"], v["under_readable"]
         print(
             f"{k:8} {c['tp'] + c['fn']:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
             f"{s['precision']:6.3f} {s['recall']:6.3f} | {u['cards']:4d}: {u['covered']}/{u['named_right']}/"
-            f"{u['named_wrong']}/{u['unseen']}"
+            f"{u['named_wrong']}/{u['unseen']} | {u.get('false_covered', 0)}"
         )
     print_cells(res, layouts, styles, "readable_cells", "readable", "readable identity F1 per (layout, style):")
     print("every card:")

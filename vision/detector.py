@@ -28,11 +28,13 @@ from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image
 from vision.postprocess import (
+    WHOLE_READS,
     assign_cards,
     decode_obb,
     drop_fragments,
     letterbox,
     merge_passes,
+    reads_whole,
     softmax,
     to_detections,
 )
@@ -169,7 +171,9 @@ class Detector:
     With a whole-card localiser, each box's visible part is worked out from the stacking
     order (:mod:`vision.visibility`), the classifier sees the crop with the hidden part
     greyed out, and an uncertain card showing under ``readable_from`` of its face (default
-    :data:`READABLE_FROM`) is reported ``covered``.
+    :data:`READABLE_FROM`) is reported ``covered``, unless its whole crop reads as the card
+    it was given at ``whole_reads`` or more (:func:`vision.postprocess.reads_whole`; above
+    1: never).
     Raises ModelError for missing files, an unreadable calibration or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
@@ -193,6 +197,7 @@ class Detector:
         tiles: int = 1,
         tile_overlap: float = 1 / 3,
         readable_from: float = READABLE_FROM,
+        whole_reads: float = WHOLE_READS,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -202,7 +207,7 @@ class Detector:
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
         self.tiles, self.tile_overlap = tiles, tile_overlap
-        self.readable_from = readable_from
+        self.readable_from, self.whole_reads = readable_from, whole_reads
         self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
@@ -343,8 +348,15 @@ class Detector:
         With a classifier that has a 49th "not a card" class, each row sums to 1 minus
         that class's probability.
         """
+        return self.classify_views(im, obbs, masks)[1]
+
+    def classify_views(
+        self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`classify`, also giving the whole crops' own probabilities: ``(whole (K, 48),
+        averaged (K, 48))``; without masks the two are equal."""
         if len(obbs) == 0:
-            return np.zeros((0, 48))
+            return np.zeros((0, 48)), np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
         crops = crop_obbs(a, obbs, CROP_SIZE)
         k = len(obbs)
@@ -364,7 +376,7 @@ class Detector:
             logits = self._cls(x)
         # a 49th output is "not a card": its probability is left out of the 48 card classes
         p = softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
-        return _average_views(p, covered, self.tta)
+        return _whole_views(p, covered, self.tta), _average_views(p, covered, self.tta)
 
     def detect(self, image) -> list[Detection]:
         """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
@@ -385,29 +397,41 @@ class Detector:
         else:
             obbs, scores = self.localise(loaded.array)
         masks, visible = self.visibility(loaded.array, obbs)
-        probs = self.classify(loaded.array, obbs, masks)
+        whole, probs = self.classify_views(loaded.array, obbs, masks)
         assigned = assign_cards(probs, scores, self.calibration, visible)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
         readable = self.readable_from if self.boxes == "whole" else 0.0
-        dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable)
+        named = reads_whole(assigned, whole, self.whole_reads) if readable else None
+        dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable, named)
         return Trace(obbs_px, scores, probs, assigned, dets, visible)
 
 
-def _average_views(p: np.ndarray, covered: np.ndarray, tta: bool) -> np.ndarray:
-    """Mean over each box's views of the class probabilities ``p``, laid out as
-    :meth:`Detector.classify` batches them: the whole crops ``(K)``, then the masked crops of
-    the ``covered`` boxes, then (with ``tta``) the same again turned 180 degrees.  A box
-    without a masked view counts its whole view twice, exactly as if its (identical) masked
-    crop had been classified.  Returns ``(K, C)``."""
+def _turns(p: np.ndarray, covered: np.ndarray, tta: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The class probabilities ``p`` laid out as :meth:`Detector.classify_views` batches
+    them (the whole crops ``(K)``, then the masked crops of the ``covered`` boxes, then with
+    ``tta`` the same again turned 180 degrees), as ``(whole (K, C), masked (M, C))`` per turn."""
     k, m = len(covered), int(covered.sum())
     per_turn = np.split(p, [k, k + m, 2 * k + m])[: 4 if tta else 2]
-    out = np.zeros((k, p.shape[1]))
-    for whole, masked in zip(per_turn[0::2], per_turn[1::2], strict=True):
+    return list(zip(per_turn[0::2], per_turn[1::2], strict=True))
+
+
+def _average_views(p: np.ndarray, covered: np.ndarray, tta: bool) -> np.ndarray:
+    """Mean over each box's views of the class probabilities ``p`` (laid out as
+    :func:`_turns` reads them).  A box without a masked view counts its whole view twice,
+    exactly as if its (identical) masked crop had been classified.  Returns ``(K, C)``."""
+    turns = _turns(p, covered, tta)
+    out = np.zeros((len(covered), p.shape[1]))
+    for whole, masked in turns:
         both = whole.copy()
         both[covered] = masked
         out += whole + both
-    return out / (2 * len(per_turn[0::2]))
+    return out / (2 * len(turns))
+
+
+def _whole_views(p: np.ndarray, covered: np.ndarray, tta: bool) -> np.ndarray:
+    """Mean of each box's whole-crop views alone (both turns with ``tta``): ``(K, C)``."""
+    return np.mean([whole for whole, _ in _turns(p, covered, tta)], axis=0)
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,35 @@ def assign_cards(
     return result
 
 
+#: Pooled class probability (0-1) at which a box's whole crop, read alone, names its card
+#: well enough to keep the name however covered the stacking order says it is
+#: (:func:`reads_whole`).  Chosen on the calib split (docs/VISION.md, "Named by the whole
+#: crop"): of the boxes the stacking order called too covered, 0.5 named 39 cards showing
+#: 30% or more right and 3 wrong.
+WHOLE_READS = 0.5
+
+
+def reads_whole(assigned: list[tuple[int, float]], whole_probs: np.ndarray, at: float = WHOLE_READS) -> np.ndarray:
+    """Bool ``(K,)``: which boxes' whole crops (other cards' faces included) name the card
+    the pile rules gave them (``assigned``, :func:`assign_cards`): its group (same-month
+    plain chaff pooled) is the most probable one in ``whole_probs`` ``(K, 48)``, at ``at``
+    or more.  The crop of a card truly lying under others shows mostly those others and
+    names them; a crop that names the box's own card says the stacking order was wrong
+    about it (:mod:`vision.visibility`), so the card is not reported too covered.
+    Raises ValueError on mismatched shapes."""
+    whole = np.asarray(whole_probs, np.float64).reshape(-1, len(CARD_IDS)) if len(assigned) else np.zeros((0, len(CARD_IDS)))
+    if len(whole) != len(assigned):
+        raise ValueError(f"whole_probs: expected {len(assigned)} rows, got {len(whole)}")
+    pooled = np.stack([whole[:, g].sum(1) for g in GROUPS], 1) if len(whole) else np.zeros((0, len(GROUPS)))
+    group_of = {c: n for n, g in enumerate(GROUPS) for c in g}
+    out = np.zeros(len(assigned), bool)
+    for i, (cls, _) in enumerate(assigned):
+        if cls >= 0:
+            g = group_of[cls]
+            out[i] = pooled[i].argmax() == g and pooled[i, g] >= at
+    return out
+
+
 def to_detections(
     obbs_px: np.ndarray,
     assigned: list[tuple[int, float]],
@@ -194,19 +223,23 @@ def to_detections(
     uncertain_below: float = CERTAIN_AT,
     visible: np.ndarray | None = None,
     readable_from: float = 0.0,
+    named_anyway: np.ndarray | None = None,
 ) -> list[Detection]:
     """Build :class:`Detection`s from OBBs in original-image pixels ``(K, 5)``.
 
     Boxes are clipped to ``size`` = (width, height).  Sorted by confidence, highest first;
     detections with class -1 are skipped.  ``visible``: optional ``(K,)`` visible share of
     each card (0-1); an uncertain detection showing less than ``readable_from`` of its face
-    is marked ``covered`` (too covered to read); a certain one keeps its name.
+    is marked ``covered`` (too covered to read), unless ``named_anyway`` (optional bool
+    ``(K,)``, e.g. :func:`reads_whole`) says its crop reads as its card; a certain one
+    keeps its name.
     """
     vis = np.ones(len(assigned)) if visible is None else np.asarray(visible, float)
+    keep = np.zeros(len(assigned), bool) if named_anyway is None else np.asarray(named_anyway, bool)
     xyxy = obb_to_xyxy(obbs_px) if len(obbs_px) else np.zeros((0, 4))
     w, h = size
     dets = []
-    for (cls, conf), b, v in zip(assigned, xyxy, vis, strict=True):
+    for (cls, conf), b, v, named in zip(assigned, xyxy, vis, keep, strict=True):
         if cls < 0:
             continue
         box = (
@@ -218,6 +251,6 @@ def to_detections(
         c = float(np.clip(conf, 0.0, 1.0))
         unsure = c < uncertain_below
         v = float(np.clip(v, 0.0, 1.0))
-        dets.append(Detection(CARD_IDS[cls], c, box, unsure, unsure and v < readable_from, v))
+        dets.append(Detection(CARD_IDS[cls], c, box, unsure, unsure and v < readable_from and not named, v))
     dets.sort(key=lambda d: -d.confidence)
     return dets

@@ -19,7 +19,7 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det.calibration = None  # raw confidence: localiser score x class probability
     det.zoom_out = 1.0
     det.tiles, det.tile_overlap = 1, 1 / 3
-    det.boxes, det.readable_from = "visible", 0.3
+    det.boxes, det.readable_from, det.whole_reads = "visible", 0.3, 0.5
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):
@@ -113,17 +113,18 @@ def test_a_malformed_localiser_description_is_a_model_error(tmp_path, text):
         localiser_meta(tmp_path / "localiser.onnx")
 
 
-def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
-    # two whole-card boxes, the second lying over most of the first (a heap): the first is
-    # seen, too covered to read, and never certain
-    img = np.full((640, 640, 3), 200, np.uint8)
-    det = fake_detector((0, 0, 1, 1, 0.0), prob=0.5)
-    det.boxes = "whole"
-    obbs = np.array([(300.0, 300.0, 122.0, 200.0, 0.0), (300.0, 350.0, 122.0, 200.0, 0.0)])
+def heap_of_two(whole_top: int, whole_p: float = 0.6):
+    """Two whole-card boxes, the second lying over three quarters of the first (a heap),
+    classified 0.5 / 0.5 as cards 0 and 1 over both views; the first box's whole crop alone
+    names card ``whole_top`` at ``whole_p``.  Returns the trace."""
     import cv2
 
     from vision.geometry import obb_corners
 
+    img = np.full((640, 640, 3), 200, np.uint8)
+    det = fake_detector((0, 0, 1, 1, 0.0), prob=0.5)
+    det.boxes = "whole"
+    obbs = np.array([(300.0, 300.0, 122.0, 200.0, 0.0), (300.0, 350.0, 122.0, 200.0, 0.0)])
     for o, colour in zip(obbs, ((200, 40, 40), (40, 60, 200)), strict=True):
         c = obb_corners(o[None])[0].astype(np.int32)
         cv2.fillPoly(img, [c], (10, 10, 10))
@@ -132,14 +133,39 @@ def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
     det.localise = lambda a: (obbs.copy(), np.array([0.9, 0.9]))
     probs = np.full((2, 48), 0.5 / 47)
     probs[0, 0], probs[1, 1] = 0.5, 0.5
-    det.classify = lambda a, o, masks=None: probs
-    tr = det.trace(img)
+    whole = probs.copy()
+    whole[0] = (1 - whole_p) / 47
+    whole[0, whole_top] = whole_p
+    det.classify_views = lambda a, o, masks=None: (whole, probs)
+    return det.trace(img)
+
+
+def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
+    # the lower card is seen, too covered to read, and never certain: its whole crop shows
+    # mostly the card on top and names that one
+    tr = heap_of_two(whole_top=1)
     assert tr.visible[0] == pytest.approx(0.25, abs=0.04)
     assert tr.visible[1] == 1.0
     by_card = {d.card: d for d in tr.detections}
     assert by_card[CARD_IDS[0]].covered
     assert by_card[CARD_IDS[0]].uncertain
     assert not by_card[CARD_IDS[1]].covered
+
+
+@pytest.mark.parametrize(
+    "whole_top, whole_p, covered",
+    [
+        (0, 0.6, False),  # the whole crop names the box's own card: the stacking order was wrong
+        (0, 0.4, True),  # ... but too weakly (under WHOLE_READS)
+        (1, 0.6, True),  # the whole crop names the card on top: truly under it
+    ],
+)
+def test_a_covered_box_whose_whole_crop_reads_as_its_own_card_keeps_its_name(whole_top, whole_p, covered):
+    tr = heap_of_two(whole_top, whole_p)
+    lower = {d.card: d for d in tr.detections}[CARD_IDS[0]]
+    assert lower.covered is covered
+    assert lower.uncertain  # named or not, never certain at this confidence
+    assert lower.visible == pytest.approx(0.25, abs=0.04)  # the stacking order's share is kept
 
 
 @pytest.mark.parametrize("tta", [False, True])
@@ -162,6 +188,8 @@ def test_masked_and_whole_views_average_and_uncovered_cards_are_classified_once(
 
     det._cls = cls
     probs = det.classify(image, obbs, masks)
+    whole, averaged = det.classify_views(image, obbs, masks)
+    np.testing.assert_array_equal(averaged, probs)
 
     from vision.geometry import CROP_SIZE, crop_obbs
     from vision.postprocess import softmax
@@ -177,4 +205,5 @@ def test_masked_and_whole_views_average_and_uncovered_cards_are_classified_once(
 
     expected = np.mean([p(v) for v in views], 0)
     np.testing.assert_allclose(probs, expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(whole, np.mean([p(v) for v in views[1::2]], 0), rtol=1e-6, atol=1e-9)
     assert sent[0] == (3 + 1) * (2 if tta else 1)  # 3 whole crops and 1 masked one (each turned)

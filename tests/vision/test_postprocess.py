@@ -17,7 +17,15 @@ from vision.geometry import (
     obb_to_xyxy,
     upright_quad,
 )
-from vision.postprocess import GROUPS, _inside_share, assign_cards, decode_obb, letterbox, to_detections
+from vision.postprocess import (
+    GROUPS,
+    _inside_share,
+    assign_cards,
+    decode_obb,
+    letterbox,
+    reads_whole,
+    to_detections,
+)
 
 IDX = {c: i for i, c in enumerate(CARD_IDS)}
 
@@ -84,6 +92,43 @@ def test_low_confidence_is_flagged_not_dropped():
     assert [d.card for d in dets] == ["pine-crane", "maple-deer"]
     assert [d.uncertain for d in dets] == [False, True]
     assert dets[0].box == pytest.approx((40, 35, 60, 65))
+
+
+def test_a_barely_visible_uncertain_card_is_covered_unless_named_anyway():
+    obbs = np.array([[50, 50, 20, 30, 0.0], [150, 50, 20, 30, 0.0], [100, 50, 20, 30, 0.0]])
+    assigned = [(IDX["pine-crane"], 0.95), (IDX["maple-deer"], 0.4), (IDX["willow-swallow"], 0.3)]
+    visible = np.array([0.1, 0.1, 0.1])
+    dets = to_detections(obbs, assigned, (200, 100), 0.9, visible, 0.3, np.array([False, False, True]))
+    by = {d.card: d for d in dets}
+    assert not by["pine-crane"].covered  # certain: keeps its name however covered
+    assert by["maple-deer"].covered
+    assert not by["willow-swallow"].covered and by["willow-swallow"].uncertain
+
+
+# reads_whole: does the whole crop alone name the card the pile rules gave the box?
+@pytest.mark.parametrize(
+    "given, whole, expected",
+    [
+        ("maple-deer", {"maple-deer": 0.6}, True),
+        ("maple-deer", {"maple-deer": 0.5}, True),  # at WHOLE_READS
+        ("maple-deer", {"maple-deer": 0.45}, False),
+        ("maple-deer", {"pine-crane": 0.6}, False),  # the crop names the card on top
+        ("pine-chaff-1", {"pine-chaff-2": 0.3, "pine-chaff-1": 0.3}, True),  # same-month chaff pooled
+        ("paulownia-chaff-yellow", {"paulownia-chaff-1": 0.6}, False),  # not plain chaff: its own card
+    ],
+)
+def test_reads_whole(given, whole, expected):
+    p = np.full((1, 48), (1 - sum(whole.values())) / (48 - len(whole)))
+    for c, v in whole.items():
+        p[0, IDX[c]] = v
+    assert reads_whole([(IDX[given], 0.3)], p).tolist() == [expected]
+
+
+def test_reads_whole_skips_unassigned_boxes_and_checks_shapes():
+    assert reads_whole([(-1, 0.0)], np.full((1, 48), 1 / 48)).tolist() == [False]
+    assert reads_whole([], np.zeros((0, 48))).tolist() == []
+    with pytest.raises(ValueError, match="expected 2 rows, got 1"):
+        reads_whole([(0, 0.5), (1, 0.5)], np.zeros((1, 48)))
 
 
 def test_assign_cards_rejects_bad_shapes():

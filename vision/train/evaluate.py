@@ -218,13 +218,15 @@ class Evaluator:
         detection reported too covered to read lies on the card: axis-aligned IoU at least
         ``iou`` with its whole face's bounds), ``named_right`` (otherwise, a prediction has
         its identity), ``named_wrong`` (otherwise, an uncovered prediction's box lies on it
-        under another name) and ``unseen`` (none of these); counts, and ``cards``."""
+        under another name) and ``unseen`` (none of these); counts, and ``cards``.
+        ``false_covered``: the detections reported too covered that lie on no such card (a
+        readable card's duplicate, or a box across a card and the table), each of which asks
+        the player to uncover a card for nothing."""
         out = Counter()
         for p in self._photos(layout, None):
             low = [j for j, v in enumerate(p["vis"]) if v < below]
-            if not low:
-                continue
             iou_m = box_iou(p["gtw"], p["pb"]) if len(p["pb"]) else np.zeros((len(p["gt"]), 0))
+            out["false_covered"] += int((p["covered"] & ~(iou_m[low] >= iou).any(0)).sum()) if len(p["pb"]) else 0
             named = [c for c, cov in zip(p["pred"], p["covered"], strict=True) if not cov]
             keys = Counter(identity_key(c, p["style"]) for c in named)
             for j in low:
@@ -240,7 +242,7 @@ class Evaluator:
                     out["named_wrong"] += 1
                 else:
                     out["unseen"] += 1
-        return {k: int(out[k]) for k in ("cards", "covered", "named_right", "named_wrong", "unseen")}
+        return {k: int(out[k]) for k in ("cards", "covered", "named_right", "named_wrong", "unseen", "false_covered")}
 
     def map(self, layout: str | None = None) -> dict:
         """mAP50 and mAP50-95 over identity classes (axis-aligned visible-region boxes)."""
