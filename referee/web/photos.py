@@ -12,12 +12,14 @@ no SQL and must not import onnxruntime (the detector is built lazily on the work
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
-from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+from werkzeug.datastructures import FileStorage, ImmutableMultiDict, MultiDict
 
 from referee import store
+from referee.web import drafts
 from referee.web.db import get_db
 from referee.web.evidence import (
     PHOTO_MEMORY,
@@ -28,9 +30,9 @@ from referee.web.evidence import (
     save_evidence,
     stream_size,
 )
-from referee.web.photo_review import distinct_chaff, records
+from referee.web.photo_review import dismissed_in, distinct_chaff, records
 from referee.web.photo_slots import photo_deck_check, photo_slot
-from referee.web.photo_steps import apply_corrections
+from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, taken, valid_slot
 from vision.detection import Detection
 
 
@@ -77,6 +79,37 @@ def apply_posted_corrections(sess: store.Session) -> None:
     photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
     apply_corrections(form, photos, sess)
     request.form = ImmutableMultiDict(form)
+
+
+def step(
+    sess: store.Session,
+    form: MultiDict,
+    uploads: Iterable[tuple[str, FileStorage]] = (),
+    errors: Mapping[str, str] | None = None,
+) -> tuple[str, str]:
+    """One photo step of the round form (``POST /s/<token>/round/photo``): corrections and answers
+    applied, each ``snap-<slot>`` upload taken (:func:`take_photo`), and the form as it then stands
+    kept as a new draft with the slots' errors (``errors``: slot -> words already known, such as a
+    photo too large to read).  Returns (the draft's id, the slot the page scrolls back to, or "")."""
+    shown = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    shown = apply_corrections(form, shown, sess)
+    errors = dict(errors or {})
+    uploaded: list[str] = []
+    for key, upload in uploads:
+        slot = key.removeprefix("snap-")
+        if not key.startswith("snap-") or not valid_slot(slot, sess.players) or not upload.filename:
+            continue
+        uploaded.append(slot)
+        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(shown, slot), taken(form, shown, slot))
+        if error:
+            errors[slot] = error
+        if photo is not None:
+            shown.append(photo)
+            fill(form, shown, photo)
+    kept = [(k, v) for k, v in form.items(multi=True) if k not in STEP_ACTIONS and not k.startswith("as-")]
+    kept += [("photo", p.id) for p in shown]
+    slot = focus(form, uploaded or list(errors))
+    return drafts.keep(sess, kept, errors), slot if valid_slot(slot, sess.players) else ""
 
 
 def attach(sess: store.Session, round_id: int | None, photo_ids: list[str]) -> None:

@@ -44,9 +44,9 @@ from referee.web.access import load, round_or_404
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_form, round_data, unanswered
-from referee.web.photo_review import active, box_views, dismissed_in
+from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
-from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, slot_label, taken, valid_slot
+from referee.web.photo_steps import slot_label
 from referee.web.round_page import entry_page, live_context, suggestions
 from referee.web.round_submit import kept_step, posted_round, scored, submit
 from referee.web.service import rounds
@@ -185,28 +185,8 @@ def round_photo(token: str):
     corrections and answers; keep the form as a draft and redirect (303) to it."""
     photos.limit_upload()
     sess = load(token, edit=True).session
-    form = MultiDict(request.form.items(multi=True))
-    shown = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
-    shown = apply_corrections(form, shown, sess)
-    errors: dict[str, str] = {}
-    uploaded: list[str] = []
-    for key, upload in request.files.items(multi=True):
-        slot = key.removeprefix("snap-")
-        if not key.startswith("snap-") or not valid_slot(slot, sess.players) or not upload.filename:
-            continue
-        uploaded.append(slot)
-        photo, error = photos.take_photo(sess, slot, upload.stream, dismissed_in(shown, slot),
-                                         taken(form, shown, slot))
-        if error:
-            errors[slot] = error
-        if photo is not None:
-            shown.append(photo)
-            fill(form, shown, photo)
-    kept = [(k, v) for k, v in form.items(multi=True) if k not in STEP_ACTIONS and not k.startswith("as-")]
-    kept += [("photo", p.id) for p in shown]
-    draft_id = drafts.keep(sess, kept, errors)
-    slot = focus(form, uploaded)
-    anchor = f"#photos-{slot}" if valid_slot(slot, sess.players) else ""
+    draft_id, slot = photos.step(sess, MultiDict(request.form.items(multi=True)), request.files.items(multi=True))
+    anchor = f"#photos-{slot}" if slot else ""
     return redirect(url_for("entry.round_draft", token=token, draft_id=draft_id) + anchor, code=303)
 
 
