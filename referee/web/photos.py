@@ -73,12 +73,16 @@ def limit_upload() -> None:
 def apply_posted_corrections(sess: store.Session) -> None:
     """A correction chosen without JavaScript, then "Score" or "Save": apply it to the posted form
     first, so the round form is read with the corrected picker."""
-    if not any(k.startswith("as-") for k in request.form):
-        return
-    form = MultiDict(request.form.items(multi=True))
-    photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
-    apply_corrections(form, photos, sess)
-    request.form = ImmutableMultiDict(form)
+    if any(k.startswith("as-") for k in request.form):
+        request.form = ImmutableMultiDict(corrected(sess, MultiDict(request.form.items(multi=True))))
+
+
+def corrected(sess: store.Session, form: MultiDict) -> MultiDict:
+    """A round form with its corrections (``as-<photo>-<i>``) applied to it and to its photos in the
+    store; ``form`` itself when it holds none."""
+    if any(k.startswith("as-") for k in form):
+        apply_corrections(form, store.photos_by_ids(get_db(), sess.id, form.getlist("photo")), sess)
+    return form
 
 
 def step(

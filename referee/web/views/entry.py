@@ -12,7 +12,9 @@
   (``ask`` = ``yes:<card>:<slot>`` or ``no:<card>:<slot>``); keeps the form as it stands
   afterwards as a draft and answers 303 to ``GET /s/<edit token>/round/photo/<draft>``: the
   round entry page with the certain cards tapped in and the others offered beside the photo.
-  Works as a plain form post; ``photo.js`` sends it with fetch (which follows the 303);
+  Works as a plain form post; ``photo.js`` sends it with fetch (which follows the 303). A photo
+  or form too large to send gets its 413 with the way back to the round as sent
+  (``referee.web.too_large``);
 - ``POST /s/<edit token>/round/deck-check``: the deck-check fragment for the form;
 - ``GET /s/<token>/photo/<id>.jpg`` and ``GET /s/<token>/round/<id>/photos``: the evidence.
 
@@ -43,6 +45,7 @@ from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
 from referee.web.db import get_db
 from referee.web.drafts import posted
+from referee.web.errors import http_error
 from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_form, round_data, unanswered
 from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
@@ -51,11 +54,21 @@ from referee.web.round_page import entry_page, live_context, suggestions
 from referee.web.round_submit import kept_step, posted_round, scored, submit
 from referee.web.service import rounds
 from referee.web.service import session as service
+from referee.web.too_large import photo_step_page, round_step_page
 
 bp = Blueprint("entry", __name__)
 
 #: Error codes of checks that need every card in the piles: the live preview holds them back until then.
 DEFERRED_CHECKS = ("bad-decision", "missing-decision", "pile-points")
+
+
+@bp.errorhandler(413)
+def too_large(e):
+    """A round form or photo too large to send: the 413 page, with the way back to the round as it was
+    sent (the live preview and the deck check, sent by the page's scripts, keep the page as it is)."""
+    if request.endpoint == "entry.round_photo":
+        return photo_step_page(e)
+    return round_step_page(e) if request.endpoint == "entry.new_round" else http_error(e)
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])
