@@ -60,9 +60,20 @@ def error_response(
     return resp
 
 
+def over_body_limit() -> bool:
+    """Whether this request's body is over its size limit (else a 413 came from one text field over
+    the most a field may hold, ``MAX_FORM_MEMORY_SIZE``)."""
+    sent, limit = request.content_length, request.max_content_length
+    return sent is None or limit is None or sent > limit
+
+
 def sent_and_limit() -> str:
     """A body refused as too large, in words: ``'20.3 KB sent; the limit here is 9.8 KB'`` (the limit
-    of this request: a photo route's is ``PHOTO_MAX_BYTES``), without the size where it was not told."""
+    of this request: a photo route's is ``PHOTO_MAX_BYTES``), without the size where it was not told;
+    for a body within it, the limit of one text field that was not."""
+    if not over_body_limit():
+        most = byte_size(request.max_form_memory_size or 0)
+        return f"one of its text fields holds more than {most}, the most a field may hold"
     sent = request.content_length
     limit = request.max_content_length or current_app.config.get("MAX_CONTENT_LENGTH") or 1024 * 1024
     return f"{byte_size(sent)} sent; " * bool(sent) + f"the limit here is {byte_size(limit)}"

@@ -28,7 +28,7 @@ from werkzeug.wsgi import LimitedStream
 from referee import store
 from referee.web import drafts, photos
 from referee.web.access import load
-from referee.web.errors import error_response, http_error, own_page, sent_and_limit
+from referee.web.errors import error_response, http_error, over_body_limit, own_page, sent_and_limit
 from referee.web.photo_steps import valid_slot
 
 #: The largest refused body read again for its fields: the server has taken it in already (waitress
@@ -158,7 +158,7 @@ def photo_step_page(e: RequestEntityTooLarge) -> Response:
     sess = _session()
     if sess is None:
         return http_error(e)
-    said = f"That photo is too large to send: {sent_and_limit()}."
+    said = f"That {'photo' if over_body_limit() else 'round form'} is too large to send: {sent_and_limit()}."
     if request.headers.get("X-Photo"):
         return error_response(413, said)
     sent = _sent()

@@ -111,6 +111,21 @@ def test_the_page_draft_is_left_as_it_was(client, h):
     assert ticked(after, "pile-0") == ticked(before, "pile-0") == {"pine-crane"}
 
 
+def test_a_text_field_over_its_own_limit_is_not_blamed_on_the_photo(tmp_path, h):
+    # Found with this fix: a field over MAX_FORM_MEMORY_SIZE in a body under the photo limit was
+    # "That photo is too large to send: 2.6 KB sent; the limit here is 9.8 KB".
+    client = web_app(tmp_path, PHOTO_DETECTOR=lambda: (lambda image: []), PHOTO_MAX_BYTES=PHOTO_LIMIT,
+                     MAX_FORM_MEMORY_SIZE=1_000).test_client()
+    keeper = h.new_session(client)
+    form = round_form({"pile-0": ["pine-crane"]}, json="y" * 2_000)
+    form.add("snap-pile-0", (io.BytesIO(b"x" * 100), "pile.jpg"))
+    r = client.post(f"/s/{keeper}/round/photo", data=form, content_type="multipart/form-data")
+    assert r.status_code == 413
+    said = words(r)
+    assert "photo is too large" not in said
+    assert "one of its text fields holds more than 1000 bytes" in said
+
+
 def test_the_photo_script_gets_the_same_words(client, h):
     # photo.js shows the page's first .error after "Upload failed (413): ".
     keeper = h.new_session(client)
