@@ -1,13 +1,16 @@
 """Error pages and JSON errors: 403, 404, 405 (with ``Allow``), 413, a locked or read-only database (503).
 
 Requests under ``/api/`` get ``{"error": code, "message": text}``; others get
-a page.  Must not import the views.
+a page.  A form too large to send (413) links back to its own page where that page answers GET
+(``own_page``: the import form, the new-session form); the round entry screens answer their own
+413 with the form kept (``referee.web.too_large``).  A way back is built from the request's own
+route, never from a URL the request names (a Referer).  Must not import the views.
 """
 
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from referee.store import NotFoundError, StoreUnavailableError
 
@@ -23,7 +26,7 @@ _MESSAGES = {
     403: "This is the viewer link: it shows the scoreboard but cannot change it. "
     "Ask the scorekeeper for the scorekeeper link.",
     404: "There is no such page or session. Check the link, or start a new session from the home page.",
-    413: "That upload is too large: {sent}the limit here is {limit}. A photo may be up to {photo} and a session "
+    413: "That upload is too large: {sent_and_limit}. A photo may be up to {photo} and a session "
     "export up to {other}; check you picked the right file.",
 }
 
@@ -42,43 +45,84 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(status: int, message: str, code: str | None = None) -> Response:
-    """A JSON error for the API, else the error page (``abort(error_response(...))`` raises it)."""
+def error_response(
+    status: int, message: str, code: str | None = None, *, back: str | None = None, back_label: str | None = None
+) -> Response:
+    """A JSON error for the API, else the error page (``abort(error_response(...))`` raises it), with
+    ``back`` (an address of this app) as its way back, named ``back_label`` (default: the scoreboard)."""
     code = code or _CODES.get(status, "error")
     if wants_json():
         resp = jsonify({"error": code, "message": message})
     else:
-        resp = make_response(render_template("error.html", status=status, message=message))
+        page = render_template("error.html", status=status, message=message, back=back, back_label=back_label)
+        resp = make_response(page)
     resp.status_code = status
+    return resp
+
+
+def over_body_limit() -> bool:
+    """Whether this request's body is over its size limit (else a 413 came from one text field over
+    the most a field may hold, ``MAX_FORM_MEMORY_SIZE``)."""
+    sent, limit = request.content_length, request.max_content_length
+    return sent is None or limit is None or sent > limit
+
+
+def sent_and_limit() -> str:
+    """A body refused as too large, in words: ``'20.3 KB sent; the limit here is 9.8 KB'`` (the limit
+    of this request: a photo route's is ``PHOTO_MAX_BYTES``), without the size where it was not told;
+    for a body within it, the limit of one text field that was not."""
+    if not over_body_limit():
+        most = byte_size(request.max_form_memory_size or 0)
+        return f"one of its text fields holds more than {most}, the most a field may hold"
+    sent = request.content_length
+    limit = request.max_content_length or current_app.config.get("MAX_CONTENT_LENGTH") or 1024 * 1024
+    return f"{byte_size(sent)} sent; " * bool(sent) + f"the limit here is {byte_size(limit)}"
+
+
+def own_page() -> str | None:
+    """This request's own address where it answers GET (a form posted to its page: ``/import``,
+    ``/new``, a round's entry page), else None.  Only the path, checked against the app's routes:
+    never another site's."""
+    path = request.path
+    if not path.startswith("/") or path.startswith("//"):
+        return None
+    try:
+        current_app.url_map.bind("localhost").match(path, method="GET")
+    except HTTPException:  # not a page (a POST-only route), or one that would redirect
+        return None
+    return request.script_root + path
+
+
+def http_error(e: HTTPException) -> Response:
+    """The JSON error or the error page of an HTTP error (the app's handler; a blueprint's own
+    handler may fall back on it)."""
+    status = e.code or 500
+    # A view's own description (abort(404, "No session ...")) wins over the stock one.
+    custom = e.description if e.description != type(e).description else None
+    message = custom or _MESSAGES.get(status) or e.description or e.name
+    back = None
+    if status == 413 and not custom:  # the size sent and the limit that applied, in words
+        mb = 1024 * 1024
+        message = message.format(
+            sent_and_limit=sent_and_limit(),
+            photo=byte_size(current_app.config.get("PHOTO_MAX_BYTES", 20 * mb)),
+            other=byte_size(current_app.config.get("MAX_CONTENT_LENGTH") or mb),
+        )
+    if isinstance(e, RequestEntityTooLarge) and request.method == "POST":
+        back = own_page()
+    resp = error_response(status, message, back=back, back_label="← Back to the form" if back else None)
+    # The exception's own headers say what the client may do next: Allow on a 405
+    # (RFC 9110 §15.5.6), Retry-After, WWW-Authenticate...
+    for key, value in e.get_headers():
+        if key.lower() != "content-type":
+            resp.headers[key] = value
     return resp
 
 
 def init_app(app: Flask) -> None:
     """Register the error handlers."""
 
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
-        status = e.code or 500
-        # A view's own description (abort(404, "No session ...")) wins over the stock one.
-        custom = e.description if e.description != type(e).description else None
-        message = custom or _MESSAGES.get(status) or e.description or e.name
-        if status == 413 and not custom:  # the size sent and the limit that applied, in words
-            mb = 1024 * 1024
-            other = current_app.config.get("MAX_CONTENT_LENGTH") or mb
-            sent = request.content_length
-            message = message.format(
-                sent=f"{byte_size(sent)} sent; " if sent else "",
-                limit=byte_size(request.max_content_length or other),
-                photo=byte_size(current_app.config.get("PHOTO_MAX_BYTES", 20 * mb)),
-                other=byte_size(other),
-            )
-        resp = error_response(status, message)
-        # The exception's own headers say what the client may do next: Allow on a 405
-        # (RFC 9110 §15.5.6), Retry-After, WWW-Authenticate...
-        for key, value in e.get_headers():
-            if key.lower() != "content-type":
-                resp.headers[key] = value
-        return resp
+    app.register_error_handler(HTTPException, http_error)
 
     @app.errorhandler(NotFoundError)
     def gone(_e: NotFoundError):

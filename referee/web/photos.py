@@ -12,12 +12,14 @@ no SQL and must not import onnxruntime (the detector is built lazily on the work
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
-from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+from werkzeug.datastructures import FileStorage, ImmutableMultiDict, MultiDict
 
 from referee import store
+from referee.web import drafts
 from referee.web.db import get_db
 from referee.web.evidence import (
     PHOTO_MEMORY,
@@ -28,9 +30,9 @@ from referee.web.evidence import (
     save_evidence,
     stream_size,
 )
-from referee.web.photo_review import distinct_chaff, records
+from referee.web.photo_review import dismissed_in, distinct_chaff, records
 from referee.web.photo_slots import photo_deck_check, photo_slot
-from referee.web.photo_steps import apply_corrections
+from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, taken, valid_slot
 from vision.detection import Detection
 
 
@@ -71,12 +73,47 @@ def limit_upload() -> None:
 def apply_posted_corrections(sess: store.Session) -> None:
     """A correction chosen without JavaScript, then "Score" or "Save": apply it to the posted form
     first, so the round form is read with the corrected picker."""
-    if not any(k.startswith("as-") for k in request.form):
-        return
-    form = MultiDict(request.form.items(multi=True))
-    photos = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
-    apply_corrections(form, photos, sess)
-    request.form = ImmutableMultiDict(form)
+    if any(k.startswith("as-") for k in request.form):
+        request.form = ImmutableMultiDict(corrected(sess, MultiDict(request.form.items(multi=True))))
+
+
+def corrected(sess: store.Session, form: MultiDict) -> MultiDict:
+    """A round form with its corrections (``as-<photo>-<i>``) applied to it and to its photos in the
+    store; ``form`` itself when it holds none."""
+    if any(k.startswith("as-") for k in form):
+        apply_corrections(form, store.photos_by_ids(get_db(), sess.id, form.getlist("photo")), sess)
+    return form
+
+
+def step(
+    sess: store.Session,
+    form: MultiDict,
+    uploads: Iterable[tuple[str, FileStorage]] = (),
+    errors: Mapping[str, str] | None = None,
+) -> tuple[str, str]:
+    """One photo step of the round form (``POST /s/<token>/round/photo``): corrections and answers
+    applied, each ``snap-<slot>`` upload taken (:func:`take_photo`), and the form as it then stands
+    kept as a new draft with the slots' errors (``errors``: slot -> words already known, such as a
+    photo too large to read).  Returns (the draft's id, the slot the page scrolls back to, or "")."""
+    shown = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
+    shown = apply_corrections(form, shown, sess)
+    errors = dict(errors or {})
+    uploaded: list[str] = []
+    for key, upload in uploads:
+        slot = key.removeprefix("snap-")
+        if not key.startswith("snap-") or not valid_slot(slot, sess.players) or not upload.filename:
+            continue
+        uploaded.append(slot)
+        photo, error = take_photo(sess, slot, upload.stream, dismissed_in(shown, slot), taken(form, shown, slot))
+        if error:
+            errors[slot] = error
+        if photo is not None:
+            shown.append(photo)
+            fill(form, shown, photo)
+    kept = [(k, v) for k, v in form.items(multi=True) if k not in STEP_ACTIONS and not k.startswith("as-")]
+    kept += [("photo", p.id) for p in shown]
+    slot = focus(form, uploaded or list(errors))
+    return drafts.keep(sess, kept, errors), slot if valid_slot(slot, sess.players) else ""
 
 
 def attach(sess: store.Session, round_id: int | None, photo_ids: list[str]) -> None:

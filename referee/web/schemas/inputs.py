@@ -256,9 +256,24 @@ class RulesIn(_Request):
     )
 
 
+def _photo_file(value: Any) -> Any:
+    """The ``image`` part as the photo it must be: one file.  A browser's file input with no file
+    chosen sends a part with no file name and no bytes: no photo, as if the part were missing.  (An
+    empty file with a name is a photo that cannot be read: the view's 422 ``bad-image``.)"""
+    stream, name = getattr(value, "stream", None), getattr(value, "filename", None)
+    if stream is None or name is None:
+        raise PydanticCustomError("file_type", "must be one file (the photo), not text or several files")
+    if not name and not stream.read(1):
+        raise PydanticCustomError("missing", "is required")
+    stream.seek(0)
+    return value
+
+
 class DetectIn(BaseModel):
     """A photo of a pile (multipart/form-data)."""
 
     model_config = ConfigDict(title="DetectForm")
 
-    image: BaseFile = Field(description="is required: the photo file (JPEG, PNG, HEIC...)")
+    image: Annotated[BaseFile, AfterValidator(_photo_file)] = Field(
+        description="is required: the photo file (JPEG, PNG, HEIC...)"
+    )

@@ -3,7 +3,9 @@ writes the OpenAPI document from the same models and routes.
 
 A request that breaks a schema gets 422 ``{"error": "bad-request", "message": ...}``; the
 message names the field and says what it must be, in the words of the field's description
-(``"players" must be 2 to 6 players' names ...``).  A body that is not a JSON object gets 400.
+(``"players" must be 2 to 6 players' names ...``): a required field missing, JSON or a form's part
+(the photo of ``/detect``).  A body that is not a JSON object (on a form route, not
+``multipart/form-data``) gets 400.
 Must not import the views.
 """
 
@@ -23,7 +25,7 @@ from referee.web.schemas.inputs import DetectIn, EditRoundIn, NewRoundIn, NewSes
 from referee.web.schemas.outputs import ErrorOut
 
 _WORDS = {
-    400: "Bad request: the body is not a JSON object (or, for a photo, has no image)",
+    400: "Bad request: the body is not a JSON object",
     403: "The viewer link on an edit route",
     404: "No such session or round",
     405: "Method not allowed (the Allow header lists those that are)",
@@ -37,13 +39,19 @@ _WORDS = {
 }
 
 
-def responses(ok: dict[int, type[BaseModel] | None], *errors: int, **special: type[BaseModel]) -> Response:
+def responses(
+    ok: dict[int, type[BaseModel] | None],
+    *errors: int,
+    words: dict[int, str] | None = None,
+    **special: type[BaseModel],
+) -> Response:
     """A spectree ``Response``: the success models, then each error status with the Error model
-    (or the model given as ``HTTP_409=...``)."""
+    (or the model given as ``HTTP_409=...``), described in ``_WORDS`` or in the route's own
+    ``words`` (what that status means on it)."""
     codes: dict[str, Any] = {f"HTTP_{status}": model for status, model in ok.items()}
     for status in errors:
         key = f"HTTP_{status}"
-        codes[key] = (special.get(key, ErrorOut), _WORDS[status])
+        codes[key] = (special.get(key, ErrorOut), (words or {}).get(status, _WORDS[status]))
     return Response(**codes)
 
 
@@ -101,6 +109,14 @@ def describe(errors: list[dict[str, Any]], model: type[BaseModel] | None) -> str
     return "; ".join(parts) + more
 
 
+def multipart_body() -> None:
+    """Abort with 400 unless the request's body is ``multipart/form-data`` (the encoding of a form
+    that carries a file), as :func:`body_object` does for a body that is not a JSON object."""
+    if request.mimetype != "multipart/form-data":
+        abort(error_response(400, "expected a multipart/form-data body, with the photo as its file field \"image\"",
+                             "bad-request"))
+
+
 def body_object() -> dict[str, Any]:
     """The request's JSON object body, or abort with 400 saying what is wrong with it."""
     try:
@@ -120,12 +136,15 @@ def body_object() -> dict[str, Any]:
 
 
 class _Plugin(FlaskPlugin):
-    """spectree's Flask plugin with the app's own errors: a body that is not a JSON object is a
-    400 (not an empty object), and responses are checked against their models only under test."""
+    """spectree's Flask plugin with the app's own errors: a body that is not a JSON object (or, on
+    a form route, not multipart/form-data) is a 400, not an empty body that then breaks the schema
+    (422), and responses are checked against their models only under test."""
 
     def request_validation(self, req, query, json, form, headers, cookies):
         if json is not None and req.method not in ("GET", "DELETE"):
             body_object()
+        if form is not None and req.method not in ("GET", "DELETE"):
+            multipart_body()
         super().request_validation(req, query, json, form, headers, cookies)
 
     def validate_response(self, resp, resp_model, skip_validation, force_resp_serialize):

@@ -397,13 +397,20 @@ def set_rules(token: str):
     return jsonify(session_json(Opened(sess)))
 
 
+#: What a refusal of ``/detect`` means there: a missing photo breaks the form's schema (422, as a missing JSON
+#: field does elsewhere), a body in another encoding is 400.
+_DETECT_WORDS = {
+    400: "Bad request: the body is not multipart/form-data",
+    422: "No photo (no file part named `image`, or no file chosen in it: the error names the field), or "
+    "one that is not a photo this app can read (empty, truncated, over the pixel limit)",
+}
+
+
 @bp.post("/detect")
-@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504))
+@validate(form=DetectIn, resp=responses({200: DetectionsOut}, 400, 413, 422, 503, 504, words=_DETECT_WORDS))
 def detect_api():
     """Detect the cards in one uploaded photo (multipart field ``image``)."""
-    upload = request.files.get("image") or next(iter(request.files.values()), None)
-    if upload is None:
-        return error_response(400, "Send the photo as a multipart file field named 'image'.", "no-image")
+    upload = request.files["image"]  # the schema holds it: one file
     if not stream_size(upload.stream):
         return error_response(422, "The uploaded file is empty; expected a photo.", "bad-image")
     try:

@@ -12,7 +12,9 @@
   (``ask`` = ``yes:<card>:<slot>`` or ``no:<card>:<slot>``); keeps the form as it stands
   afterwards as a draft and answers 303 to ``GET /s/<edit token>/round/photo/<draft>``: the
   round entry page with the certain cards tapped in and the others offered beside the photo.
-  Works as a plain form post; ``photo.js`` sends it with fetch (which follows the 303);
+  Works as a plain form post; ``photo.js`` sends it with fetch (which follows the 303). A photo
+  or form too large to send gets its 413 with the way back to the round as sent
+  (``referee.web.too_large``);
 - ``POST /s/<edit token>/round/deck-check``: the deck-check fragment for the form;
 - ``GET /s/<token>/photo/<id>.jpg`` and ``GET /s/<token>/round/<id>/photos``: the evidence.
 
@@ -43,19 +45,30 @@ from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
 from referee.web.db import get_db
 from referee.web.drafts import posted
+from referee.web.errors import http_error
 from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_form, round_data, unanswered
-from referee.web.photo_review import active, box_views, dismissed_in
+from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
-from referee.web.photo_steps import STEP_ACTIONS, apply_corrections, fill, focus, slot_label, taken, valid_slot
+from referee.web.photo_steps import slot_label
 from referee.web.round_page import entry_page, live_context, suggestions
 from referee.web.round_submit import kept_step, posted_round, scored, submit
 from referee.web.service import rounds
 from referee.web.service import session as service
+from referee.web.too_large import photo_step_page, round_step_page
 
 bp = Blueprint("entry", __name__)
 
 #: Error codes of checks that need every card in the piles: the live preview holds them back until then.
 DEFERRED_CHECKS = ("bad-decision", "missing-decision", "pile-points")
+
+
+@bp.errorhandler(413)
+def too_large(e):
+    """A round form or photo too large to send: the 413 page, with the way back to the round as it was
+    sent (the live preview and the deck check, sent by the page's scripts, keep the page as it is)."""
+    if request.endpoint == "entry.round_photo":
+        return photo_step_page(e)
+    return round_step_page(e) if request.endpoint == "entry.new_round" else http_error(e)
 
 
 @bp.route("/s/<token>/round/new", methods=["GET", "POST"])
@@ -185,28 +198,8 @@ def round_photo(token: str):
     corrections and answers; keep the form as a draft and redirect (303) to it."""
     photos.limit_upload()
     sess = load(token, edit=True).session
-    form = MultiDict(request.form.items(multi=True))
-    shown = store.photos_by_ids(get_db(), sess.id, form.getlist("photo"))
-    shown = apply_corrections(form, shown, sess)
-    errors: dict[str, str] = {}
-    uploaded: list[str] = []
-    for key, upload in request.files.items(multi=True):
-        slot = key.removeprefix("snap-")
-        if not key.startswith("snap-") or not valid_slot(slot, sess.players) or not upload.filename:
-            continue
-        uploaded.append(slot)
-        photo, error = photos.take_photo(sess, slot, upload.stream, dismissed_in(shown, slot),
-                                         taken(form, shown, slot))
-        if error:
-            errors[slot] = error
-        if photo is not None:
-            shown.append(photo)
-            fill(form, shown, photo)
-    kept = [(k, v) for k, v in form.items(multi=True) if k not in STEP_ACTIONS and not k.startswith("as-")]
-    kept += [("photo", p.id) for p in shown]
-    draft_id = drafts.keep(sess, kept, errors)
-    slot = focus(form, uploaded)
-    anchor = f"#photos-{slot}" if valid_slot(slot, sess.players) else ""
+    draft_id, slot = photos.step(sess, MultiDict(request.form.items(multi=True)), request.files.items(multi=True))
+    anchor = f"#photos-{slot}" if slot else ""
     return redirect(url_for("entry.round_draft", token=token, draft_id=draft_id) + anchor, code=303)
 
 

@@ -2,7 +2,8 @@
 history re-scored under other rules, which the scorekeeper may then apply.
 
 - ``GET|POST /s/<edit token>/round/<id>/edit``: the round's entry form; a save over someone
-  else's change shows both versions (``referee.web.round_submit``, as for a new round);
+  else's change shows both versions (``referee.web.round_submit``, as for a new round); a form too
+  large to send gets its 413 with the way back to it as sent (``referee.web.too_large``);
 - ``GET|POST /s/<edit token>/round/<id>/delete``: confirm, then delete;
 - ``POST /s/<edit token>/undo``: undo the change the button named (field ``change``);
 - ``GET /s/<token>/what-if``: the rules form (a preset of the session's game, its house-rule
@@ -27,14 +28,22 @@ from referee.web.access import NO_ROUND, load, require_installed, round_or_404, 
 from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
+from referee.web.errors import http_error
 from referee.web.forms.options import option_error, presets_of, requested_rules
 from referee.web.round_page import entry_page, round_words
 from referee.web.round_submit import kept_step, submit
 from referee.web.service import rounds
 from referee.web.service import rules as what_if
 from referee.web.service import session as service
+from referee.web.too_large import round_step_page
 
 bp = Blueprint("history", __name__)
+
+
+@bp.errorhandler(413)
+def too_large(e):
+    """The edit page's form too large to send: the 413 page, with the way back to it as it was sent."""
+    return round_step_page(e) if request.endpoint == "history.edit_round" else http_error(e)
 
 
 @bp.route("/s/<token>/round/<int:round_id>/edit", methods=["GET", "POST"])
