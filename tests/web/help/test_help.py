@@ -11,6 +11,7 @@ import html
 import json
 import re
 import shutil
+from collections import Counter
 from importlib import resources
 from urllib.parse import urlsplit
 
@@ -52,6 +53,24 @@ def test_the_glossary_names_the_cards_of_each_kind_from_the_card_table(client):
     body = text(client.get("/help"))
     assert "The 5: Pine with Crane (and Sun), Cherry with Curtain" in body  # hikari
     assert "24 cards." in body  # kasu
+
+
+# Bug: the kasu entry said "Most months have two; paulownia has three", leaving out willow's one chaff (the
+# lightning card); its counts now come from the card table.
+def test_the_kasu_entry_counts_each_months_chaff_from_the_card_table(client):
+    entry = html.unescape(text(client.get("/help"))).split('id="kasu"', 1)[1].split("</dd>", 1)[0]
+    entry = " ".join(entry.split())
+    per_plant = Counter(c.plant.replace("-", " ") for c in CARDS if c.kind == "chaff")
+    usual = Counter(per_plant.values()).most_common(1)[0][0]
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    assert f"Most months have {words[usual]}" in entry
+    odd = {plant: n for plant, n in per_plant.items() if n != usual}
+    assert odd == {"willow": 1, "paulownia": 3}
+    for plant, n in odd.items():
+        assert re.search(rf"\b{plant} (has )?{words[n]}\b", entry), plant
+    assert "lightning" in entry
+    assert f"{sum(per_plant.values())} cards." in entry
+    assert "Go-Stop" in entry  # where some chaff count as two pi (쌍피)
 
 
 # Bug of the 360 px walk-through: the house rules that list cards (Go-Stop's ssangpi, Hachi-hachi's field brights)
