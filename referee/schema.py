@@ -15,9 +15,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.cards import BY_ID
 from referee.errors import RefereeError, shown
-from referee.notation import not_a_card_id
+from referee.notation import CardListError, option_cards
 
 
 def opt(
@@ -29,9 +28,9 @@ def opt(
     ``label`` names the option in plain words for the new-session form ("Target score");
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
-    plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are card ids
-    (``pine-crane``; checked, an entry that is no card named in players' words:
-    ``referee.notation.not_a_card_id``; forms say so).
+    plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are cards, by id
+    (``pine-crane``) or name (``Pine with Crane``), kept as ids (``referee.notation.option_cards``: an entry
+    that is no card, or a card listed twice, named in players' words; forms say so).
     ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
     players read).
     """
@@ -46,6 +45,16 @@ def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
     return RefereeError(
         "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
     )
+
+
+def _cards(entries: tuple[str, ...], source: str, path: str, listed: bool = True) -> tuple[str, ...]:
+    """Card ids or names as ids (``referee.notation.option_cards``); an entry that is no card, or a card
+    listed twice, is named at its own field (``field 'options.ssangpi[1]': ...``) in players' words."""
+    try:
+        return option_cards(entries)
+    except CardListError as e:
+        at = f"{path}[{e.index}]" if listed else path
+        raise RefereeError("bad-ruleset", f"{source}: field {at!r}: {e.message}") from None
 
 
 def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
@@ -63,8 +72,10 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
             raise _bad(source, path, value, f"a list of {item_tp.__name__}")
-        item_meta = {"unit": meta["unit"]} if meta.get("unit") else {}
-        return tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
+        card = meta.get("unit") == "card"
+        item_meta = {"unit": meta["unit"]} if meta.get("unit") and not card else {}
+        items = tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
+        return _cards(items, source, path) if card else items
     if origin is dict:
         _, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
@@ -86,8 +97,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
             raise _bad(source, path, value, "months 1-12")
     elif tp is str and not isinstance(value, str):
         raise _bad(source, path, value, "a string")
-    elif tp is str and meta.get("unit") == "card" and value not in BY_ID:
-        raise RefereeError("bad-ruleset", f"{source}: field {path!r}: {not_a_card_id(value)}")
+    elif tp is str and meta.get("unit") == "card":
+        value = _cards((value,), source, path, listed=False)[0]
     choices = meta.get("choices") or ()
     if choices and value not in choices:
         raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))

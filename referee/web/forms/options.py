@@ -15,6 +15,7 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
+from referee.notation import option_cards, split_card_list
 from referee.ruleset import parse_value
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_error
@@ -62,6 +63,11 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
         if not re.fullmatch(r"-?\d+", text):
             raise ValueError(f"expected a whole number, got {text!r}")
         return _bounded(int(text))
+    if kind == "list[str]" and spec.get("unit") == "card":  # ids or names, by commas: names hold spaces
+        try:
+            return list(option_cards(split_card_list(text)))
+        except RefereeError as e:
+            raise ValueError(e.message) from None
     if kind.startswith("list["):
         items = [t for t in re.split(r"[,\s]+", text) if t]
         if kind == "list[int]":

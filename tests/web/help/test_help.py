@@ -22,6 +22,7 @@ from web_helpers import web_app
 from referee import api, ruleset
 from referee.cards import CARDS
 from referee.describe import how_it_scores
+from referee.notation import option_cards, split_card_list
 from referee.web.glossary import TERMS, line_anchor
 
 ISSUE_TERMS = ["hikari", "tane", "tanzaku", "kasu", "yaku", "teyaku", "dekiyaku", "oya", "fuke", "kan", "mon"]
@@ -83,6 +84,19 @@ def test_a_card_list_option_links_to_every_cards_id_on_the_help_page(client, rul
     section = text(client.get("/help")).split('id="card-ids"', 1)[1]
     for card in CARDS:
         assert f"<code>{card.id}</code>" in section, card.id
+
+
+# The card-ids table promises that a card-list house rule takes each card's id or name: each name it shows is read
+# back as its card by the form's own reading.
+def test_every_name_in_the_card_ids_table_is_read_as_its_card_by_a_card_list_house_rule(client):
+    section = html.unescape(text(client.get("/help"))).split('id="card-ids"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><td><code>([^<]+)</code></td><td>(.*?) <span lang=\"ja\">(.*?)</span></td></tr>", section)
+    assert [cid for cid, _, _ in rows] == [c.id for c in sorted(CARDS, key=lambda c: c.month)]
+    chaff = {c.id: [d.id for d in CARDS if d.month == c.month and d.name == c.name] for c in CARDS}
+    for cid, name, name_ja in rows:
+        assert option_cards(split_card_list(cid)) == (cid,)
+        for typed in (name, name_ja):  # a plain chaff's name is its month's next chaff: here the first
+            assert option_cards(split_card_list(typed)) == (chaff[cid][0],), typed
 
 
 @pytest.mark.parametrize("preset", ruleset.preset_names())
