@@ -41,10 +41,31 @@ def opt(
     return field(default=default, metadata=meta)
 
 
-def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
-    )
+class FieldError(RefereeError):
+    """``bad-ruleset``: one field of a ruleset has a value it cannot take.
+
+    The message, for the command line, the API and a file's author, names ``source``, the field, the value
+    and what was expected (``preset roppyakken (with options): field 'options.target' is -5; expected an
+    integer of at least 1``).  The parts let a form say it at the field in its own words: ``path`` (dotted,
+    ``options.target``; a list's entry ``options.ssangpi[1]``), ``value`` (the value given, or the entry),
+    ``expected`` (words) and ``rule``, the kind of refusal: ``"min"`` (an integer of at least ``limit``),
+    ``"integer"``, ``"bool"``, ``"string"``, ``"choice"`` (one of ``limit``), ``"month"``, ``"list"``,
+    ``"table"``, ``"unknown"`` (no such field), ``"words"`` (``expected`` says it all), or ``"said"``: the
+    message after the field's name is already in players' words (``said``; a card that is no card).
+    """
+
+    def __init__(self, source: str, path: str, value: Any, expected: str = "", *, rule: str = "words",
+                 limit: Any = None, said: str = "") -> None:
+        message = f"{source}: field {path!r}: {said}" if said else (
+            f"{source}: field {path!r} is {shown(value)}; expected {expected}")
+        super().__init__("bad-ruleset", message)
+        self.path, self.value, self.expected = path, value, expected
+        self.rule = "said" if said else rule
+        self.limit, self.said = limit, said
+
+
+def _bad(source: str, path: str, value: Any, expected: str, rule: str = "words", limit: Any = None) -> FieldError:
+    return FieldError(source, path, value, expected, rule=rule, limit=limit)
 
 
 def _cards(entries: tuple[str, ...], source: str, path: str, listed: bool = True) -> tuple[str, ...]:
@@ -54,14 +75,14 @@ def _cards(entries: tuple[str, ...], source: str, path: str, listed: bool = True
         return option_cards(entries)
     except CardListError as e:
         at = f"{path}[{e.index}]" if listed else path
-        raise RefereeError("bad-ruleset", f"{source}: field {at!r}: {e.message}") from None
+        raise FieldError(source, at, entries[e.index], said=e.message) from None
 
 
 def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     origin = typing.get_origin(tp)
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            raise _bad(source, path, value, "a table")
+            raise _bad(source, path, value, "a table", "table")
         return build(tp, value, source, path)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -71,7 +92,7 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     if origin is tuple:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
-            raise _bad(source, path, value, f"a list of {item_tp.__name__}")
+            raise _bad(source, path, value, f"a list of {item_tp.__name__}", "list")
         card = meta.get("unit") == "card"
         item_meta = {"unit": meta["unit"]} if meta.get("unit") and not card else {}
         items = tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
@@ -79,29 +100,29 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     if origin is dict:
         _, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise _bad(source, path, value, "a table")
+            raise _bad(source, path, value, "a table", "table")
         return types.MappingProxyType(
             {str(k): _check(val_tp, v, source, f"{path}.{k}", {}) for k, v in value.items()}
         )
     if tp is bool:
         if not isinstance(value, bool):
-            raise _bad(source, path, value, "true or false")
+            raise _bad(source, path, value, "true or false", "bool")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(source, path, value, "an integer")
+            raise _bad(source, path, value, "an integer", "integer")
         lo = meta.get("min")
         if lo is not None and value < lo:
-            raise _bad(source, path, value, f"an integer of at least {lo}")
+            raise _bad(source, path, value, f"an integer of at least {lo}", "min", lo)
         if meta.get("unit") == "month" and not 1 <= value <= 12:
-            raise _bad(source, path, value, "months 1-12")
+            raise _bad(source, path, value, "months 1-12", "month")
     elif tp is str and not isinstance(value, str):
-        raise _bad(source, path, value, "a string")
+        raise _bad(source, path, value, "a string", "string")
     elif tp is str and meta.get("unit") == "card":
         value = _cards((value,), source, path, listed=False)[0]
     choices = meta.get("choices") or ()
     if choices and value not in choices:
-        raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))
+        raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)), "choice", choices)
     return value
 
 
@@ -122,7 +143,7 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     for key in data:
         if key not in fields:
             path = f"{prefix}.{key}" if prefix else key
-            raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")")
+            raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")", "unknown")
     missing = [n for n, f in fields.items() if n not in data and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
     if missing:
