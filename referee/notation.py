@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
 from referee.cards import BY_ID, CARD_IDS, CARDS
@@ -121,15 +121,105 @@ def suggest(token: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
+class CardListError(RefereeError):
+    """An entry of a card list (``option_cards``) that names no card, or a card already listed: ``index``
+    is the entry's position (from 0), the message is in players' words."""
+
+    def __init__(self, code: str, message: str, index: int) -> None:
+        super().__init__(code, message)
+        self.index = index
+
+
+def option_cards(entries: Sequence[str]) -> tuple[str, ...]:
+    """The card ids of a house rule that lists cards (Go-Stop's ``ssangpi``, Hachi-hachi's field brights), in
+    the entries' order: each entry an id or a name as ``resolve`` reads it (``Willow lightning (gate)``, ``비쌍피``,
+    any case); a generic chaff name (``pine chaff``) takes its month's next chaff that no entry names.
+
+    Raises ``CardListError``: ``unknown-card`` (``not_a_card_id``) or ``duplicate-card`` naming the card and
+    how it was written each time (``Willow lightning (gate) is listed twice (“willow-lightning” and “비쌍피”);
+    list each card once``), at the later entry.
+    """
+    cands: list[tuple[str, ...]] = []
+    for i, text in enumerate(entries):
+        found = ALIASES.get(text) or ALIASES.get(normalise(text))
+        if found is None:
+            raise CardListError("unknown-card", not_a_card_id(text), i)
+        cands.append(found)
+    out: list[str | None] = [None] * len(entries)
+    first: dict[str, int] = {}
+
+    def place(i: int, cid: str) -> None:
+        if cid in first:
+            was, now = _cut(entries[first[cid]]), _cut(entries[i])
+            how = f"(“{was}”) is listed twice" if was == now else f"is listed twice (“{was}” and “{now}”)"
+            raise CardListError("duplicate-card", f"{BY_ID[cid].name} {how}; list each card once", i)
+        first[cid] = i
+        out[i] = cid
+
+    for i, found in enumerate(cands):  # exact cards first: generic chaff takes what they leave
+        if len(found) == 1:
+            place(i, found[0])
+    for i, found in enumerate(cands):
+        if len(found) > 1:
+            free = [c for c in found if c not in first]
+            if not free:
+                times = sum(1 for other in cands if other == found)
+                plant = BY_ID[found[0]].plant.replace("-", " ")
+                raise CardListError("duplicate-card", f"“{_cut(entries[i])}” is listed {times} times, but the deck "
+                                    f"has only {len(found)} {plant} chaff; list each card once", i)
+            place(i, free[0])
+    return tuple(c for c in out if c is not None)
+
+
+#: What separates the entries of a card list typed in one box (``split_card_list``).
+_LIST_SEPARATORS = re.compile(r"[,;、，；\n]+")
+#: The most words a card's name or id has, written with spaces (``Pine with Crane (and Sun)``).
+_MOST_WORDS = max(len(key.split("-")) for key in ALIASES)
+
+
+def _names_a_card(text: str) -> bool:
+    return text in ALIASES or normalise(text) in ALIASES
+
+
+def split_card_list(text: str) -> list[str]:
+    """The entries of a card list typed in one box (a form's house rule): separated by commas (or ``;``,
+    ``、``, new lines), and within a piece, read word by word with the longest run that names a card first,
+    so spaces separate ids too (``willow-lightning paulownia-chaff-yellow``) while a name keeps its own
+    (``Willow lightning (gate), 비쌍피``).  Words that name no card stay together up to the next word that
+    starts one, as one entry for ``option_cards`` to quote.  Pure: never raises."""
+    out: list[str] = []
+    for piece in _LIST_SEPARATORS.split(text):
+        words = piece.split()
+        i = 0
+        while i < len(words):
+            end = _card_run(words, i)
+            if end is None:  # no card starts here: up to the next word that starts one
+                end = next((k for k in range(i + 1, len(words)) if _card_run(words, k) is not None), len(words))
+            out.append(" ".join(words[i:end]))
+            i = end
+    return out
+
+
+def _card_run(words: Sequence[str], i: int) -> int | None:
+    """The end of the longest run of ``words`` from ``i`` that names one card, or None."""
+    for end in range(min(len(words), i + _MOST_WORDS), i, -1):
+        if _names_a_card(" ".join(words[i:end])):
+            return end
+    return None
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def not_a_card_id(text: str) -> str:
-    """Why ``text``, an entry of a card-list option (Go-Stop's ``ssangpi``: exact ids), is no card, in
+    """Why ``text``, an entry of a card-list option (Go-Stop's ``ssangpi``: ``option_cards``), is no card, in
     players' words: ``“wilow-lightning” is not a card id: ids are the plant, then the card, such as
     willow-lightning (Help lists them all)``; the example is the nearest id (``suggest``), else the
     first card's.  Help's "Card ids" table lists every id."""
     near = suggest(text, 1)
-    cut = text if len(text) <= 40 else text[:39] + "…"
     example = near[0] if near else CARD_IDS[0]
-    return f"“{cut}” is not a card id: ids are the plant, then the card, such as {example} (Help lists them all)"
+    return f"“{_cut(text)}” is not a card id: ids are the plant, then the card, such as {example} (Help lists them all)"
 
 
 def resolve(token: str) -> tuple[str, ...]:

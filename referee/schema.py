@@ -15,9 +15,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.cards import BY_ID
 from referee.errors import RefereeError, shown
-from referee.notation import not_a_card_id
+from referee.notation import CardListError, option_cards
 
 
 def opt(
@@ -29,9 +28,9 @@ def opt(
     ``label`` names the option in plain words for the new-session form ("Target score");
     ``group`` gathers related options under one heading ("Fuke (the void round)").
     ``unit = "month"``: the integers are month numbers, 1 to 12 (checked, and named by their
-    plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are card ids
-    (``pine-crane``; checked, an entry that is no card named in players' words:
-    ``referee.notation.not_a_card_id``; forms say so).
+    plants to players: ``referee.wording.value_words``); ``unit = "card"``: the strings are cards, by id
+    (``pine-crane``) or name (``Pine with Crane``), kept as ids (``referee.notation.option_cards``: an entry
+    that is no card, or a card listed twice, named in players' words; forms say so).
     ``source``: the rules document's section the option comes from, kept out of ``doc`` (which
     players read).
     """
@@ -42,17 +41,48 @@ def opt(
     return field(default=default, metadata=meta)
 
 
-def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
-    )
+class FieldError(RefereeError):
+    """``bad-ruleset``: one field of a ruleset has a value it cannot take.
+
+    The message, for the command line, the API and a file's author, names ``source``, the field, the value
+    and what was expected (``preset roppyakken (with options): field 'options.target' is -5; expected an
+    integer of at least 1``).  The parts let a form say it at the field in its own words: ``path`` (dotted,
+    ``options.target``; a list's entry ``options.ssangpi[1]``), ``value`` (the value given, or the entry),
+    ``expected`` (words) and ``rule``, the kind of refusal: ``"min"`` (an integer of at least ``limit``),
+    ``"integer"``, ``"bool"``, ``"string"``, ``"choice"`` (one of ``limit``), ``"month"``, ``"list"``,
+    ``"table"``, ``"unknown"`` (no such field), ``"words"`` (``expected`` says it all), or ``"said"``: the
+    message after the field's name is already in players' words (``said``; a card that is no card).
+    """
+
+    def __init__(self, source: str, path: str, value: Any, expected: str = "", *, rule: str = "words",
+                 limit: Any = None, said: str = "") -> None:
+        message = f"{source}: field {path!r}: {said}" if said else (
+            f"{source}: field {path!r} is {shown(value)}; expected {expected}")
+        super().__init__("bad-ruleset", message)
+        self.path, self.value, self.expected = path, value, expected
+        self.rule = "said" if said else rule
+        self.limit, self.said = limit, said
+
+
+def _bad(source: str, path: str, value: Any, expected: str, rule: str = "words", limit: Any = None) -> FieldError:
+    return FieldError(source, path, value, expected, rule=rule, limit=limit)
+
+
+def _cards(entries: tuple[str, ...], source: str, path: str, listed: bool = True) -> tuple[str, ...]:
+    """Card ids or names as ids (``referee.notation.option_cards``); an entry that is no card, or a card
+    listed twice, is named at its own field (``field 'options.ssangpi[1]': ...``) in players' words."""
+    try:
+        return option_cards(entries)
+    except CardListError as e:
+        at = f"{path}[{e.index}]" if listed else path
+        raise FieldError(source, at, entries[e.index], said=e.message) from None
 
 
 def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     origin = typing.get_origin(tp)
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            raise _bad(source, path, value, "a table")
+            raise _bad(source, path, value, "a table", "table")
         return build(tp, value, source, path)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -62,35 +92,37 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     if origin is tuple:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
-            raise _bad(source, path, value, f"a list of {item_tp.__name__}")
-        item_meta = {"unit": meta["unit"]} if meta.get("unit") else {}
-        return tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
+            raise _bad(source, path, value, f"a list of {item_tp.__name__}", "list")
+        card = meta.get("unit") == "card"
+        item_meta = {"unit": meta["unit"]} if meta.get("unit") and not card else {}
+        items = tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
+        return _cards(items, source, path) if card else items
     if origin is dict:
         _, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise _bad(source, path, value, "a table")
+            raise _bad(source, path, value, "a table", "table")
         return types.MappingProxyType(
             {str(k): _check(val_tp, v, source, f"{path}.{k}", {}) for k, v in value.items()}
         )
     if tp is bool:
         if not isinstance(value, bool):
-            raise _bad(source, path, value, "true or false")
+            raise _bad(source, path, value, "true or false", "bool")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _bad(source, path, value, "an integer")
+            raise _bad(source, path, value, "an integer", "integer")
         lo = meta.get("min")
         if lo is not None and value < lo:
-            raise _bad(source, path, value, f"an integer of at least {lo}")
+            raise _bad(source, path, value, f"an integer of at least {lo}", "min", lo)
         if meta.get("unit") == "month" and not 1 <= value <= 12:
-            raise _bad(source, path, value, "months 1-12")
+            raise _bad(source, path, value, "months 1-12", "month")
     elif tp is str and not isinstance(value, str):
-        raise _bad(source, path, value, "a string")
-    elif tp is str and meta.get("unit") == "card" and value not in BY_ID:
-        raise RefereeError("bad-ruleset", f"{source}: field {path!r}: {not_a_card_id(value)}")
+        raise _bad(source, path, value, "a string", "string")
+    elif tp is str and meta.get("unit") == "card":
+        value = _cards((value,), source, path, listed=False)[0]
     choices = meta.get("choices") or ()
     if choices and value not in choices:
-        raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)))
+        raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)), "choice", choices)
     return value
 
 
@@ -111,7 +143,7 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
     for key in data:
         if key not in fields:
             path = f"{prefix}.{key}" if prefix else key
-            raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")")
+            raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")", "unknown")
     missing = [n for n, f in fields.items() if n not in data and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
     if missing:

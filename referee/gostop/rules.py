@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID, select
-from referee.errors import RefereeError, shown
-from referee.schema import build, opt
+from referee.errors import RefereeError
+from referee.schema import FieldError, build, opt
 
 #: What a point line counts (GOSTOP-RULES.md "Points from captures"): a number of brights,
 #: a fixed set of cards, or a count of animals, ribbons or pi value.
@@ -205,16 +205,16 @@ class GostopRules:
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}")
+    return FieldError(source, path, value, expected)
 
 
 def _check_options(o: Options, source: str) -> None:
     if not o.players or any(n not in (2, 3) for n in o.players):
-        raise _bad(source, "options.players", list(o.players), "2 (Matgo) or 3 (Go-Stop), e.g. [3]")
+        raise _bad(source, "options.players", list(o.players), "2 (Matgo) or 3 (Go-Stop)")
     for i, cid in enumerate(o.ssangpi):  # card ids (unit "card"): checked by schema.build
         if BY_ID[cid].kind != "chaff":
-            raise RefereeError("bad-ruleset", f"{source}: field 'options.ssangpi[{i}]': “{cid}” is {BY_ID[cid].name}, "
-                               "not a chaff card: only chaff (피) can count double")
+            raise FieldError(source, f"options.ssangpi[{i}]", cid, said=f"“{cid}” is {BY_ID[cid].name}, not a chaff "
+                             "card: only chaff (피) can count double")
     for i, v in enumerate(o.bonus_cards):
         if not 1 <= v <= MAX_BONUS_VALUE:
             raise _bad(source, f"options.bonus_cards[{i}]", v, f"a pi value 1 to {MAX_BONUS_VALUE}")

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from referee.cards import select
-from referee.errors import RefereeError, shown
-from referee.schema import build, opt
+from referee.errors import RefereeError
+from referee.schema import FieldError, build, opt
 
 
 @dataclass(frozen=True)
@@ -276,9 +276,7 @@ class HachihachiRules:
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError(
-        "bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}"
-    )
+    return FieldError(source, path, value, expected)
 
 
 def _compile_teyaku(tid: str, t: TeyakuTable, source: str) -> Teyaku:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import select
-from referee.errors import RefereeError, shown
-from referee.schema import build, opt
+from referee.errors import RefereeError
+from referee.schema import FieldError, build, opt
 
 #: Card kinds a yaku may count (CARDS.tsv ``kind``); the sake cup counts by option ``sake_cup``.
 KINDS = ("bright", "animal", "ribbon", "chaff")
@@ -213,7 +213,7 @@ class KoikoiRules:
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:
-    return RefereeError("bad-ruleset", f"{source}: field {path!r} is {shown(value)}; expected {expected}")
+    return FieldError(source, path, value, expected)
 
 
 def _compile_yaku(yid: str, t: YakuTable, o: Options, source: str) -> Yaku | None:

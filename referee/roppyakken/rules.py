@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.cards import select
 from referee.errors import RefereeError, shown
-from referee.schema import build, opt
+from referee.schema import FieldError, build, opt
 
 
 @dataclass(frozen=True)
@@ -357,11 +357,9 @@ def from_table(table: dict[str, Any], source: str) -> RoppyakkenRules:
             raise RefereeError("bad-ruleset", f"{source}: field {key!r} is unknown; expected one of {sorted(known)}")
     options = build(Options, table.get("options", {}), source, "options")
     if not options.players or any(n < 2 for n in options.players):
-        raise RefereeError("bad-ruleset", f"{source}: field 'options.players' is {list(options.players)}; "
-                           "expected counts of at least 2")
+        raise FieldError(source, "options.players", list(options.players), "counts of 2 or more")
     if options.match_games % 2 == 0:
-        raise RefereeError("bad-ruleset", f"{source}: field 'options.match_games' is {options.match_games}; "
-                           "expected an odd number")
+        raise FieldError(source, "options.match_games", options.match_games, "an odd number")
     yaku = _compile_all(table, "yaku", YakuTable, _compile_yaku, options, source)
     teyaku = _compile_all(table, "teyaku", TeyakuTable, _compile_teyaku, options, source)
     meta = {k: table.get(k, "") for k in ("name", "title", "description")}

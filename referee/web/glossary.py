@@ -9,9 +9,40 @@ kind from the card table, so the glossary never names a card by hand.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from referee.cards import CARDS
+from referee.cards import BY_ID, CARDS, Card
+
+_COUNT_WORDS = ("none", "one", "two", "three", "four")
+
+
+def _chaff_text() -> str:
+    """The kasu entry, its counts read from the card table: how many chaff most months have, and the
+    months that differ ("willow has one (the lightning card), and paulownia three")."""
+    per_month: dict[int, list[str]] = {}
+    for c in CARDS:
+        per_month.setdefault(c.month, [])
+        if c.kind == "chaff":
+            per_month[c.month].append(c.id)
+    counts = [len(ids) for ids in per_month.values()]
+    usual = max(sorted(set(counts)), key=counts.count)
+    odd = []
+    for month, ids in per_month.items():
+        if len(ids) != usual:
+            plant = next(c.plant for c in CARDS if c.month == month).replace("-", " ")
+            only = f" (the {_bare_name(BY_ID[ids[0]])} card)" if len(ids) == 1 else ""
+            odd.append(f"{plant}{' has' if not odd else ''} {_COUNT_WORDS[len(ids)]}{only}")
+    differ = "; " + (", and ".join(odd) if len(odd) < 3 else ", ".join(odd[:-1]) + ", and " + odd[-1]) if odd else ""
+    return (f"The plain cards with only the month's plant. Most months have {_COUNT_WORDS[usual]}{differ}. In "
+            "Go-Stop they are pi (피), and some count as two (쌍피): each game's rules page says which.")
+
+
+def _bare_name(card: Card) -> str:
+    """A card's English name without its plant or its note: ``Willow lightning (gate)`` -> ``lightning``."""
+    name = re.sub(r"\s*\([^)]*\)", "", card.name)
+    plant = card.plant.replace("-", " ")
+    return name[len(plant):].strip() if name.lower().startswith(plant) else name
 
 
 @dataclass(frozen=True)
@@ -36,8 +67,7 @@ TERMS: tuple[Term, ...] = (
     Term("tanzaku", "tanzaku", "短", "ribbons",
          "The cards with a paper ribbon: red ones with writing (poetry ribbons), blue ones, and plain red ones.",
          "ribbon"),
-    Term("kasu", "kasu", "カス", "chaff",
-         "The plain cards with only the month's plant. Most months have two; paulownia has three.", "chaff"),
+    Term("kasu", "kasu", "カス", "chaff", _chaff_text(), "chaff"),
     Term("month", "tsuki", "月", "month",
          "The deck has twelve months of four cards, each month a plant: pine, plum, cherry, wisteria, iris, peony, "
          "bush clover, pampas, chrysanthemum, maple, willow and paulownia. You capture a card with one of its "

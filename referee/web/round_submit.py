@@ -31,7 +31,7 @@ from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
-from referee.web.forms.rounds import dealer_mismatch, round_data, unanswered
+from referee.web.forms.rounds import dealer_mismatch, in_form_words, round_data, unanswered
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_page import entry_page, mon_per_kan, round_words
 from referee.web.round_shape import holds_nothing
@@ -43,13 +43,14 @@ from referee.web.service.session import Opened
 _YEAR = 365 * 24 * 3600
 
 
-def scored(opened: Opened, data: dict[str, Any], dealer: str,
-           context: Mapping[str, Any] | None = None) -> tuple[dict | None, str | None, str | None]:
-    """(result, error message, error code) of scoring a round input, in the page's words."""
+def scored(opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None = None,
+           form: Any = None) -> tuple[dict | None, str | None, str | None]:
+    """(result, error message, error code) of scoring a round input, in the page's words: those of the
+    ``form`` that sent it, when given (``forms.rounds.in_form_words``)."""
     try:
         return rounds.score(opened, data, dealer, context), None, None
     except RefereeError as e:
-        return None, e.message, e.code
+        return None, e.message if form is None else in_form_words(form, opened.family, e.message), e.code
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name}).", "not-installed"
 
@@ -186,7 +187,7 @@ def submit(
                  "“Enter totals only” for a round scored on paper.")
     result = None
     if error is None:
-        result, error, _code = scored(opened, data, dealer, context)
+        result, error, _code = scored(opened, data, dealer, context, form)
     error = error or closed
     saving = action == "save"
     board = service.board(get_db(), opened)
@@ -199,7 +200,7 @@ def submit(
     # answer ("already saved", taken).
     if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
             and (why := rounds.replay_error(opened, board, data, rnd.id if rnd else None))):
-        error = f"Nothing was saved: {why.message}"
+        error = f"Nothing was saved: {in_form_words(form, opened.family, why.message)}"
     if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")

@@ -3,7 +3,7 @@
 import pytest
 
 from referee.errors import RefereeError
-from referee.notation import parse_cards, parse_groups
+from referee.notation import parse_cards, parse_groups, split_card_list
 
 
 @pytest.mark.parametrize(
@@ -116,3 +116,26 @@ def test_a_korean_name_of_no_one_card_says_what_it_could_mean(token, words):
 # Bug (a newcomer's break-test): the README's short card names ("Pine with Crane") were unknown cards.
 def test_short_english_names_from_the_readme():
     assert parse_cards(["Pine with Crane", "willow with rain man"]) == ("pine-crane", "willow-rain-man")
+
+
+# Bug: a card-list house rule typed in a form was split at every space, so "Willow lightning" was two entries;
+# commas separate the entries, and spaces still separate ids.
+@pytest.mark.parametrize(
+    ("typed", "entries"),
+    [
+        ("willow-lightning, paulownia-chaff-yellow", ["willow-lightning", "paulownia-chaff-yellow"]),
+        ("willow-lightning paulownia-chaff-yellow", ["willow-lightning", "paulownia-chaff-yellow"]),
+        ("willow-lightning,paulownia-chaff-yellow,", ["willow-lightning", "paulownia-chaff-yellow"]),
+        ("Willow lightning (gate), 오동 쌍피", ["Willow lightning (gate)", "오동 쌍피"]),
+        ("willow lightning", ["willow lightning"]),
+        ("Pine with Crane Cherry with Curtain", ["Pine with Crane", "Cherry with Curtain"]),
+        ("松に鶴、桜に幕", ["松に鶴", "桜に幕"]),
+        ("pine-crane wilow-lightning paulownia-phoenix", ["pine-crane", "wilow-lightning", "paulownia-phoenix"]),
+        ("Wilow with Lightning", ["Wilow with Lightning"]),
+        ("  ", []),
+    ],
+    ids=["commas", "spaces", "no-spaces", "names", "name-with-space", "names-without-commas", "japanese",
+         "typo-between", "typo-name", "blank"],
+)
+def test_a_typed_card_list_splits_at_commas_and_between_cards(typed, entries):
+    assert split_card_list(typed) == entries

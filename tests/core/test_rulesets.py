@@ -200,3 +200,41 @@ def test_nested_yaku_override_merges_into_the_yaku():
 def test_invalid_option_values(options, message):
     with pytest.raises(RefereeError, match=message):
         load_ruleset("roppyakken", options)
+
+
+# Bug: a card-list option took the same card twice without a word (ssangpi = [willow-lightning, willow-lightning]),
+# and took ids only where every other card input takes names too.
+@pytest.mark.parametrize(("key", "preset"), CARD_LISTS, ids=[f"{p}-{k}" for k, p in CARD_LISTS])
+def test_a_card_list_option_refuses_a_card_listed_twice_naming_it(key, preset):
+    from referee.cards import BY_ID
+
+    default = next(o["default"] for o in ruleset_json(preset)["options"] if o["key"] == key)
+    twice = [*default, default[0]]
+    with pytest.raises(RefereeError) as e:
+        load_ruleset(preset, {key: twice})
+    assert e.value.code == "bad-ruleset"
+    assert f"field 'options.{key}[{len(default)}]'" in e.value.message  # the later entry: the forms find the field
+    assert f"{BY_ID[default[0]].name} (“{default[0]}”) is listed twice; list each card once" in e.value.message
+
+
+@pytest.mark.parametrize(("key", "preset"), CARD_LISTS, ids=[f"{p}-{k}" for k, p in CARD_LISTS])
+def test_a_card_list_option_takes_card_names_as_the_other_card_inputs_do(key, preset):
+    from referee.cards import BY_ID
+
+    default = next(o["default"] for o in ruleset_json(preset)["options"] if o["key"] == key)
+    for names in ([BY_ID[c].name for c in default], [BY_ID[c].name_ja for c in default], [c.upper() for c in default]):
+        assert getattr(load_ruleset(preset, {key: names}).options, key) == tuple(default), names
+
+
+def test_a_card_list_option_names_one_card_given_twice_by_two_names():
+    with pytest.raises(RefereeError, match="Willow lightning \\(gate\\) is listed twice \\(“willow-lightning” and "
+                                           "“비쌍피”\\); list each card once"):
+        load_ruleset("gostop", {"ssangpi": ["willow-lightning", "비쌍피"]})
+
+
+def test_a_generic_chaff_name_in_a_card_list_takes_its_months_next_chaff():
+    assert load_ruleset("gostop", {"ssangpi": ["pine chaff", "pine-chaff"]}).options.ssangpi == ("pine-chaff-1",
+                                                                                                 "pine-chaff-2")
+    with pytest.raises(RefereeError, match="“pine chaff” is listed 3 times, but the deck has only 2 pine chaff; list "
+                                           "each card once"):
+        load_ruleset("gostop", {"ssangpi": ["pine chaff", "pine chaff", "pine chaff"]})

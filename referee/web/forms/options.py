@@ -15,7 +15,9 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
+from referee.notation import option_cards, split_card_list
 from referee.ruleset import parse_value
+from referee.schema import FieldError
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_error
 
@@ -53,6 +55,15 @@ def shown_value(spec: Mapping[str, Any], value: Any) -> str:
     return str(value)
 
 
+class _RefusalError(ValueError):
+    """A value a house-rule field cannot take: ``rule`` and ``limit`` as ``schema.FieldError`` names them
+    (``refusal``), or ``said``: the whole sentence already in players' words (a card list's)."""
+
+    def __init__(self, rule: str, value: Any, limit: Any = None, said: str = "") -> None:
+        super().__init__(said or rule)
+        self.rule, self.value, self.limit, self.said = rule, value, limit, said
+
+
 def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     kind = spec["type"]
     if kind == "bool":
@@ -60,14 +71,19 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     text = (text or "").strip()
     if kind == "int":
         if not re.fullmatch(r"-?\d+", text):
-            raise ValueError(f"expected a whole number, got {text!r}")
+            raise _RefusalError("integer", text)
         return _bounded(int(text))
+    if kind == "list[str]" and spec.get("unit") == "card":  # ids or names, by commas: names hold spaces
+        try:
+            return list(option_cards(split_card_list(text)))
+        except RefereeError as e:
+            raise _RefusalError("said", text, said=e.message) from None
     if kind.startswith("list["):
         items = [t for t in re.split(r"[,\s]+", text) if t]
         if kind == "list[int]":
             bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
             if bad:
-                raise ValueError(f"expected whole numbers separated by commas, got {bad[0]!r}")
+                raise _RefusalError("integers", bad[0])
             return [_bounded(int(t)) for t in items]
         return items
     return text
@@ -75,9 +91,51 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
 
 def _bounded(n: int) -> int:
     if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
-        raise ValueError(f"expected a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}, got "
-                         f"{n if len(str(n)) <= 40 else f'a number of {len(str(n))} digits'}")
+        raise _RefusalError("largest", n)
     return n
+
+
+def _typed(value: Any) -> str:
+    """A value as the player typed it: a number plainly, text in quotes, a list's entries by commas."""
+    if isinstance(value, bool):
+        return "ticked" if value else "not ticked"
+    if isinstance(value, int):
+        digits = str(value)
+        return digits if len(digits) <= 40 else f"a number of {len(digits.lstrip('-'))} digits"
+    if isinstance(value, list | tuple):
+        return ", ".join(_typed(v) for v in value) or "nothing"
+    text = str(value)
+    return f"“{text if len(text) <= 40 else text[:39] + '…'}”"
+
+
+def _choice_words(choices: Sequence[Any]) -> str:
+    """The choices as the form's select shows them (``most-times-over-target`` -> ``Most times over target``)."""
+    return ", ".join(str(c).replace("-", " ").capitalize() for c in choices)
+
+
+def refusal(label: str, rule: str, value: Any, limit: Any = None, expected: str = "") -> str:
+    """What a house-rule field says when it cannot take ``value``, in players' words, naming the field by its
+    ``label``: one sentence per kind of refusal (``rule``, as ``referee.schema.FieldError`` names them, plus the
+    form's own ``integers`` and ``largest``), ``expected`` being the ruleset's own words for the rest."""
+    you = f"you entered {_typed(value)}"
+    sentences = {
+        "min": lambda: f"{label} must be {limit} or more; {you}.",
+        "integer": lambda: f"{label} must be a whole number; {you}.",
+        "integers": lambda: f"{label}: {_typed(value)} is not a whole number; separate several numbers with commas.",
+        "largest": lambda: (f"{label} must be a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}; "
+                            f"{you}."),
+        "month": lambda: f"{label}: {_typed(value)} is not a month; give month numbers 1 to 12.",
+        "choice": lambda: f"{label} must be one of: {_choice_words(limit or ())}; {you}.",
+        "bool": lambda: f"{label} is a tick box: ticked or not.",
+        "string": lambda: f"{label} must be text; {you}.",
+        "list": lambda: f"{label} must be a list, separated by commas; {you}.",
+        "table": lambda: f"{label} cannot take {_typed(value)}.",
+        "unknown": lambda: f"{label} is not a rule of this game.",
+    }
+    words = sentences.get(rule)
+    if words is not None:
+        return words()
+    return f"{label} must be {expected}; {you}." if expected else f"{label} cannot take {_typed(value)}."
 
 
 def parse_option_fields(
@@ -86,7 +144,8 @@ def parse_option_fields(
     """The house-rule fields ``opt.<key>`` of a form generated from ``specs`` (``option_fields``).
 
     ``shown``: the form showed these fields (an unchecked box then means false).  Returns (the
-    options that differ from the preset's defaults, the values as typed, errors by field name).
+    options that differ from the preset's defaults, the values as typed, errors by field name, in
+    players' words: ``refusal``).
     """
     options: dict[str, Any] = {}
     typed: dict[str, str] = {}
@@ -99,28 +158,32 @@ def parse_option_fields(
         typed[key] = raw if raw is not None else "false"
         try:
             value = _parse_option(spec, raw)
-        except ValueError as e:
-            errors[f"opt.{key}"] = str(e)
+        except _RefusalError as e:
+            errors[f"opt.{key}"] = e.said or refusal(spec["label"], e.rule, e.value, e.limit)
             continue
         if value != (list(spec["default"]) if isinstance(spec["default"], tuple) else spec["default"]):
             options[key] = value
     return options, typed, errors
 
 
-#: A ruleset error about one option, as ``schema.build`` and the families name it: ``field
-#: 'options.fuke.threshold' is ...``, or an entry of a list with the words after its name (``field
-#: 'options.ssangpi[0]': “wilow-lightning” is not a card id...``).
-_OPTION_FIELD = re.compile(r"field 'options\.([\w.]+)(?:\[\d+\])?'(: )?")
+#: A ruleset error's field path about one option: ``options.fuke.threshold``, or a list's entry
+#: ``options.ssangpi[0]``.
+_OPTION_PATH = re.compile(r"options\.([\w.]+?)(?:\[\d+\])?")
 
 
-def option_error(message: str, specs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+def option_error(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
     """(the form field ``opt.<key>``, what to say at it) for a ruleset error about one of the options of
-    ``specs``: the words alone where they follow the field's name (the field says where), else the whole
-    message; None for an error about no option of the form."""
-    m = _OPTION_FIELD.search(message)
-    if m is None or m.group(1) not in {s["key"] for s in specs}:
+    ``specs`` (a ``referee.schema.FieldError``), in players' words (``refusal``, naming the field by its
+    label); None for an error about no option of the form."""
+    if not isinstance(error, FieldError):
         return None
-    return f"opt.{m.group(1)}", message[m.end():] if m.group(2) else message
+    m = _OPTION_PATH.fullmatch(error.path)
+    spec = next((s for s in specs if m and s["key"] == m.group(1)), None)
+    if spec is None:
+        return None
+    if error.said:
+        return f"opt.{spec['key']}", error.said
+    return f"opt.{spec['key']}", refusal(spec["label"], error.rule, error.value, error.limit, error.expected)
 
 
 def parse_extra_options(text: str) -> dict[str, Any]:

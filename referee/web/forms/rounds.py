@@ -324,16 +324,134 @@ class EntryForm:
     facts: str
     #: ``unanswered(form, data)``: what the form still has to be told before it scores, or None.
     unanswered: Callable[[FormData, Mapping[str, Any]], str | None] | None = None
+    #: ``words(message)``: the core's message about a round this form sent, in the form's words (its
+    #: fields by their labels, not the round JSON's keys).
+    words: Callable[[str], str] = lambda message: _plain_words(message)
+
+
+# ---- the core's words about a round, in the form's ------------------------------------
+
+
+def _typed(shown: str) -> str:
+    """A value as the core's message shows it (``'abc'``, ``["x"]``, ``[1, 1]``, ``13``) as the player typed it:
+    numbers plainly, anything else in quotes, a list's entries by commas."""
+    inner = shown[1:-1] if shown.startswith("[") and shown.endswith("]") else shown
+    items = [t.strip().strip("'\"") for t in inner.split(",")] if inner else []
+    text = ", ".join(items)
+    return text if re.fullmatch(r"[-\d, ]*", text) and text else f"“{text}”"
+
+
+def _listed(shown: str) -> str:
+    """A Python list of names in a message (``['Aki', 'Ben']``) as players read it: ``Aki, Ben``."""
+    return ", ".join(re.findall(r"'([^']*)'", shown))
+
+
+def _plain_words(message: str) -> str:
+    """What every entry form says of the core's words: its keys by the form's names (``"stopped_by"``: who
+    stopped; ``"calls[0].player"``: koi-koi call 1), lists of names and quoted names as players read them."""
+    m = re.fullmatch(r'"([\w.\[\]]+)" is (.+?); expected one of the players (\[.*\])', message)
+    if m:
+        return f"{_field_name(m.group(1))} must be one of the players ({_listed(m.group(3))}); the form sent " \
+               f"{_typed(m.group(2))}."
+    message = re.sub(r'"calls\[(\d+)\]\.player"', lambda c: f"Koi-koi call {int(c.group(1)) + 1}", message)
+    message = re.sub(r'"stopped_by"', "Who stopped", message)
+    message = re.sub(r"\[(?:'[^']*'(?:, )?)+\]", lambda n: _listed(n.group(0)), message)
+    return re.sub(r"'([^']*)'", r"“\1”", message)
+
+
+def _field_name(key: str) -> str:
+    m = re.fullmatch(r"calls\[(\d+)\]\.player", key)
+    if m:
+        return f"Koi-koi call {int(m.group(1)) + 1}"
+    name = {"stopped_by": "Who stopped", "dealer": "The dealer"}.get(key) or _PILES_FIELDS.get(key, key)
+    return name[:1].upper() + name[1:]
+
+
+#: The piles form's fields by their labels (``entry/round_piles.html``), for the core's keys.
+_PILES_FIELDS = {"gos": "Go 고", "shakes": "Shake 흔들기", "bombs": "Bomb 폭탄", "ppeok": "Ppeok 뻑",
+                 "piles": "the piles", "bonus": "the bonus cards", "stopped_by": "who stopped",
+                 "last_go": "“Who called last”", "dokbak": "“독박 declared”", "instant.player": "Chongtong's “Who”"}
+
+
+def _round_over(who: str, keys: str) -> str:
+    played = [k.strip() for k in keys.split(",")]
+    leave = [_PILES_FIELDS.get(k, k) for k in played if k != "stopped_by"]
+    steps = ([f"leave {' and '.join(leave)} empty"] if leave else []) + (
+        ["choose “Nobody stopped”"] if "stopped_by" in played else [])
+    return (f"Chongtong (총통) by {who} ends the round at the deal: {' and '.join(steps)}, or clear the chongtong if "
+            "the round was played.")
+
+
+def _twice(who: str, turns: str) -> str:
+    seen: list[str] = []
+    again = next((t for t in (x.strip() for x in turns.split(",")) if t in seen or seen.append(t)), turns)
+    return f"{who}'s ppeok (뻑) names turn {again} twice; give each turn once."
+
+
+#: The Go-Stop core's messages about the piles form's fields (``referee.gostop.inputs``), in the form's words.
+_PILES_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r'"(gos|shakes|bombs)" of (.+?) is (.+?); expected a whole number 0 to (\d+)'),
+     lambda m: f"{m[2]}'s {_PILES_FIELDS[m[1]]} must be a whole number 0 to {m[4]} (blank is 0); you entered "
+               f"{_typed(m[3])}."),
+    (re.compile(r'"ppeok" of (.+?) is (.+?); expected the turn numbers \(1 to (\d+)\) of .+'),
+     lambda m: f"{m[1]}'s ppeok (뻑) must be turn numbers 1 to {m[3]}, separated by commas, such as “1, 2”; you "
+               f"entered {_typed(m[2])}."),
+    (re.compile(r'"ppeok" of (.+?) names a turn twice: \[(.*)\]'), lambda m: _twice(m[1], m[2])),
+    (re.compile(r'"ppeok" of (.+?) has (\d+) ppeok; the third ends the round \(3뻑\)'),
+     lambda m: f"{m[1]}'s ppeok (뻑) lists {m[2]} turns, but the third ends the round (3뻑); give at most three."),
+    (re.compile(r'(.+?) made three ppeok \(3뻑\), which ends the round, so nobody stopped; .+'),
+     lambda m: f"{m[1]} made three ppeok (3뻑), which ends the round, so nobody stopped: choose “Nobody stopped”."),
+    (re.compile(r'"last_go" is \'(.+?)\', who called no go .+'),
+     lambda m: f"“Who called last” names {m[1]}, who called no go ({m[1]}'s Go 고 is blank); choose the loser who "
+               "called go last."),
+    (re.compile(r'"dokbak" is \'(.+?)\', the player who stopped; .+'),
+     lambda m: f"“독박 declared” names {m[1]}, who stopped; choose the loser who fed the winner."),
+    (re.compile(r'"instant\.cards" of (.+?) are \[.*\]; .+'),
+     lambda m: f"Chongtong (총통) by {m[1]}: choose the month whose four cards {m[1]} was dealt."),
+    (re.compile(r"chongtong \(총통\) by (.+?) ends the round at the deal, so (.+?) must be empty; .+"),
+     lambda m: _round_over(m[1], m[2])),
+    (re.compile(r'"bonus" has (\d+) bonus cards worth (\d+) pi \((.+?)\); the deck \(option bonus_cards .+?\) '
+                r"holds (\d+)"),
+     lambda m: f"The bonus cards worth {m[2]} pi are ticked {m[1]} times ({m[3]}), but the deck holds {m[4]}; tick "
+               "each bonus card once, for the player who holds it."),
+    (re.compile(r'"sake_cup" of (.+?): under this ruleset the sake cup is always (a pi|an animal) .+'),
+     lambda m: f"Under these house rules the sake cup is always {m[2]}: leave “Sake cup (국진)” at “Whichever is best "
+               "for its holder”."),
+)
+
+#: The Hachi-hachi core's messages about the money form's drop-out call order (``referee.hachihachi.round``).
+_MONEY_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"drop-out orders are \[(.*)\]; expected each of 1\.\.(\d+) once for (.+)"),
+     lambda m: f"The call order of the players who drop out must number them 1 to {m[2]}, each once ({m[3]}); you "
+               f"entered {_typed(m[1])}."),
+    (re.compile(r"drop-out orders \[(.*)\] do not follow the seating from the dealer \((.+)\), in which .+"),
+     lambda m: f"The call order of the players who drop out ({m[1]}) does not follow the seating from the dealer "
+               f"({m[2]}), in which they call."),
+)
+
+
+def _rewords(rules: Sequence[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]) -> Callable[[str], str]:
+    """``EntryForm.words`` from (a message's pattern, its words) pairs, then ``_plain_words``."""
+
+    def words(message: str) -> str:
+        for pattern, said in rules:
+            m = pattern.fullmatch(message)
+            if m:
+                return said(m)
+        return _plain_words(message)
+
+    return words
 
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("entry/round.html", parse_round_form, "partials/round_facts/picker.html"),
-    "money": EntryForm("entry/round_money.html", parse_money_round_form, "partials/round_facts/money.html"),
+    "money": EntryForm("entry/round_money.html", parse_money_round_form, "partials/round_facts/money.html",
+                       words=_rewords(_MONEY_WORDS)),
     "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, "partials/round_facts/calls.html",
                        calls_unanswered),
     "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, "partials/round_facts/piles.html",
-                       ending_unanswered),
+                       ending_unanswered, _rewords(_PILES_WORDS)),
 }
 
 
@@ -400,6 +518,16 @@ def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | No
         return None
     entry = registered_form(family)
     return entry.unanswered(form, data) if entry and entry.unanswered else None
+
+
+def in_form_words(form: FormData, family: Family, message: str) -> str:
+    """The core's ``message`` about the round a posted form sent, in the words of the form the player used:
+    the entry form's (``EntryForm.words``); the JSON box's and the totals pad's as they are (the JSON's keys
+    are what the player wrote there; the totals' messages name players, not keys)."""
+    if form.get("round_json", "").strip() or form.get("entry") == "totals":
+        return message
+    entry = registered_form(family)
+    return entry.words(message) if entry else message
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:

@@ -98,7 +98,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     try:  # an empty game checks the options, the player count and the dealer
         api.game_json({"ruleset": sf.ruleset, "options": options, "players": names, "dealer": dealer, "rounds": []})
     except RefereeError as e:
-        at = option_error(e.message, specs)
+        at = option_error(e, specs)
         if at:
             sf.errors[at[0]] = at[1]
         elif e.code in ("player-count", "bad-round", "unknown-player"):

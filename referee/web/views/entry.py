@@ -135,7 +135,7 @@ def preview(token: str):
     result, code = None, None
     error = error or unanswered(request.form, opened.family, data)
     if error is None:
-        result, error, code = scored(opened, data, dealer, context)
+        result, error, code = scored(opened, data, dealer, context, request.form)
     count = cards_entered(data)
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
@@ -228,7 +228,7 @@ def round_draft(token: str, draft_id: str):
         context = view.context if view else board.context
         version = int(form["version"]) if form.get("version", "").isdigit() else rnd.version
     missing = entry.unanswered(form, data) if entry and entry.unanswered else None  # Koi-Koi: how the round ended
-    result, error = (None, missing) if missing else scored(opened, data, dealer, context)[:2]
+    result, error = (None, missing) if missing else scored(opened, data, dealer, context, form)[:2]
     return entry_page(
         opened,
         data,

@@ -117,7 +117,7 @@ def what_if_page(token: str):
         try:
             result = what_if.compare(get_db(), sess, req["ruleset"], req["options"])
         except RefereeError as e:
-            at, status = option_error(e.message, req["specs"]), 422
+            at, status = option_error(e, req["specs"]), 422
             if at and at[0] in form:  # typed in its field: said there, as on the new-session form
                 req["errors"][at[0]] = at[1]
             else:

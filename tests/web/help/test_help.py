@@ -11,6 +11,7 @@ import html
 import json
 import re
 import shutil
+from collections import Counter
 from importlib import resources
 from urllib.parse import urlsplit
 
@@ -21,6 +22,7 @@ from web_helpers import web_app
 from referee import api, ruleset
 from referee.cards import CARDS
 from referee.describe import how_it_scores
+from referee.notation import option_cards, split_card_list
 from referee.web.glossary import TERMS, line_anchor
 
 ISSUE_TERMS = ["hikari", "tane", "tanzaku", "kasu", "yaku", "teyaku", "dekiyaku", "oya", "fuke", "kan", "mon"]
@@ -54,6 +56,24 @@ def test_the_glossary_names_the_cards_of_each_kind_from_the_card_table(client):
     assert "24 cards." in body  # kasu
 
 
+# Bug: the kasu entry said "Most months have two; paulownia has three", leaving out willow's one chaff (the
+# lightning card); its counts now come from the card table.
+def test_the_kasu_entry_counts_each_months_chaff_from_the_card_table(client):
+    entry = html.unescape(text(client.get("/help"))).split('id="kasu"', 1)[1].split("</dd>", 1)[0]
+    entry = " ".join(entry.split())
+    per_plant = Counter(c.plant.replace("-", " ") for c in CARDS if c.kind == "chaff")
+    usual = Counter(per_plant.values()).most_common(1)[0][0]
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    assert f"Most months have {words[usual]}" in entry
+    odd = {plant: n for plant, n in per_plant.items() if n != usual}
+    assert odd == {"willow": 1, "paulownia": 3}
+    for plant, n in odd.items():
+        assert re.search(rf"\b{plant} (has )?{words[n]}\b", entry), plant
+    assert "lightning" in entry
+    assert f"{sum(per_plant.values())} cards." in entry
+    assert "Go-Stop" in entry  # where some chaff count as two pi (쌍피)
+
+
 # Bug of the 360 px walk-through: the house rules that list cards (Go-Stop's ssangpi, Hachi-hachi's field brights)
 # take card ids, which no page named.
 @pytest.mark.parametrize(("ruleset", "key"), [("gostop", "ssangpi"), ("gostop", "godori"), ("hachihachi", "field_x2")])
@@ -64,6 +84,19 @@ def test_a_card_list_option_links_to_every_cards_id_on_the_help_page(client, rul
     section = text(client.get("/help")).split('id="card-ids"', 1)[1]
     for card in CARDS:
         assert f"<code>{card.id}</code>" in section, card.id
+
+
+# The card-ids table promises that a card-list house rule takes each card's id or name: each name it shows is read
+# back as its card by the form's own reading.
+def test_every_name_in_the_card_ids_table_is_read_as_its_card_by_a_card_list_house_rule(client):
+    section = html.unescape(text(client.get("/help"))).split('id="card-ids"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><td><code>([^<]+)</code></td><td>(.*?) <span lang=\"ja\">(.*?)</span></td></tr>", section)
+    assert [cid for cid, _, _ in rows] == [c.id for c in sorted(CARDS, key=lambda c: c.month)]
+    chaff = {c.id: [d.id for d in CARDS if d.month == c.month and d.name == c.name] for c in CARDS}
+    for cid, name, name_ja in rows:
+        assert option_cards(split_card_list(cid)) == (cid,)
+        for typed in (name, name_ja):  # a plain chaff's name is its month's next chaff: here the first
+            assert option_cards(split_card_list(typed)) == (chaff[cid][0],), typed
 
 
 @pytest.mark.parametrize("preset", ruleset.preset_names())

@@ -233,9 +233,11 @@ def _hint(page: str, key: str) -> str:
      # Bug of the 360 px walk-through: the card lists said "(separate several with commas)", not that they take
      # card ids.
      ("gostop", ["Aki", "Ben", "Chiyo"], "ssangpi", "Chaff cards worth 2 pi (쌍피). (cards by their ids, such as "
-      "willow-lightning: the plant, then the card; separate several with commas; Help lists every card's id)"),
+      "willow-lightning: the plant, then the card, or by their names; separate several with commas; each card once; "
+      "Help lists every card's id and name)"),
      ("hachihachi", ["Aki", "Ben", "Chiyo"], "field_x4", "(cards by their ids, such as willow-rain-man: the plant, "
-      "then the card; separate several with commas; Help lists every card's id)")],
+      "then the card, or by their names; separate several with commas; each card once; Help lists every card's id "
+      "and name)")],
     ids=["gostop-players", "roppyakken-players", "months", "cards", "field-brights"],
 )
 def test_a_list_options_hint_says_what_the_field_takes(client, ruleset, players, key, says):
@@ -260,3 +262,17 @@ def test_a_card_list_rule_naming_no_card_is_refused_at_its_field_in_players_word
             "willow-lightning (Help lists them all)</p>") in field
     assert "CARDS.tsv" not in body
     assert "These rules cannot score this session" not in body
+
+
+# Bug: a card-list house rule took the same card twice without a word; the What if form says so at its field too.
+def test_a_card_list_rule_listing_a_card_twice_is_refused_at_its_field(client):
+    r = client.post("/api/v1/sessions", json={"name": "Chuseok", "ruleset": "gostop",
+                                              "players": ["Aki", "Ben", "Chiyo"]})
+    token = r.get_json()["edit_token"]
+    r = client.get(f"/s/{token}/what-if", query_string={"ruleset": "gostop", "options_shown": "gostop",
+                                                        "opt.ssangpi": "willow-lightning, 비쌍피"})
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    field = body.split('name="opt.ssangpi"', 1)[1].split("</div>", 1)[0]
+    assert ('<p class="error">Willow lightning (gate) is listed twice (“willow-lightning” and “비쌍피”); list each '
+            "card once</p>") in field

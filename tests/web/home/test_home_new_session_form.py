@@ -5,8 +5,12 @@ sits at every game while an invisible character is a clear error."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
+
+from referee import api
+from referee.cards import BY_ID
 
 
 # Bug (web QA): a busy database lost the new-session form as typed.
@@ -111,3 +115,60 @@ def test_a_card_list_house_rule_naming_no_card_says_so_at_its_field(client, pres
     assert "field 'options" not in body
     assert "CARDS.tsv" not in body
     assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+def _field(body: str, key: str) -> str:
+    return body.split(f'name="opt.{key}"', 1)[1].split("</div>", 1)[0]
+
+
+def _create(client, preset: str, key: str, typed: str):
+    form = {"name": "Friday", "ruleset": preset, "options_shown": preset, "dealer": "0", f"opt.{key}": typed}
+    form |= {"player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo"}
+    return client.post("/new", data=form)
+
+
+#: Every house rule that lists cards, by one of its presets (each game's own).
+CARD_LISTS = [(p, o["key"], o["default"]) for p in ("gostop", "hachihachi") for o in api.ruleset_json(p)["options"]
+              if o["unit"] == "card"]
+
+
+# Bug: a card-list house rule took the same card twice without a word ("willow-lightning willow-lightning").
+@pytest.mark.parametrize(("preset", "key", "default"), CARD_LISTS, ids=[k for _, k, _ in CARD_LISTS])
+@pytest.mark.parametrize("sep", [", ", " "], ids=["commas", "spaces"])
+def test_a_card_list_house_rule_refuses_a_card_listed_twice_at_its_field(client, preset, key, default, sep):
+    r = _create(client, preset, key, sep.join([*default, default[0]]))
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert (f'<p class="error">{BY_ID[default[0]].name} (“{default[0]}”) is listed twice; list each card once'
+            in _field(body, key))
+    assert "field 'options" not in body
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+# Bug: a card-list house rule was split at every space and took ids only, where the README's cards take names too.
+@pytest.mark.parametrize(
+    ("typed", "ssangpi"),
+    [("Willow lightning (gate), 오동 쌍피", None),  # the preset's own two, by name: no option
+     ("willow-lightning paulownia-chaff-yellow", None),
+     ("willow lightning, paulownia chaff yellow, Chrysanthemum chaff", ["willow-lightning", "paulownia-chaff-yellow",
+                                                                        "chrysanthemum-chaff-1"]),
+     ("柳のカス（雷）、桐のカス（黄）、菊のカス",
+      ["willow-lightning", "paulownia-chaff-yellow", "chrysanthemum-chaff-1"])],
+    ids=["names", "ids-by-spaces", "more-by-name", "japanese"],
+)
+def test_a_card_list_house_rule_takes_names_separated_by_commas(client, typed, ssangpi):
+    r = _create(client, "gostop", "ssangpi", typed)
+    assert r.status_code == 303, html.unescape(r.get_data(as_text=True))[-3000:]
+    token = r.headers["Location"].rsplit("/", 1)[-1]
+    options = client.get(f"/api/v1/sessions/{token}").get_json()["options"]
+    assert options.get("ssangpi") == ssangpi
+
+
+def test_a_card_list_house_rule_says_it_takes_ids_or_names_and_each_card_once(client):
+    hint = re.search(r'id="opt-ssangpi-help">(.*?)</small>', client.get("/new?ruleset=gostop").get_data(as_text=True),
+                     flags=re.S).group(1)
+    assert "or by their names" in hint
+    assert "separate several with commas; each card once" in hint
+    help_page = html.unescape(client.get("/help").get_data(as_text=True)).split('id="card-ids"', 1)[1]
+    assert "by its id (the plant, then the card) or by its name" in help_page
+    assert "each card once" in help_page
