@@ -21,7 +21,7 @@ from referee import api
 from referee.errors import RefereeError
 from referee.rescore import game_of, merged_options, rescore
 from referee.ruleset import parse_value
-from referee.textout import game_text, rescore_text, round_text
+from referee.textout import game_text, rescore_text, round_text, table
 
 
 def _read_json(path: str) -> dict:
@@ -101,8 +101,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
     if args.name:
         _print(api.ruleset_json(args.name))
     else:
-        for name in api.preset_names():
-            print(f"{name:16} {api.ruleset_json(name)['title']}")
+        print("\n".join(table([[name, api.ruleset_json(name)["title"]] for name in api.preset_names()], "<<")))
     return 0
 
 

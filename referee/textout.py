@@ -1,12 +1,16 @@
 """Plain-text tables of round and game results, for ``--format text``.
 
-Reads the public JSON shapes only, so it works for every family.  Part of the CLI layer: only
-``referee/cli.py`` imports it, and the rules core must not (``tests/test_layers.py``).  It imports
-only the rules core (``referee.cards``, ``referee.family``) and does no I/O.
+Reads the public JSON shapes only, so it works for every family.  Columns are sized in terminal
+columns (``display_width``), so names such as 日本 or 김민호, two columns a character, stay under
+their headings.  Part of the CLI layer: only ``referee/cli.py`` imports it, and the rules core must
+not (``tests/test_layers.py``).  It imports only the rules core (``referee.cards``,
+``referee.family``) and does no I/O.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import fields
 
 from referee.cards import month_label
@@ -14,6 +18,32 @@ from referee.family import Family
 
 #: Family words used here, with their defaults where no family is given.
 _WORDS = {f.name: f.default for f in fields(Family) if f.name in ("void_text", "instant_text", "words")}
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for an East Asian wide or fullwidth character
+    (日本, 김민호, ｶ is one), none for a combining mark or a zero-width format character, one for any
+    other (Unicode's East Asian Width, UAX #11, as terminals apply it)."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def table(rows: Sequence[Sequence[str]], align: str, minimum: Sequence[int] = ()) -> list[str]:
+    """Rows of cells as lines: each column as wide as its widest cell in terminal columns
+    (``display_width``), or ``minimum[i]`` if wider, cells one space apart, without trailing spaces.
+    ``align``: one ``"<"`` (left) or ``">"`` (right) per column.  Raises ``ValueError`` when a row
+    has another number of cells than ``align`` names."""
+    for row in rows:
+        if len(row) != len(align):
+            raise ValueError(f"a table row has {len(row)} cells; expected {len(align)}: {row!r}")
+    widths = [max([display_width(row[i]) for row in rows] + [minimum[i] if i < len(minimum) else 0])
+              for i in range(len(align))]
+
+    def padded(cell: str, i: int) -> str:
+        space = " " * (widths[i] - display_width(cell))
+        return space + cell if align[i] == ">" else cell + space
+
+    return [" ".join(padded(cell, i) for i, cell in enumerate(row)).rstrip() for row in rows]
 
 
 def _line(line: dict) -> str:
@@ -55,18 +85,19 @@ def game_text(out: dict) -> str:
     """
     players = out["players"]
     texts = [r.get("totals_text") or {} for r in out["rounds"]]
-    money = any(texts)
-    width = max(16 if money else 8, *(len(p) for p in players))
-    head = f"{'round':>5} {'dealer':<{width}} " + " ".join(f"{p:>{width}}" for p in players)
-    rows = [head]
+    width = max(16 if any(texts) else 8, *(display_width(p) for p in players))
+    cells = [["round", "dealer", *players]]
+    marks = [""]
     for r, text in zip(out["rounds"], texts, strict=True):
-        marks = " void" if r.get("void") else ""
+        mark = " void" if r.get("void") else ""
         if r.get("game_winner"):
-            marks += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
+            mark += f" -> {r['game_winner']} wins game {r.get('game', 1)}"
         if r.get("month"):
-            marks += f"  {month_label(r['month'])}"
-        rows.append(f"{r['round']:>5} {r['dealer']:<{width}} "
-                    + " ".join(f"{text.get(p, r['totals'][p])!s:>{width}}" for p in players) + marks)
+            mark += f"  {month_label(r['month'])}"
+        cells.append([str(r["round"]), r["dealer"], *(str(text.get(p, r["totals"][p])) for p in players)])
+        marks.append(mark)
+    lines = table(cells, "><" + ">" * len(players), [5, *[width] * (len(players) + 1)])
+    rows = [line + mark for line, mark in zip(lines, marks, strict=True)]
     rows += [f"{s['rank']}. {s['player']}: {s['text']}" for s in out.get("standings", [])]
     rows.append(f"winner: {out['winner'] or ('none: a draw' if out.get('draw') else 'none yet')}")
     return "\n".join(rows)
@@ -90,18 +121,19 @@ def rescore_text(out: dict) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in side["options"].items())
         return side["ruleset"] + (f" ({opts})" if opts else "")
 
-    width = max(14, *(len(p) for p in players))
-    rows = [f"before: {rules(before)}", f"after:  {rules(after)}",
-            f"{'round':>5}   " + " ".join(f"{p:>{width}}" for p in players) + f"   ({unit}, before -> after)"]
+    cells = [["round", "", *players]]
+    notes: list[list[str]] = [[]]
     for r in out["rounds"]:
-        cells = [f"{b} -> {a}" for b, a in zip(_side(r["before"], players), _side(r["after"], players), strict=True)]
-        mark = "*" if r["changed"] else " "
-        rows.append(f"{r['round']:>5} {mark} " + " ".join(f"{c:>{width}}" for c in cells))
-        for side in ("before", "after"):
-            if r[side].get("note"):
-                rows.append(f"{'':>8}{side}: {r[side]['note']}")
-    cells = [f"{before['totals'][p]} -> {after['totals'].get(p, 0)}" for p in players]
-    rows.append(f"{'total':>5}   " + " ".join(f"{c:>{width}}" for c in cells))
+        sides = zip(_side(r["before"], players), _side(r["after"], players), strict=True)
+        cells.append([str(r["round"]), "*" if r["changed"] else "", *(f"{b} -> {a}" for b, a in sides)])
+        notes.append([f"{'':>8}{side}: {r[side]['note']}" for side in ("before", "after") if r[side].get("note")])
+    cells.append(["total", "", *(f"{before['totals'][p]} -> {after['totals'].get(p, 0)}" for p in players)])
+    notes.append([])
+    lines = table(cells, "><" + ">" * len(players), [5, 1, *[14] * len(players)])
+    lines[0] += f"   ({unit}, before -> after)"
+    rows = [f"before: {rules(before)}", f"after:  {rules(after)}"]
+    for line, below in zip(lines, notes, strict=True):
+        rows += [line, *below]
     rows.append(f"winner: {before['winner'] or 'none yet'} -> {after['winner'] or 'none yet'}")
     changed = [str(r["round"]) for r in out["rounds"] if r["changed"]]
     rows.append(f"rounds changed: {', '.join(changed) or 'none'}")

@@ -391,8 +391,8 @@ def build_board(session: Session, rounds: Sequence[RoundRow], loaded: SessionRul
     """Replay the session's rounds and return its standings."""
     loaded = loaded or load_rules(session)
     if loaded.error is not None:
-        return _unscored(session, rounds, session.ruleset, "points", loaded.error.message,
-                         "the session's rules did not load")
+        why = "its game is not installed here" if not installed(session) else "the session's rules did not load"
+        return _unscored(session, rounds, session.ruleset, "points", loaded.error.message, why)
     rules, family = loaded.rules, loaded.family
     game = {
         "ruleset": session.ruleset,

@@ -83,11 +83,13 @@ def entry_page(
     for i, p in enumerate(sess.players):
         for c in hands[p]:
             hand_owner.setdefault(c, i)
-    if "totals" in data:
+    form = registered_form(opened.family)
+    if form is None:  # a game no longer registered, also for a round entered as totals: nothing can be saved
+        template = "entry/round_json.html"
+    elif "totals" in data:
         template = "entry/round_totals.html"
     else:
-        form = registered_form(opened.family)
-        template = form.template if form else "entry/round_json.html"
+        template = form.template
     nonce = nonce if nonce_ok(nonce) else new_nonce()
     draft_id = str(posted().get("draft") or "")
     if not DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one

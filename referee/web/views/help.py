@@ -25,6 +25,7 @@ from referee.errors import RefereeError
 from referee.ruleset import load_ruleset
 from referee.web.access import load, require_installed
 from referee.web.art import credit_html
+from referee.web.board import installed
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
 bp = Blueprint("help", __name__)
@@ -79,6 +80,8 @@ def help_link(code: str, sess: store.Session | None = None, ruleset: str | None 
     """The Help address that explains an explanation line's ``code``: a glossary term, or a
     section or yaku of the session's (or ``ruleset``'s) rules page."""
     page, anchor = line_anchor(code)
+    if page == "rules" and sess is not None and not installed(sess):
+        page = "glossary"  # its rules page cannot describe a game not installed here: the general help
     if page == "rules" and sess is not None:
         return url_for("help.session_rules", token=sess.view_token, _anchor=anchor)
     if page == "rules" and ruleset in api.preset_names():

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from referee import store
 from referee.web import privacy
 from referee.web.access import load
-from referee.web.board import Board, amount_formatter
+from referee.web.board import Board, amount_formatter, installed
 from referee.web.chart import legend as chart_legend
 from referee.web.chart import totals_chart
 from referee.web.db import get_db
@@ -54,6 +54,8 @@ def _board_context(opened: Opened) -> dict[str, Any]:
         "s": sess,
         "role": role,
         "board": board,
+        # A game no longer registered: no round can be entered or edited (board.not_installed says why).
+        "installed": installed(sess),
         "undo": store.latest_change(db, sess.id) if role == "edit" else None,
         "poll": current_app.config["POLL_SECONDS"],
         "money": amount_formatter(sess, opened.loaded),
@@ -94,6 +96,7 @@ def scoreboard(token: str):
         role=role,
         board_html=board_html(opened),
         view_url=view_url,
+        installed=installed(sess),
         first_visit=role == "edit" and not service.board(get_db(), opened).rounds,
     )
 
