@@ -203,7 +203,8 @@ def reads_whole(assigned: list[tuple[int, float]], whole_probs: np.ndarray, at: 
     names them; a crop that names the box's own card says the stacking order was wrong
     about it (:mod:`vision.visibility`), so the card is not reported too covered.
     Raises ValueError on mismatched shapes."""
-    whole = np.asarray(whole_probs, np.float64).reshape(-1, len(CARD_IDS)) if len(assigned) else np.zeros((0, len(CARD_IDS)))
+    n = len(CARD_IDS)
+    whole = np.asarray(whole_probs, np.float64).reshape(-1, n) if len(assigned) else np.zeros((0, n))
     if len(whole) != len(assigned):
         raise ValueError(f"whole_probs: expected {len(assigned)} rows, got {len(whole)}")
     pooled = np.stack([whole[:, g].sum(1) for g in GROUPS], 1) if len(whole) else np.zeros((0, len(GROUPS)))

@@ -153,7 +153,7 @@ def test_a_whole_card_covered_mostly_by_another_is_reported_covered():
 
 
 @pytest.mark.parametrize(
-    "whole_top, whole_p, covered",
+    ("whole_top", "whole_p", "covered"),
     [
         (0, 0.6, False),  # the whole crop names the box's own card: the stacking order was wrong
         (0, 0.4, True),  # ... but too weakly (under WHOLE_READS)

@@ -102,12 +102,13 @@ def test_a_barely_visible_uncertain_card_is_covered_unless_named_anyway():
     by = {d.card: d for d in dets}
     assert not by["pine-crane"].covered  # certain: keeps its name however covered
     assert by["maple-deer"].covered
-    assert not by["willow-swallow"].covered and by["willow-swallow"].uncertain
+    assert not by["willow-swallow"].covered
+    assert by["willow-swallow"].uncertain
 
 
 # reads_whole: does the whole crop alone name the card the pile rules gave the box?
 @pytest.mark.parametrize(
-    "given, whole, expected",
+    ("given", "whole", "expected"),
     [
         ("maple-deer", {"maple-deer": 0.6}, True),
         ("maple-deer", {"maple-deer": 0.5}, True),  # at WHOLE_READS
