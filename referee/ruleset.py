@@ -19,8 +19,10 @@ from typing import Any
 
 from referee import families, presets
 from referee.presets import TABLE_KEYS, apply_overrides, merge, parse_value
+from referee.schema import option_specs
 
-__all__ = ["TABLE_KEYS", "apply_overrides", "load_ruleset", "load_table", "merge", "parse_value", "preset_names"]
+__all__ = ["TABLE_KEYS", "apply_overrides", "canonical_options", "load_ruleset", "load_table", "merge", "parse_value",
+           "preset_names"]
 
 
 def _preset_dir() -> Traversable:
@@ -51,3 +53,34 @@ def load_ruleset(name_or_path: str | Path, options: Mapping[str, Any] | None = N
     """
     table, source = presets.read_table(name_or_path, options, _preset_dir())
     return families.get(table.get("game"), source).from_table(table, source)
+
+
+def canonical_options(name_or_path: str | Path, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``options`` (dotted-key overrides, as ``load_ruleset`` takes them) as they are stored: every house rule
+    that lists cards (an option of unit ``card``: Go-Stop's ``ssangpi``, Hachi-hachi's ``field_x2``) as the
+    CARDS.tsv ids its entries name, in the order given (ids or English, Japanese or Korean names:
+    ``referee.notation.option_cards``), as the new-session form stores them; every other value as given.
+
+    Raises ``RefereeError('bad-ruleset')`` as ``load_ruleset`` does (a ``schema.FieldError``: an entry that
+    is no card, or a card listed twice, in players' words).
+    """
+    given = dict(options or {})
+    if not given:
+        return given
+    rules = load_ruleset(name_or_path, given)
+    built = getattr(rules, "options", None)
+    if built is None:
+        return given
+    cards = {s.key: s.default for s in option_specs(built) if s.unit == "card"}
+    return {k: _as_ids(k, v, cards) for k, v in given.items()}
+
+
+def _as_ids(key: str, value: Any, cards: Mapping[str, Any]) -> Any:
+    """``value`` of option ``key`` with the card lists in it (``cards``: key -> ids as built) as their ids;
+    a table (``{"fuke": {...}}``) is read key by key."""
+    if key in cards:
+        ids = cards[key]
+        return list(ids) if isinstance(ids, tuple) else ids
+    if isinstance(value, Mapping):
+        return {k: _as_ids(f"{key}.{k}", v, cards) for k, v in value.items()}
+    return value

@@ -31,7 +31,7 @@ from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
-from referee.web.forms.rounds import dealer_mismatch, in_form_words, round_data, unanswered
+from referee.web.forms.rounds import dealer_mismatch, in_form_words, nothing_entered, round_data, unanswered
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_page import entry_page, mon_per_kan, round_words
 from referee.web.round_shape import holds_nothing
@@ -181,8 +181,7 @@ def submit(
     # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
     if (action == "save" and error is None and not closed and holds_nothing(data)
             and "stopped_by" not in opened.family.round_keys):
-        error = ("Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
-                 if form.get("entry") == "totals" else
+        error = (nothing_entered(opened.family.unit) if form.get("entry") == "totals" else
                  "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
                  "“Enter totals only” for a round scored on paper.")
     result = None

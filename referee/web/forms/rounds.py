@@ -2,7 +2,8 @@
 to its template and the parser of its fields into the family's stored round.
 
 Pure functions from a ``MultiDict``-like form to plain data; nothing here raises on what a
-player typed (the core names what is wrong).  ``round_data`` reads the round a posted form holds,
+player typed (the core names what is wrong, but for the totals pad's boxes, which ``totals_refusal``
+names in players' words).  ``round_data`` reads the round a posted form holds,
 whichever of its inputs the player used (the entry form, the JSON box, the totals pad).  Must not
 import Flask's request or the store.
 """
@@ -20,6 +21,7 @@ from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
 from referee.family import Family
 from referee.ruleset import load_table
+from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
 from referee.web.round_shape import stored_round, without_context
 
@@ -288,7 +290,7 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
             mon = (form.get(f"mon-{i}") or "").strip()
             if not kan and not mon:
                 continue
-            if (kan == "" or kan.isdigit()) and (mon == "" or mon.isdigit()) and len(kan + mon) < 8:
+            if _DIGITS.fullmatch(kan or "0") and _DIGITS.fullmatch(mon or "0") and len(kan + mon) < 8:
                 amount = int(kan or 0) * mon_per_kan + int(mon or 0)
                 totals[p] = -amount if form.get(f"sign-{i}") == "-" else amount
             else:
@@ -309,6 +311,96 @@ def parse_totals_form(form: FormData, players: Sequence[str], mon_per_kan: int =
     if form.get("first_to_target") in players:  # asked only when two or more reach the target
         data["first_to_target"] = form.get("first_to_target")
     return data
+
+
+#: Digits only (``str.isdigit`` also takes ``²``, which ``int`` cannot read).
+_DIGITS = re.compile(r"\d+")
+#: A whole number as the points pad takes it: digits, perhaps signed.
+_SIGNED = re.compile(r"[+-]?\d+")
+
+
+def nothing_entered(unit: str) -> str:
+    """What the totals pad says when every box is empty (and the round is not void), in the family's ``unit``."""
+    if unit == "mon":
+        return ("Nothing was saved: no amounts are entered. Enter what each player won or paid this round, in kan "
+                "and mon (0 if none).")
+    return "Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
+
+
+def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points", mon_per_kan: int = 12) -> str | None:
+    """What the totals pad says, in players' words, of a box it cannot read, naming the player and what was
+    typed: an empty total (a void round counts it 0; every box empty: ``nothing_entered``), one that is not a
+    whole number (text, a decimal), too big (beyond ``referee.totals.MAX_AMOUNT``) or, where a round only adds
+    points, negative; None when every box reads (the core checks the rest: sums, a void round's points).
+
+    ``unit`` is the family's (``Family.unit``): ``points`` (a round adds 0 or more), ``money`` (Go-Stop's
+    points won or paid, a sign chosen beside each) or ``mon`` (kan and mon, a sign each)."""
+    if unit == "mon":
+        return _money_refusal(form, players, mon_per_kan)
+    empty = []
+    for i, p in enumerate(players):
+        text = (form.get(f"total-{i}") or "").strip()
+        if not text:
+            empty.append(p)
+        elif not _SIGNED.fullmatch(text):
+            return f"{p}'s total must be a whole number of points, like 120; you entered {_as_typed(text)}."
+        elif len(text.lstrip("+-").lstrip("0")) > len(str(MAX_AMOUNT)) or abs(int(text)) > MAX_AMOUNT:
+            return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
+        elif unit == "points" and int(text) < 0:
+            return f"{p}'s total must be 0 or more points (a round never takes points away); you entered {int(text)}."
+    if form.get("void") == "true" or not empty:
+        return None
+    if len(empty) == len(players):
+        return nothing_entered(unit)
+    did = "adds" if unit == "points" else "won or paid"
+    if len(empty) == 1:
+        return f"{empty[0]}'s total is empty: enter the points {empty[0]} {did} this round, 0 if none."
+    return f"{_owners(empty)} totals are empty: enter the points each {did} this round, 0 if none."
+
+
+def _money_refusal(form: FormData, players: Sequence[str], mon_per_kan: int) -> str | None:
+    """``totals_refusal`` of Hachi-hachi's pad: a kan box and a mon box per player, the sign chosen beside."""
+    empty = []
+    for i, p in enumerate(players):
+        kan = (form.get(f"kan-{i}") or "").strip()
+        mon = (form.get(f"mon-{i}") or "").strip()
+        if not kan and not mon:
+            empty.append(p)
+            continue
+        for part, text, like in (("kan", kan, 2), ("mon", mon, 7)):
+            if text and _SIGNED.fullmatch(text) and not _DIGITS.fullmatch(text):
+                return (f"{p}'s {part} must be a number without + or −, like {like} (“won” or “paid” gives the "
+                        f"sign); you entered {text}.")
+            if text and not _DIGITS.fullmatch(text):
+                return f"{p}'s {part} must be a whole number, like {like}; you entered {_as_typed(text)}."
+        if len(kan + mon) >= 8 or int(kan or 0) * mon_per_kan + int(mon or 0) > MAX_AMOUNT:
+            most = f"{MAX_AMOUNT // mon_per_kan} kan {MAX_AMOUNT % mon_per_kan} mon"
+            typed = f"{_number(kan or '0')} kan {_number(mon or '0')} mon"
+            return f"{p}'s amount must be at most {MAX_AMOUNT} mon ({most}); you entered {typed}."
+    if not empty:
+        return None
+    if len(empty) == len(players):
+        return nothing_entered("mon")
+    if len(empty) == 1:
+        return f"{empty[0]}'s amount is empty: enter the kan and mon {empty[0]} won or paid this round, 0 if none."
+    return f"{_owners(empty)} amounts are empty: enter the kan and mon each won or paid this round, 0 if none."
+
+
+def _as_typed(text: str) -> str:
+    """Text a player typed, in quotes, cut short past 40 characters."""
+    return f"“{text if len(text) <= 40 else text[:39] + '…'}”"
+
+
+def _number(text: str) -> str:
+    """A number as typed, or how many digits it has when it is too long to read out."""
+    digits = text.lstrip("+-")
+    return text if len(digits) <= 15 else f"a number of {len(digits)} digits"
+
+
+def _owners(names: Sequence[str]) -> str:
+    """``Ben's and Chiyo's``, ``Ben's, Chiyo's and Dai's``."""
+    owned = [f"{n}'s" for n in names]
+    return owned[0] if len(owned) == 1 else f"{', '.join(owned[:-1])} and {owned[-1]}"
 
 
 @dataclass(frozen=True)
@@ -486,11 +578,11 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
                mon_per_kan: int = 12) -> tuple[dict[str, Any], str | None]:
     """The round input from a submitted round form: the family's entry form or its JSON box (which
     may repeat the round's game ``context``, e.g. Koi-Koi's month, if it matches), or the totals pad
-    (``entry=totals``; money read with ``mon_per_kan`` mon to the kan).  Returns (the stored-shape
-    round, the message when it cannot be read)."""
+    (``entry=totals``; money read with ``mon_per_kan`` mon to the kan; a box it cannot read said by
+    ``totals_refusal``).  Returns (the stored-shape round, the message when it cannot be read)."""
     text = form.get("round_json", "").strip()
     if form.get("entry") == "totals" and not text:
-        return parse_totals_form(form, players, mon_per_kan), None
+        return parse_totals_form(form, players, mon_per_kan), totals_refusal(form, players, family.unit, mon_per_kan)
     if not text and (entry := registered_form(family)) is not None:
         return entry.parse(form, players), unknown_seats(form, players)
     try:

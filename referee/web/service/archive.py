@@ -7,7 +7,7 @@ is a valid ``hanafuda-referee game`` input (``export_data``).  The archive is ``
 "hanafuda-referee/sessions-v1", "exported": time, "sessions": [session export, ...]}``, so the
 home page's Import and ``hanafuda-referee import`` take an archive or a single export alike.
 ``session_from_export`` checks a session to create, whole, before anything is stored (the API's
-new session goes through it too).
+new session goes through it too), its card-list house rules as card ids (``ruleset.canonical_options``).
 
 Part of the service: imports no Flask and no view.
 """
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from referee import api, families, store
 from referee.errors import RefereeError
 from referee.names import repeated_name, repeated_name_message
+from referee.ruleset import canonical_options
 from referee.web.forms.limits import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -84,6 +85,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
     if error := option_number_error(options):
         raise RefereeError("bad-ruleset", f'"options": {error}')
     check_preset(ruleset)
+    options = canonical_options(ruleset, options)  # card lists as ids, as the new-session form stores them
     info = api.ruleset_json(ruleset, options)
     players = game["players"]
     if not all(isinstance(p, str) and p.strip() for p in players):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from referee import api, store
 from referee.errors import RefereeError
 from referee.rescore import replay, rescore
-from referee.ruleset import load_ruleset
+from referee.ruleset import canonical_options, load_ruleset
 from referee.web.board import installed, not_installed
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ def compare(db: Database, sess: store.Session, ruleset: str, options: dict[str, 
     for a game no longer registered)."""
     if not installed(sess):
         raise not_installed(sess)
+    options = canonical_options(ruleset, options)  # the "after" side says card lists by id, as they are stored
     game = session_game(db, sess)
     key = (sess.view_token, sess.rev)
     before = _BEFORE.get(key)
@@ -87,5 +88,8 @@ def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[s
 
 
 def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> store.Session:
-    """Change the session's rules (logged, undoable: ``store.set_rules``); returns the session as saved."""
+    """Change the session's rules (logged, undoable: ``store.set_rules``), card-list house rules stored as card
+    ids however they were given (``ruleset.canonical_options``); returns the session as saved.  Raises
+    ``RefereeError`` for rules that do not load."""
+    options = canonical_options(ruleset, options)
     return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")

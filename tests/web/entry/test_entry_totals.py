@@ -67,9 +67,10 @@ def test_totals_reach_the_target_and_end_the_game(client, h):
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"total-0": "12a", "total-1": "0", "total-2": "0"}, "Aki's total is '12a'; expected a whole number of points"),
-        ({"total-0": "10", "total-1": "", "total-2": "0"}, "no total entered for Ben"),
-        ({"total-0": "-10", "total-1": "0", "total-2": "0"}, "a round adds 0 or more points"),
+        ({"total-0": "12a", "total-1": "0", "total-2": "0"},
+         "Aki's total must be a whole number of points, like 120; you entered “12a”."),
+        ({"total-0": "10", "total-1": "", "total-2": "0"}, "Ben's total is empty"),
+        ({"total-0": "-10", "total-1": "0", "total-2": "0"}, "Aki's total must be 0 or more points"),
     ],
     ids=["not-a-number", "blank", "negative"],
 )
