@@ -27,8 +27,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
-        ("CERTAIN_AT", CERTAIN_AT, 0.99),  # docs/VISION.md Calibration: precision >= 0.99 on calib
-        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.24),  # keeps 98% of the right detections on calib
+        ("CERTAIN_AT", CERTAIN_AT, 0.985),  # docs/VISION.md Calibration: precision >= 0.99 on calib
+        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.29),  # keeps 98% of the right detections on calib
     ],
     ids=["certain threshold (precision 0.99)", "suggestion floor (98% of right kept)"],
 )
@@ -57,7 +57,7 @@ def test_detector_and_cli_default_to_the_certain_threshold():
 
 @pytest.mark.parametrize(
     ("confidence", "uncertain"),
-    [(CERTAIN_AT, False), (np.nextafter(CERTAIN_AT, 0), True), (0.99, False), (0.5, True)],
+    [(CERTAIN_AT, False), (np.nextafter(CERTAIN_AT, 0), True), (0.995, False), (0.5, True)],
     ids=["at the threshold: certain", "just under: uncertain", "above", "far under"],
 )
 def test_uncertain_exactly_when_not_certain(confidence, uncertain):
@@ -78,7 +78,7 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.724, 0.865, 0.244, -0.463)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.703, 0.859, 0.477, -0.108)
     assert "calib" in cal.fitted_on
     # monotone: a better localiser score or class probability never lowers the confidence
     s = np.linspace(0.36, 0.99, 20)
@@ -120,18 +120,18 @@ def _certain(d, threshold):
     return n, right / max(n, 1), right / d["cards_total"]
 
 
-# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 8:
-# run 7's localiser, the classifier fine-tuned on the detector's own crops, fragments inside a
-# card dropped; docs/VISION.md, "Run 8"):
+# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 9:
+# run 7's localiser, run 8's classifier one epoch further on more of the detector's own crops;
+# covered boxes named by their whole crop; docs/VISION.md, "Run 9"):
 # threshold  certain  wrong  precision  recall
-#   0.90       152       4     0.974     0.490
-#   0.98       112       1     0.991     0.368
-#   0.985      104       1     0.990     0.341
-#   0.99        90       1     0.989     0.295   <- CERTAIN_AT, what the calib split proposed
-#   0.995       64       0     1.000     0.212
-# On 90 detections one wrong one is allowed.  Recall 0.29 is 88 of the 302 cards.
-PRECISION_AT_LEAST = 0.988
-RECALL_AT_LEAST = 0.29
+#   0.90       155       4     0.974     0.500
+#   0.98       117       0     1.000     0.387
+#   0.985      109       0     1.000     0.361   <- CERTAIN_AT, what the calib split proposed
+#   0.99        89       0     1.000     0.295
+#   0.995       65       0     1.000     0.215
+# One wrong detection among 109 would still pass (0.991).  Recall 0.35 is 106 of the 302 cards.
+PRECISION_AT_LEAST = 0.99
+RECALL_AT_LEAST = 0.35
 
 
 @pytest.mark.slow
@@ -161,13 +161,11 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 17 target missed: a card box printed with a card face is certain (1 in this sample, "
-    "2 on the 36 distractor-only test photos at 0.99; docs/VISION.md)",
-)
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
-    # issue 9 target: distractor scenes with no hanafuda card face give no certain detection
+    # issue 9 target: distractor scenes with no hanafuda card face give no certain detection.
+    # Met on this sample's 6 distractor-only photos since run 9 (highest confidence 0.979), but
+    # still missed on the test split's 36: 2 certain (card boxes printed with a card face;
+    # docs/VISION.md)
     from vision.synth.layouts import NO_CARDS
 
     d = heldout_sample
