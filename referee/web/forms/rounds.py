@@ -24,6 +24,7 @@ from referee.ruleset import load_table
 from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
 from referee.web.round_shape import stored_round, without_context
+from referee.wording import words
 
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
 
@@ -589,7 +590,8 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
         return {"piles": {}, "_text": text}, (
-            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+            f"Nothing was saved: the round is not valid JSON: {_json_fault(e.msg)} at line {e.lineno}, "
+            f"column {e.colno}."
         )
     except (RecursionError, ValueError):
         why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
@@ -603,6 +605,31 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
     return stored_round(family, data), None
 
 
+#: The JSON decoder's phrases (``json.JSONDecodeError.msg``) in words.
+_JSON_FAULTS = {
+    "Expecting value": "a value was expected",
+    "Expecting property name enclosed in double quotes": "a key in double quotes was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Extra data": "there is more after the round's closing }",
+    "Unterminated string starting at": "a string has no closing quote, from",
+    "Invalid control character at": "a string holds a line break or tab",
+    "Invalid \\escape": "a string holds an unknown backslash escape",
+}
+
+
+def _json_fault(msg: str) -> str:
+    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:])
+
+
+def _without_python(message: str) -> str:
+    """The core's message with no Python in it, for the JSON box and the totals pad, which keep the core's words
+    (the JSON's keys): a list of names (``['Aki', 'Ben', 'Cho']``) as ``Aki, Ben and Cho``, a quoted name
+    (``'Zed'``) in quotation marks."""
+    message = re.sub(r"\[(?:'[^']*'(?:, )?)+\]", lambda n: words(re.findall(r"'([^']*)'", n.group(0))), message)
+    return re.sub(r"'([^']*)'", r"“\1”", message)
+
+
 def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | None:
     """What the family's entry form still has to be told before the round scores (Koi-Koi: how
     it ended, ``calls_unanswered``); None for the JSON box and the totals pad."""
@@ -614,12 +641,12 @@ def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | No
 
 def in_form_words(form: FormData, family: Family, message: str) -> str:
     """The core's ``message`` about the round a posted form sent, in the words of the form the player used:
-    the entry form's (``EntryForm.words``); the JSON box's and the totals pad's as they are (the JSON's keys
-    are what the player wrote there; the totals' messages name players, not keys)."""
+    the entry form's (``EntryForm.words``); the JSON box's and the totals pad's in the core's words (the JSON's keys
+    are what the player wrote there; the totals' messages name players, not keys), less Python's lists and quotes."""
     if form.get("round_json", "").strip() or form.get("entry") == "totals":
-        return message
+        return _without_python(message)
     entry = registered_form(family)
-    return entry.words(message) if entry else message
+    return entry.words(message) if entry else _without_python(message)
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:
