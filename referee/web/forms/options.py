@@ -99,6 +99,8 @@ def _typed(value: Any) -> str:
     """A value as the player typed it: a number plainly, text in quotes, a list's entries by commas."""
     if isinstance(value, bool):
         return "ticked" if value else "not ticked"
+    if isinstance(value, float):
+        return repr(value)
     if isinstance(value, int):
         digits = str(value)
         return digits if len(digits) <= 40 else f"a number of {len(digits.lstrip('-'))} digits"
@@ -184,6 +186,21 @@ def option_error(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -> tup
     if error.said:
         return f"opt.{spec['key']}", error.said
     return f"opt.{spec['key']}", refusal(spec["label"], error.rule, error.value, error.limit, error.expected)
+
+
+def rules_error_words(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -> str:
+    """A ruleset's refusal of the rules asked for, in players' words where it is about one field (a
+    ``referee.schema.FieldError``): an option named by its label (``option_error``), any other field by the
+    dotted key the ``KEY=VALUE`` lines name it by; the message as it is otherwise."""
+    at = option_error(error, specs)
+    if at:
+        return at[1]
+    if not isinstance(error, FieldError):
+        return error.message
+    if error.said:
+        return error.said
+    key = error.path.removeprefix("options.")
+    return refusal(key, error.rule, error.value, error.limit, error.expected)
 
 
 def parse_extra_options(text: str) -> dict[str, Any]:
