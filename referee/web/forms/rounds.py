@@ -20,6 +20,7 @@ from referee import families
 from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
 from referee.family import Family
+from referee.notation import DuplicateCardError
 from referee.ruleset import load_table
 from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
@@ -639,12 +640,28 @@ def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | No
     return entry.unanswered(form, data) if entry and entry.unanswered else None
 
 
-def in_form_words(form: FormData, family: Family, message: str) -> str:
-    """The core's ``message`` about the round a posted form sent, in the words of the form the player used:
-    the entry form's (``EntryForm.words``); the JSON box's and the totals pad's in the core's words (the JSON's keys
-    are what the player wrote there; the totals' messages name players, not keys), less Python's lists and quotes."""
+def _card_twice(error: DuplicateCardError) -> str | None:
+    """A card in two piles (or hands), or twice in one, as a form's player reads it: the card by its name, the
+    piles by their players; None for a group the forms do not show (``instant.cards of``)."""
+    if error.what not in ("pile", "hand") or error.card not in BY_ID:
+        return None
+    name = BY_ID[error.card].name
+    if len(error.owners) == 1:
+        return f"{name} is in {error.owners[0]}'s {error.what} twice; take one out."
+    first, second = error.owners
+    return f"{name} is in both {first}'s {error.what} and {second}'s {error.what}; take it out of one."
+
+
+def in_form_words(form: FormData, family: Family, error: RefereeError | str) -> str:
+    """The core's ``error`` (or its message) about the round a posted form sent, in the words of the form the player
+    used: the entry form's (``EntryForm.words``; a card in two piles by its name, ``_card_twice``); the JSON box's
+    and the totals pad's in the core's words (the JSON's keys are what the player wrote there; the totals' messages
+    name players, not keys), less Python's lists and quotes."""
+    message = error if isinstance(error, str) else error.message
     if form.get("round_json", "").strip() or form.get("entry") == "totals":
         return _without_python(message)
+    if isinstance(error, DuplicateCardError) and (said := _card_twice(error)):
+        return said
     entry = registered_form(family)
     return entry.words(message) if entry else _without_python(message)
 
