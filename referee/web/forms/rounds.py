@@ -344,6 +344,8 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
         text = (form.get(f"total-{i}") or "").strip()
         if not text:
             empty.append(p)
+        elif not _SIGNED.fullmatch(text) and _past_the_limit(text):
+            return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
         elif not _SIGNED.fullmatch(text):
             return f"{p}'s total must be a whole number of points, like 120; you entered {_as_typed(text)}."
         elif len(text.lstrip("+-").lstrip("0")) > len(str(MAX_AMOUNT)) or abs(int(text)) > MAX_AMOUNT:
@@ -358,6 +360,16 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
     if len(empty) == 1:
         return f"{empty[0]}'s total is empty: enter the points {empty[0]} {did} this round, 0 if none."
     return f"{_owners(empty)} totals are empty: enter the points each {did} this round, 0 if none."
+
+
+#: A number written with a decimal point or an exponent (``12.5``, ``1e30``), which ``_past_the_limit`` reads.
+_WRITTEN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+
+
+def _past_the_limit(text: str) -> bool:
+    """A number typed with a decimal point or an exponent, too big for any total (``1e30``): said as too big,
+    naming the limit, as the API says of ``1e30``, rather than as not whole."""
+    return bool(_WRITTEN_NUMBER.fullmatch(text)) and abs(float(text)) > MAX_AMOUNT
 
 
 def _money_refusal(form: FormData, players: Sequence[str], mon_per_kan: int) -> str | None:
