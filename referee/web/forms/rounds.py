@@ -30,14 +30,18 @@ from referee.wording import words
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
 
 
+#: What a seat's field of a round form holds, in the form's words.
+_SEAT_THINGS = {"pile": "a pile", "hand": "a hand", "status": "a player's status", "order": "a drop-out call order"}
+
+
 def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None:
     """A message when the form has a field for a seat the session does not have (``pile-9``)."""
     for key in form:
         m = _SEAT_FIELD.fullmatch(key)
         if m and int(m.group(2)) >= len(players):
             return (
-                f"Nothing was saved: the form has a field {key!r} for seat {int(m.group(2)) + 1}, "
-                f"but this session has {len(players)} players. Reload the round page."
+                f"Nothing was saved: the form holds {_SEAT_THINGS[m.group(1)]} for seat {int(m.group(2)) + 1}, "
+                f"but this session seats {len(players)} players. Reload the round page."
             )
     return None
 
@@ -520,13 +524,22 @@ _PILES_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
                 r"holds (\d+)"),
      lambda m: f"The bonus cards worth {m[2]} pi are ticked {m[1]} times ({m[3]}), but the deck holds {m[4]}; tick "
                "each bonus card once, for the player who holds it."),
+    (re.compile(r'"bonus" of (.+?) has (.+?); the deck\'s bonus cards \(option bonus_cards\) are worth '
+                r"(?:\[(.*)\]|nothing: it has none)"),
+     lambda m: f"{m[1]}'s bonus card is worth {_typed(m[2])} pi, but " + (
+         f"these house rules' bonus cards are worth {words(m[3].split(', '), 'or')} pi" if m[3] else
+         "these house rules play without bonus cards") + "; reload the round page and tick them again."),
     (re.compile(r'"sake_cup" of (.+?): under this ruleset the sake cup is always (a pi|an animal) .+'),
      lambda m: f"Under these house rules the sake cup is always {m[2]}: leave “Sake cup (국진)” at “Whichever is best "
                "for its holder”."),
 )
 
-#: The Hachi-hachi core's messages about the money form's drop-out call order (``referee.hachihachi.round``).
+#: The Hachi-hachi core's messages about the money form's drop-out call order and field multiplier
+#: (``referee.hachihachi.round``).
 _MONEY_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"multiplier is (.+?); expected one of \[(.*)\]"),
+     lambda m: f"The field's multiplier must be {words([f'×{v}' for v in m[2].split(', ')], 'or')}; the form sent "
+               f"{_typed(m[1])}. Reload the round page and choose it again."),
     (re.compile(r"drop-out orders are \[(.*)\]; expected each of 1\.\.(\d+) once for (.+)"),
      lambda m: f"The call order of the players who drop out must number them 1 to {m[2]}, each once ({m[3]}); you "
                f"entered {_typed(m[1])}."),
