@@ -65,6 +65,18 @@ class RefereeError(ValueError):
         return self.message
 
 
+class PlayerCountError(RefereeError):
+    """``player-count``: a game given a number of players it does not seat.
+
+    The message, for the command line and the API, is the family's own; the parts let a form say it in players'
+    words: ``game`` (its title), ``allowed`` (the counts it seats, ascending) and ``players`` (the names given).
+    """
+
+    def __init__(self, message: str, game: str, allowed: tuple[int, ...], players: tuple[str, ...]) -> None:
+        super().__init__("player-count", message)
+        self.game, self.allowed, self.players = game, tuple(allowed), tuple(players)
+
+
 def check_keys(data, known: frozenset[str], what: str) -> None:
     """Refuse a JSON object (``data``, a mapping) with keys outside ``known``: a ``bad-round``
     :class:`RefereeError` naming the unknown keys and the expected ones; ``what`` names the

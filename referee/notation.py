@@ -121,6 +121,16 @@ def suggest(token: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
+class DuplicateCardError(RefereeError):
+    """``duplicate-card``: one card in two groups of a round (``parse_groups``), or twice in one.  The message
+    names the card by id, for the JSON's author; the parts let a form say it in players' words: ``card`` (its
+    id), ``what`` the groups are (``pile``, ``hand``...) and ``owners`` (both, or the one that holds it twice)."""
+
+    def __init__(self, message: str, card: str, what: str, owners: tuple[str, ...]) -> None:
+        super().__init__("duplicate-card", message)
+        self.card, self.what, self.owners = card, what, owners
+
+
 class CardListError(RefereeError):
     """An entry of a card list (``option_cards``) that names no card, or a card already listed: ``index``
     is the entry's position (from 0), the message is in players' words."""
@@ -267,7 +277,7 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
     lowest free chaff of its month, so ``pine-chaff`` in two piles yields
     ``pine-chaff-1`` and ``pine-chaff-2``.
 
-    Raises ``RefereeError``: ``unknown-card``; ``duplicate-card`` naming the card
+    Raises ``RefereeError``: ``unknown-card``; ``duplicate-card`` (``DuplicateCardError``) naming the card
     and both owners; ``too-many-cards`` when more generic chaff are asked for
     than the deck holds.
     """
@@ -285,8 +295,8 @@ def parse_groups(groups: Mapping[str, Iterable[str]], *, what: str = "pile") -> 
         prev = owner_of.get(cid)
         if prev is not None:
             if prev == owner:
-                raise RefereeError("duplicate-card", f"{cid} appears twice in {label(owner)}")
-            raise RefereeError("duplicate-card", f"{cid} is in both {label(prev)} and {label(owner)}")
+                raise DuplicateCardError(f"{cid} appears twice in {label(owner)}", cid, what, (owner,))
+            raise DuplicateCardError(f"{cid} is in both {label(prev)} and {label(owner)}", cid, what, (prev, owner))
         owner_of[cid] = owner
 
     out: dict[str, list[str | None]] = {}

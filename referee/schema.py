@@ -164,7 +164,8 @@ class OptionSpec:
     ``key`` is dotted (``fuke.threshold``); ``type`` is ``bool``, ``int``,
     ``str``, ``list[int]`` or ``list[str]``; ``label`` is its name in plain words
     (the key, made readable, where the schema gives none) and ``group`` its heading;
-    ``unit`` is ``"month"`` for month numbers, ``"card"`` for card ids (``opt``), else empty.
+    ``unit`` is ``"month"`` for month numbers, ``"card"`` for card ids (``opt``), else empty; ``min`` the least
+    integer it takes, or None.
     """
 
     key: str
@@ -175,6 +176,7 @@ class OptionSpec:
     label: str = ""
     group: str = ""
     unit: str = ""
+    min: int | None = None
 
 
 def _type_name(tp: Any) -> str:
@@ -199,6 +201,6 @@ def option_specs(obj: Any, prefix: str = "") -> list[OptionSpec]:
             out.append(
                 OptionSpec(key, _type_name(hints[f.name]), value, f.metadata.get("doc", ""),
                            tuple(f.metadata.get("choices") or ()), label, f.metadata.get("group") or "Other",
-                           f.metadata.get("unit") or "")
+                           f.metadata.get("unit") or "", f.metadata.get("min"))
             )
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID
-from referee.errors import RefereeError, given, shown
+from referee.errors import PlayerCountError, RefereeError, given, shown
 from referee.gostop.hwatu import card_label
 from referee.gostop.points import SAKE_CUP
 from referee.gostop.rules import GostopRules
@@ -87,8 +87,9 @@ def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
         raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), {given(players)}")
     allowed = rules.options.players
     if len(players) not in allowed:
-        raise RefereeError("player-count", f"{rules.title} is for {' or '.join(map(str, allowed))} players "
-                           f"(option players); \"players\" has {len(players)}: {list(players)}")
+        raise PlayerCountError(f"{rules.title} is for {' or '.join(map(str, allowed))} players "
+                               f"(option players); \"players\" has {len(players)}: {list(players)}",
+                               rules.title, tuple(sorted(allowed)), tuple(players))
     twin = repeated_name(players)
     if twin is not None:
         raise RefereeError("bad-round", repeated_name_message(*twin))

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, count_cards, month_label
-from referee.errors import RefereeError, shown
+from referee.errors import PlayerCountError, RefereeError, shown
 from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
@@ -187,10 +187,10 @@ def check_players(rules: HachihachiRules, players: tuple[str, ...]) -> None:
     if twin is not None:
         raise RefereeError("bad-round", repeated_name_message(*twin))
     if len(players) not in rules.options.players:
-        raise RefereeError(
-            "player-count",
+        raise PlayerCountError(
             f"{rules.title or rules.name} seats {min(rules.options.players)} to {max(rules.options.players)} "
             f"players, got {len(players)}",
+            rules.title or rules.name, tuple(sorted(rules.options.players)), tuple(players),
         )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from referee.cards import count_cards, mask
-from referee.errors import RefereeError, given, shown
+from referee.errors import PlayerCountError, RefereeError, given, shown
 from referee.explain import Line, PlayerLines
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
@@ -94,8 +94,8 @@ def check_players(players: object) -> tuple[str, str]:
     ):
         raise RefereeError("bad-round", f"\"players\" must be a list of names (printable, not blank), {given(players)}")
     if len(players) != 2:
-        raise RefereeError("player-count", f"Koi-Koi is for exactly 2 players; \"players\" has {len(players)}: "
-                           f"{list(players)}")
+        raise PlayerCountError(f"Koi-Koi is for exactly 2 players; \"players\" has {len(players)}: {list(players)}",
+                               "Koi-Koi", (2,), tuple(players))
     twin = repeated_name(players)
     if twin is not None:
         raise RefereeError("bad-round", repeated_name_message(*twin))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from referee.cards import CARDS, count_cards, mask, month_label
-from referee.errors import RefereeError, given, shown
+from referee.errors import PlayerCountError, RefereeError, given, shown
 from referee.explain import Line, PlayerLines, mask_ids
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
@@ -122,8 +122,8 @@ def make_round(
     allowed = rules.options.players
     if len(players) not in allowed:
         counts = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
-        raise RefereeError("player-count", f"{rules.title or rules.name} is for {counts} "
-                           f"players, got {len(players)}")
+        raise PlayerCountError(f"{rules.title or rules.name} is for {counts} players, got {len(players)}",
+                               rules.title or rules.name, tuple(sorted(allowed)), tuple(players))
     dealer = players[0] if dealer is None else dealer
     hands = check_card_table(hands or {}, "hands", players)
     piles = check_card_table(piles, "piles", players)

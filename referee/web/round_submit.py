@@ -50,7 +50,7 @@ def scored(opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[s
     try:
         return rounds.score(opened, data, dealer, context), None, None
     except RefereeError as e:
-        return None, e.message if form is None else in_form_words(form, opened.family, e.message), e.code
+        return None, e.message if form is None else in_form_words(form, opened.family, e), e.code
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name}).", "not-installed"
 
@@ -199,7 +199,7 @@ def submit(
     # answer ("already saved", taken).
     if (saving and error is None and (rnd is not None or number == len(board.rounds) + 1)
             and (why := rounds.replay_error(opened, board, data, rnd.id if rnd else None))):
-        error = f"Nothing was saved: {in_form_words(form, opened.family, why.message)}"
+        error = f"Nothing was saved: {in_form_words(form, opened.family, why)}"
     if action in ("hands", "draft", *(f"picker-{m}" for m in PICKER_MODES)) or action.startswith(PILE_STEPS):
         # Not a scoring: the form comes back as it was, with the hands open or the other tiles.
         tab = form.get("tab", "0")

@@ -273,7 +273,7 @@ def test_a_card_in_two_piles_is_refused_naming_both_and_keeping_the_taps(client,
     }
     r = client.post(f"/s/{keeper}/round/new", data=form)
     assert r.status_code == 422
-    assert "pine-crane is in both pile Aki and pile Ben" in text(r)
+    assert "Pine with Crane (and Sun) is in both Aki&#39;s pile and Ben&#39;s pile; take it out of one." in text(r)
     assert re.search(r'name="pile-1" value="plum-chaff-1"[^>]*checked', text(r))
     assert client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"] == []
 

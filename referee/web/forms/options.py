@@ -72,7 +72,7 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     if kind == "int":
         if not re.fullmatch(r"-?\d+", text):
             raise _RefusalError("integer", text)
-        return _bounded(int(text))
+        return _bounded(int(text), spec.get("min"))
     if kind == "list[str]" and spec.get("unit") == "card":  # ids or names, by commas: names hold spaces
         try:
             return list(option_cards(split_card_list(text)))
@@ -89,9 +89,10 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     return text
 
 
-def _bounded(n: int) -> int:
+def _bounded(n: int, least: int | None = None) -> int:
+    """``n`` within what a rule's number can be; ``least``: the field's own least value, which the refusal names."""
     if not -MAX_OPTION_NUMBER <= n <= MAX_OPTION_NUMBER:
-        raise _RefusalError("largest", n)
+        raise _RefusalError("largest", n, least)
     return n
 
 
@@ -99,6 +100,8 @@ def _typed(value: Any) -> str:
     """A value as the player typed it: a number plainly, text in quotes, a list's entries by commas."""
     if isinstance(value, bool):
         return "ticked" if value else "not ticked"
+    if isinstance(value, float):
+        return repr(value)
     if isinstance(value, int):
         digits = str(value)
         return digits if len(digits) <= 40 else f"a number of {len(digits.lstrip('-'))} digits"
@@ -116,14 +119,16 @@ def _choice_words(choices: Sequence[Any]) -> str:
 def refusal(label: str, rule: str, value: Any, limit: Any = None, expected: str = "") -> str:
     """What a house-rule field says when it cannot take ``value``, in players' words, naming the field by its
     ``label``: one sentence per kind of refusal (``rule``, as ``referee.schema.FieldError`` names them, plus the
-    form's own ``integers`` and ``largest``), ``expected`` being the ruleset's own words for the rest."""
+    form's own ``integers`` and ``largest``: past ``MAX_OPTION_NUMBER``, from the field's least value ``limit`` when
+    it has one), ``expected`` being the ruleset's own words for the rest."""
     you = f"you entered {_typed(value)}"
     sentences = {
         "min": lambda: f"{label} must be {limit} or more; {you}.",
         "integer": lambda: f"{label} must be a whole number; {you}.",
         "integers": lambda: f"{label}: {_typed(value)} is not a whole number; separate several numbers with commas.",
         "largest": lambda: (f"{label} must be a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}; "
-                            f"{you}."),
+                            f"{you}." if limit is None else
+                            f"{label} must be a whole number from {limit} to {MAX_OPTION_NUMBER}; {you}."),
         "month": lambda: f"{label}: {_typed(value)} is not a month; give month numbers 1 to 12.",
         "choice": lambda: f"{label} must be one of: {_choice_words(limit or ())}; {you}.",
         "bool": lambda: f"{label} is a tick box: ticked or not.",
@@ -184,6 +189,21 @@ def option_error(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -> tup
     if error.said:
         return f"opt.{spec['key']}", error.said
     return f"opt.{spec['key']}", refusal(spec["label"], error.rule, error.value, error.limit, error.expected)
+
+
+def rules_error_words(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -> str:
+    """A ruleset's refusal of the rules asked for, in players' words where it is about one field (a
+    ``referee.schema.FieldError``): an option named by its label (``option_error``), any other field by the
+    dotted key the ``KEY=VALUE`` lines name it by; the message as it is otherwise."""
+    at = option_error(error, specs)
+    if at:
+        return at[1]
+    if not isinstance(error, FieldError):
+        return error.message
+    if error.said:
+        return error.said
+    key = error.path.removeprefix("options.")
+    return refusal(key, error.rule, error.value, error.limit, error.expected)
 
 
 def parse_extra_options(text: str) -> dict[str, Any]:

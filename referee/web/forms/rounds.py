@@ -20,12 +20,18 @@ from referee import families
 from referee.cards import BY_ID, CARD_IDS, CARDS
 from referee.errors import RefereeError
 from referee.family import Family
+from referee.notation import DuplicateCardError
 from referee.ruleset import load_table
 from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
 from referee.web.round_shape import stored_round, without_context
+from referee.wording import words
 
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
+
+
+#: What a seat's field of a round form holds, in the form's words.
+_SEAT_THINGS = {"pile": "a pile", "hand": "a hand", "status": "a player's status", "order": "a drop-out call order"}
 
 
 def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None:
@@ -34,8 +40,8 @@ def unknown_seats(form: Mapping[str, Any], players: Sequence[str]) -> str | None
         m = _SEAT_FIELD.fullmatch(key)
         if m and int(m.group(2)) >= len(players):
             return (
-                f"Nothing was saved: the form has a field {key!r} for seat {int(m.group(2)) + 1}, "
-                f"but this session has {len(players)} players. Reload the round page."
+                f"Nothing was saved: the form holds {_SEAT_THINGS[m.group(1)]} for seat {int(m.group(2)) + 1}, "
+                f"but this session seats {len(players)} players. Reload the round page."
             )
     return None
 
@@ -342,6 +348,8 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
         text = (form.get(f"total-{i}") or "").strip()
         if not text:
             empty.append(p)
+        elif not _SIGNED.fullmatch(text) and _past_the_limit(text):
+            return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
         elif not _SIGNED.fullmatch(text):
             return f"{p}'s total must be a whole number of points, like 120; you entered {_as_typed(text)}."
         elif len(text.lstrip("+-").lstrip("0")) > len(str(MAX_AMOUNT)) or abs(int(text)) > MAX_AMOUNT:
@@ -356,6 +364,16 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
     if len(empty) == 1:
         return f"{empty[0]}'s total is empty: enter the points {empty[0]} {did} this round, 0 if none."
     return f"{_owners(empty)} totals are empty: enter the points each {did} this round, 0 if none."
+
+
+#: A number written with a decimal point or an exponent (``12.5``, ``1e30``), which ``_past_the_limit`` reads.
+_WRITTEN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+
+
+def _past_the_limit(text: str) -> bool:
+    """A number typed with a decimal point or an exponent, too big for any total (``1e30``): said as too big,
+    naming the limit, as the API says of ``1e30``, rather than as not whole."""
+    return bool(_WRITTEN_NUMBER.fullmatch(text)) and abs(float(text)) > MAX_AMOUNT
 
 
 def _money_refusal(form: FormData, players: Sequence[str], mon_per_kan: int) -> str | None:
@@ -506,13 +524,22 @@ _PILES_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
                 r"holds (\d+)"),
      lambda m: f"The bonus cards worth {m[2]} pi are ticked {m[1]} times ({m[3]}), but the deck holds {m[4]}; tick "
                "each bonus card once, for the player who holds it."),
+    (re.compile(r'"bonus" of (.+?) has (.+?); the deck\'s bonus cards \(option bonus_cards\) are worth '
+                r"(?:\[(.*)\]|nothing: it has none)"),
+     lambda m: f"{m[1]}'s bonus card is worth {_typed(m[2])} pi, but " + (
+         f"these house rules' bonus cards are worth {words(m[3].split(', '), 'or')} pi" if m[3] else
+         "these house rules play without bonus cards") + "; reload the round page and tick them again."),
     (re.compile(r'"sake_cup" of (.+?): under this ruleset the sake cup is always (a pi|an animal) .+'),
      lambda m: f"Under these house rules the sake cup is always {m[2]}: leave “Sake cup (국진)” at “Whichever is best "
                "for its holder”."),
 )
 
-#: The Hachi-hachi core's messages about the money form's drop-out call order (``referee.hachihachi.round``).
+#: The Hachi-hachi core's messages about the money form's drop-out call order and field multiplier
+#: (``referee.hachihachi.round``).
 _MONEY_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"multiplier is (.+?); expected one of \[(.*)\]"),
+     lambda m: f"The field's multiplier must be {words([f'×{v}' for v in m[2].split(', ')], 'or')}; the form sent "
+               f"{_typed(m[1])}. Reload the round page and choose it again."),
     (re.compile(r"drop-out orders are \[(.*)\]; expected each of 1\.\.(\d+) once for (.+)"),
      lambda m: f"The call order of the players who drop out must number them 1 to {m[2]}, each once ({m[3]}); you "
                f"entered {_typed(m[1])}."),
@@ -589,7 +616,8 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
         return {"piles": {}, "_text": text}, (
-            f"Nothing was saved: the round is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno})."
+            f"Nothing was saved: the round is not valid JSON: {_json_fault(e.msg)} at line {e.lineno}, "
+            f"column {e.colno}."
         )
     except (RecursionError, ValueError):
         why = "Nothing was saved: the round JSON is nested too deeply or has too long a number."
@@ -603,6 +631,31 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
     return stored_round(family, data), None
 
 
+#: The JSON decoder's phrases (``json.JSONDecodeError.msg``) in words.
+_JSON_FAULTS = {
+    "Expecting value": "a value was expected",
+    "Expecting property name enclosed in double quotes": "a key in double quotes was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Extra data": "there is more after the round's closing }",
+    "Unterminated string starting at": "a string has no closing quote, from",
+    "Invalid control character at": "a string holds a line break or tab",
+    "Invalid \\escape": "a string holds an unknown backslash escape",
+}
+
+
+def _json_fault(msg: str) -> str:
+    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:])
+
+
+def _without_python(message: str) -> str:
+    """The core's message with no Python in it, for the JSON box and the totals pad, which keep the core's words
+    (the JSON's keys): a list of names (``['Aki', 'Ben', 'Cho']``) as ``Aki, Ben and Cho``, a quoted name
+    (``'Zed'``) in quotation marks."""
+    message = re.sub(r"\[(?:'[^']*'(?:, )?)+\]", lambda n: words(re.findall(r"'([^']*)'", n.group(0))), message)
+    return re.sub(r"'([^']*)'", r"“\1”", message)
+
+
 def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | None:
     """What the family's entry form still has to be told before the round scores (Koi-Koi: how
     it ended, ``calls_unanswered``); None for the JSON box and the totals pad."""
@@ -612,14 +665,30 @@ def unanswered(form: FormData, family: Family, data: dict[str, Any]) -> str | No
     return entry.unanswered(form, data) if entry and entry.unanswered else None
 
 
-def in_form_words(form: FormData, family: Family, message: str) -> str:
-    """The core's ``message`` about the round a posted form sent, in the words of the form the player used:
-    the entry form's (``EntryForm.words``); the JSON box's and the totals pad's as they are (the JSON's keys
-    are what the player wrote there; the totals' messages name players, not keys)."""
+def _card_twice(error: DuplicateCardError) -> str | None:
+    """A card in two piles (or hands), or twice in one, as a form's player reads it: the card by its name, the
+    piles by their players; None for a group the forms do not show (``instant.cards of``)."""
+    if error.what not in ("pile", "hand") or error.card not in BY_ID:
+        return None
+    name = BY_ID[error.card].name
+    if len(error.owners) == 1:
+        return f"{name} is in {error.owners[0]}'s {error.what} twice; take one out."
+    first, second = error.owners
+    return f"{name} is in both {first}'s {error.what} and {second}'s {error.what}; take it out of one."
+
+
+def in_form_words(form: FormData, family: Family, error: RefereeError | str) -> str:
+    """The core's ``error`` (or its message) about the round a posted form sent, in the words of the form the player
+    used: the entry form's (``EntryForm.words``; a card in two piles by its name, ``_card_twice``); the JSON box's
+    and the totals pad's in the core's words (the JSON's keys are what the player wrote there; the totals' messages
+    name players, not keys), less Python's lists and quotes."""
+    message = error if isinstance(error, str) else error.message
     if form.get("round_json", "").strip() or form.get("entry") == "totals":
-        return message
+        return _without_python(message)
+    if isinstance(error, DuplicateCardError) and (said := _card_twice(error)):
+        return said
     entry = registered_form(family)
-    return entry.words(message) if entry else message
+    return entry.words(message) if entry else _without_python(message)
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee import api, families
-from referee.errors import RefereeError
+from referee.errors import PlayerCountError, RefereeError
 from referee.names import clean_name, printable_name, repeated_name
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
 from referee.web.forms.options import option_error, option_fields, parse_option_fields
+from referee.wording import counts, words
 
 
 @dataclass
@@ -34,6 +35,14 @@ def duplicate_name(names: Sequence[str]) -> str | None:
     (``referee.names.repeated_name``, the rule the round and game JSON follow too)."""
     twin = repeated_name(names)
     return twin[1] if twin else None
+
+
+def player_count_words(error: PlayerCountError) -> str:
+    """A game's refusal of its number of players, in players' words: ``Go-Stop (고스톱) is for 3 players; you named
+    2 (Jiwoo and Minho).``"""
+    named = len(error.players)
+    return (f"{error.game} is for {counts(error.allowed)} players; you named {named} "
+            f"({words(list(error.players))}).")
 
 
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
@@ -101,6 +110,8 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         at = option_error(e, specs)
         if at:
             sf.errors[at[0]] = at[1]
+        elif isinstance(e, PlayerCountError):
+            sf.errors["players"] = player_count_words(e)
         elif e.code in ("player-count", "bad-round", "unknown-player"):
             sf.errors["players"] = e.message
         else:

@@ -29,7 +29,7 @@ from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.errors import http_error
-from referee.web.forms.options import option_error, presets_of, requested_rules
+from referee.web.forms.options import option_error, presets_of, requested_rules, rules_error_words
 from referee.web.round_page import entry_page, round_words
 from referee.web.round_submit import kept_step, submit
 from referee.web.service import rounds
@@ -120,8 +120,8 @@ def what_if_page(token: str):
             at, status = option_error(e, req["specs"]), 422
             if at and at[0] in form:  # typed in its field: said there, as on the new-session form
                 req["errors"][at[0]] = at[1]
-            else:
-                error = e.message
+            else:  # a KEY=VALUE line's, or about no field
+                error = rules_error_words(e, req["specs"])
     elif req["errors"]:
         status = 422
     if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):

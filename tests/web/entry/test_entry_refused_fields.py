@@ -15,7 +15,7 @@ def test_a_pile_for_a_seat_that_does_not_exist_is_refused(client, keeper, h):
     form.add("pile-9", "pine-crane")
     r = client.post(f"/s/{keeper}/round/new", data=form)
     assert r.status_code == 422
-    assert "'pile-9' for seat 10" in html.unescape(r.get_data(as_text=True))
+    assert "the form holds a pile for seat 10" in html.unescape(r.get_data(as_text=True))
     assert rounds(client, keeper) == []
 
 

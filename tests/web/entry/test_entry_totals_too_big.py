@@ -9,6 +9,9 @@ TOO_BIG = [
     pytest.param("1" + "0" * 30, "a number of 31 digits", id="10**30 (the walk-through)"),
     pytest.param("100000", "100000", id="one over the limit"),
     pytest.param("-111111111111", "-111111111111", id="a long negative"),
+    # Bug: "1e30" said "must be a whole number; you entered “1e30”", though the README says it is too big.
+    pytest.param("1e30", "1e30", id="1e30, an exponent"),
+    pytest.param("250000.5", "250000.5", id="a decimal too big"),
 ]
 
 

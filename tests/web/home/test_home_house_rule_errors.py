@@ -62,7 +62,7 @@ def test_a_house_rule_it_cannot_take_is_named_at_its_field_in_players_words(clie
     ("key", "typed", "says"),
     [("target", "-5", "Target score must be 1 or more; you entered -5."),
      ("target", "abc", "Target score must be a whole number; you entered “abc”."),
-     ("target", "9999999", "Target score must be a whole number between -1000000 and 1000000; you entered 9999999."),
+     ("target", "9999999", "Target score must be a whole number from 1 to 1000000; you entered 9999999."),
      ("fuke.excluded_months", "13, 0", "Months left out of the fuke count: 13 is not a month; give month numbers 1 "
                                        "to 12."),
      ("winner", "zzz", "Who wins must be one of: Highest total, Most times over target; you entered “zzz”.")],
@@ -89,3 +89,16 @@ def test_the_what_if_form_names_a_rule_it_cannot_take_in_the_same_words(client):
     players = said("players", "1, 3")  # a family's own check, in its own words
     assert players == "Allowed numbers of players must be counts of 2 or more; you entered 1, 3."
     assert not INTERNALS.search(players), players
+
+
+# Bug: a target score of 10**30 said "must be a whole number between -1000000 and 1000000" while -5 said "must be 1
+# or more": a field's largest-number refusal now gives the field's own least value.
+@pytest.mark.parametrize(("preset", "key", "least"),
+                         [("roppyakken", "target", 1), ("koikoi", "rounds", 1), ("gostop", "chongtong_points", 0)])
+def test_a_number_too_big_names_the_fields_own_range(client, preset, key, least):
+    spec = next(s for s in api.ruleset_json(preset)["options"] if s["key"] == key)
+    r = _post(client, preset, key, str(10**30))
+    body = html.unescape(r.get_data(as_text=True))
+    field = body.split(f'name="opt.{key}"', 1)[1].split("</div>", 1)[0]
+    said = " ".join(re.search(r'<p class="error">(.*?)</p>', field, flags=re.S).group(1).split())
+    assert said == f"{spec['label']} must be a whole number from {least} to 1000000; you entered {10**30}."
