@@ -66,7 +66,7 @@ def test_a_player_count_error_names_the_ruleset_by_its_title(client):
     """Reported: "roppyakken is for 2 or 3 players, got 4" used the id."""
     r = client.post("/new", data=session_form(["A", "B", "C", "D"]))
     assert r.status_code == 422
-    assert "Roppyakken (六百間) is for 2 or 3 players, got 4" in text(r)
+    assert "Roppyakken (六百間) is for 2 or 3 players; you named 4 (A, B, C and D)." in text(r)
     with pytest.raises(RefereeError, match=r"^Hachi-hachi \(八八\) seats 2 to 6 players, got 7"):
         api.game_json({"ruleset": "hachihachi", "players": list("ABCDEFG"), "rounds": []})
 

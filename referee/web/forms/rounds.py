@@ -164,6 +164,24 @@ def parse_money_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     return data
 
 
+def dropped_with_cards(form: FormData, data: Mapping[str, Any]) -> str | None:
+    """The money form's ``unanswered``: a player marked as dropping out (or forced out) with cards tapped into
+    their pile, which the round would leave out unsaid (a player who drops out captures nothing); None if none."""
+    dropped = iter(data.get("dropped") or {})
+    seat = 0
+    while (status := form.get(f"status-{seat}")) is not None or form.getlist(f"pile-{seat}"):
+        if status in ("drop", "forced"):
+            name = next(dropped, None)
+            cards = _cards(form.getlist(f"pile-{seat}"))
+            if name is not None and cards:
+                marked = "forced out" if status == "forced" else "as dropping out"
+                return (f"{name} is marked {marked} but has {len(cards)} card{'s' if len(cards) != 1 else ''} in "
+                        f"their pile; a player who drops out captures nothing: take the cards out of {name}'s "
+                        f"pile, or mark {name} as playing.")
+        seat += 1
+    return None
+
+
 #: Rows of the "calls in order" part of the calls form (more fit in its JSON box).
 CALL_ROWS = 4
 _CALL_FIELD = re.compile(r"call-(\d{1,3})")
@@ -458,11 +476,15 @@ def _listed(shown: str) -> str:
 
 def _plain_words(message: str) -> str:
     """What every entry form says of the core's words: its keys by the form's names (``"stopped_by"``: who
-    stopped; ``"calls[0].player"``: koi-koi call 1), lists of names and quoted names as players read them."""
+    stopped; ``"calls[0].player"``: koi-koi call 1), lists of names and quoted names as players read them, cards in
+    no pile by their names."""
     m = re.fullmatch(r'"([\w.\[\]]+)" is (.+?); expected one of the players (\[.*\])', message)
     if m:
         return f"{_field_name(m.group(1))} must be one of the players ({_listed(m.group(3))}); the form sent " \
                f"{_typed(m.group(2))}."
+    message = re.sub(r"(Cards in no pile: )([\w-]+(?:, [\w-]+)*)",
+                     lambda c: c[1] + ", ".join(BY_ID[i].name if i in BY_ID else i for i in c[2].split(", ")) + ".",
+                     message)
     message = re.sub(r'"calls\[(\d+)\]\.player"', lambda c: f"Koi-koi call {int(c.group(1)) + 1}", message)
     message = re.sub(r'"stopped_by"', "Who stopped", message)
     message = re.sub(r"\[(?:'[^']*'(?:, )?)+\]", lambda n: _listed(n.group(0)), message)
@@ -566,7 +588,7 @@ def _rewords(rules: Sequence[tuple[re.Pattern[str], Callable[[re.Match[str]], st
 ENTRY_FORMS: dict[str, EntryForm] = {
     "picker": EntryForm("entry/round.html", parse_round_form, "partials/round_facts/picker.html"),
     "money": EntryForm("entry/round_money.html", parse_money_round_form, "partials/round_facts/money.html",
-                       words=_rewords(_MONEY_WORDS)),
+                       dropped_with_cards, _rewords(_MONEY_WORDS)),
     "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, "partials/round_facts/calls.html",
                        calls_unanswered),
     "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, "partials/round_facts/piles.html",

@@ -1,0 +1,48 @@
+"""Hachi-hachi: a player marked as dropping out (or forced out) who has cards tapped into their pile is told so,
+by name, before scoring; the deck check's refusal names cards by their names, never by id."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from web_helpers import session
+from werkzeug.datastructures import MultiDict
+
+from referee.cards import BY_ID, CARD_IDS
+from referee.web.forms.rounds import entry_form
+
+PLAYERS = ["A", "B", "C", "D"]
+
+
+def _error(client, h, fields: list[tuple[str, str]]) -> str:
+    token = session(client, "hachihachi", PLAYERS)
+    form = MultiDict({"action": "score", "nonce": h.signed("n-1"), "multiplier": "1"})
+    for k, v in fields:
+        form.add(k, v)
+    body = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
+    found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
+    assert found, "no error on the page"
+    return " ".join(found[0].split())
+
+
+# Bug: D forced out with 6 cards tapped into D's pile said "Cards in no pile: chrysanthemum-sake-cup, ..." (ids),
+# the pile silently dropped, while the deck check counted 48 of 48 cards in piles.
+@pytest.mark.parametrize(("seat", "status", "said"), [(3, "forced", "D is marked forced out"),
+                                                     (1, "drop", "B is marked as dropping out")])
+def test_a_dropped_players_cards_are_named_before_scoring(client, h, seat, status, said):
+    cards = list(CARD_IDS)
+    fields = [(f"status-{seat}", status), (f"order-{seat}", "1")]
+    others = [s for s in range(4) if s != seat]
+    for s, chunk in zip([*others, seat], (cards[:14], cards[14:28], cards[28:42], cards[42:]), strict=True):
+        fields += [(f"pile-{s}", c) for c in chunk]
+    error = _error(client, h, fields)
+    assert error.startswith(f"{said} but has 6 cards in their pile;"), error
+
+
+def test_the_deck_checks_refusal_names_cards_by_their_names():
+    message = ("the piles hold 250 of 264 points (14 missing); with 3 players every card is played, so a round "
+               "settled on card points needs all 48 cards. Cards in no pile: chrysanthemum-sake-cup, pine-chaff-1")
+    said = entry_form("hachihachi").words(message)
+    assert said.endswith(f"Cards in no pile: {BY_ID['chrysanthemum-sake-cup'].name}, {BY_ID['pine-chaff-1'].name}.")
