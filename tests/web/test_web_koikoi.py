@@ -51,7 +51,7 @@ def test_a_koikoi_session_is_for_two_players(client):
     r = client.post("/new", data={"name": "Three", "ruleset": "koikoi", "dealer": "0", "player-0": "A",
                                   "player-1": "B", "player-2": "C"})
     assert r.status_code == 422
-    assert "exactly 2 players" in r.get_data(as_text=True)
+    assert "Koi-Koi is for 2 players; you named 3 (A, B and C)." in r.get_data(as_text=True)
 
 
 def test_the_new_session_form_offers_every_koikoi_option(client):
