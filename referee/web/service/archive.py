@@ -8,6 +8,11 @@ is a valid ``hanafuda-referee game`` input (``export_data``).  The archive is ``
 home page's Import and ``hanafuda-referee import`` take an archive or a single export alike.
 ``session_from_export`` checks a session to create, whole, before anything is stored (the API's
 new session goes through it too), its card-list house rules as card ids (``ruleset.canonical_options``).
+A session export (``"format"`` set) holds stored rounds: they are replayed as the scoreboard replays
+them, so a round an edit or a rules change left "not counted" (the game already over, say) comes back
+as the data it is; a bare ``game`` (the API's new session, a hand-written file) is played as new
+rounds, and a round after the end is refused.  An archive imports every session it can and names
+those it cannot (``sessions_to_create``).
 
 Part of the service: imports no Flask and no view.
 """
@@ -21,6 +26,7 @@ from referee import api, families, store
 from referee.errors import RefereeError
 from referee.names import repeated_name, repeated_name_message
 from referee.ruleset import canonical_options
+from referee.web.board import replay
 from referee.web.forms.limits import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -68,6 +74,12 @@ def session_from_export(data: Any) -> dict[str, Any]:
 
     Raises ``RefereeError('bad-round')`` naming what is wrong.
     """
+    return _checked_session(data)[0]
+
+
+def _checked_session(data: Any) -> tuple[dict[str, Any], list[str]]:
+    """``session_from_export`` and, for a session export, the rounds kept as not counted
+    ("round 3: the game is over: ..."), as the scoreboard will show them."""
     if not isinstance(data, dict):
         raise RefereeError("bad-round", "expected a JSON object (a session export)")
     game = data.get("game", data)
@@ -114,8 +126,16 @@ def session_from_export(data: Any) -> dict[str, Any]:
     # An export is stored rounds: one made before endings were explicit keeps its meaning (store m011).
     upgrade = families.get(info["game"]).explicit_ending or dict
     stored = [upgrade(stored_round(info["game"], r)) for r in rounds]
-    # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
-    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
+    whole = {"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored}
+    not_counted: list[str] = []
+    if data.get("format") == EXPORT_FORMAT:
+        # Stored rounds, not rounds being played: a round the board keeps as not counted is data.
+        rules = api.load_from_json(whole)
+        _, rows = replay(families.of(rules), rules, whole, stored)
+        not_counted = [f"round {i}: {row.error}" for i, row in enumerate(rows, 1) if row.error is not None]
+    else:
+        # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
+        api.game_json(whole)
     return {
         "name": name,
         "ruleset": ruleset,
@@ -124,7 +144,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         "players": players,
         "dealer": dealer,
         "rounds": stored,
-    }
+    }, not_counted
 
 
 
