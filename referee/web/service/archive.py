@@ -19,6 +19,7 @@ Part of the service: imports no Flask and no view.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -159,25 +160,45 @@ def export_all(db: Database) -> dict[str, Any]:
     }
 
 
-def sessions_to_create(data: Any) -> list[dict[str, Any]]:
-    """The sessions to create from an archive or from one session export, all checked first.
+@dataclass
+class Batch:
+    """What an import will create: ``sessions`` (each for ``create_all``), ``refused`` (an
+    archive's sessions that cannot be imported, each "session 2 ('Name'): why") and
+    ``not_counted`` (rounds imported as the scoreboard keeps them, not counted: "round 3: why")."""
 
-    Raises ``RefereeError`` naming the session (number and name) that is wrong.
+    sessions: list[dict[str, Any]]
+    refused: list[str] = field(default_factory=list)
+    not_counted: list[str] = field(default_factory=list)
+
+
+def sessions_to_create(data: Any) -> Batch:
+    """The sessions to create from an archive or from one session export, each checked whole.
+
+    An archive imports every session it can; those it cannot are named in ``refused``.  Raises
+    ``RefereeError`` for a single export that is wrong, an archive that is not one, or an
+    archive none of whose sessions can be imported (naming each, by number and name).
     """
     if not (isinstance(data, dict) and data.get("format") == ARCHIVE_FORMAT):
-        return [session_from_export(data)]
+        made, not_counted = _checked_session(data)
+        return Batch([made], not_counted=not_counted)
     entries = data.get("sessions")
     if not isinstance(entries, list):
         raise RefereeError("bad-round", 'an archive needs "sessions": [session export, ...]')
-    out = []
+    batch = Batch([])
     for i, entry in enumerate(entries, 1):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        label = f"session {i}" + (f" ({str(name)[:40]!r})" if isinstance(name, str) else "")
         try:
-            out.append(session_from_export(entry))
+            made, not_counted = _checked_session(entry)
         except RefereeError as e:
-            name = entry.get("name") if isinstance(entry, dict) else None
-            label = f"session {i}" + (f" ({str(name)[:40]!r})" if isinstance(name, str) else "")
-            raise RefereeError(e.code, f"{label}: {e.message}") from None
-    return out
+            batch.refused.append(f"{label}: {e.message}")
+            code = e.code
+        else:
+            batch.sessions.append(made)
+            batch.not_counted += [f"{label} {note}" for note in not_counted]
+    if batch.refused and not batch.sessions:
+        raise RefereeError(code, "; ".join(batch.refused))
+    return batch
 
 
 def create_all(db: Database, created: list[dict[str, Any]], form_token: str | None = None) -> list[store.Session]:

@@ -58,7 +58,10 @@ def test_a_round_left_not_counted_by_an_edit_imports_back(client):
     assert len(export["game"]["rounds"]) == 3
     r = client.post("/import", data={"text": json.dumps(export)})
     assert r.status_code == 303, r.get_data(as_text=True)
-    _same(_export(client, r.headers["Location"].rsplit("/", 1)[1]), export)
+    token = r.headers["Location"].rsplit("/", 1)[1]
+    board = client.get(f"/s/{token}").get_data(as_text=True)
+    assert "Imported 3 rounds. Kept as not counted, as the scoreboard showed them: round 3: the game is over" in board
+    _same(_export(client, token), export)
 
 
 def test_export_all_of_a_database_imports_into_a_fresh_one(tmp_path, client):
@@ -72,12 +75,13 @@ def test_export_all_of_a_database_imports_into_a_fresh_one(tmp_path, client):
 
         data = service.export_all(get_db())
     fresh = web_app(tmp_path / "fresh")
-    made = service.sessions_to_create(data)
-    assert [m["name"] for m in made] == ["Over", "Plain"]
+    batch = service.sessions_to_create(data)
+    assert [m["name"] for m in batch.sessions] == ["Over", "Plain"]
+    assert batch.refused == []
     with fresh.app_context():
         from referee.web import get_db
 
-        service.create_all(get_db(), made)
+        service.create_all(get_db(), batch.sessions)
         again = service.export_all(get_db())
     for a, b in zip(data["sessions"], again["sessions"], strict=True):
         _same(a, b)
@@ -120,3 +124,43 @@ def test_any_history_of_edits_exports_and_imports_back_unchanged(tmp_path_factor
     r = client.post("/import", data={"text": json.dumps(export)})
     assert r.status_code == 303, r.get_data(as_text=True)
     _same(_export(client, r.headers["Location"].rsplit("/", 1)[1]), export)
+
+
+def _archive_with_one_bad(client) -> dict[str, Any]:
+    _over_after_edit(client, "Over")
+    plain = _session(client, "Plain")
+    _add(client, plain, 300)
+    from referee.web import get_db
+    from referee.web.service import archive as service
+
+    with client.application.app_context():
+        data = service.export_all(get_db())
+    broken = json.loads(json.dumps(data["sessions"][1]))
+    broken["name"] = "Broken"
+    broken["game"]["players"] = ["A"]  # hand-edited: one player
+    data["sessions"].insert(1, broken)
+    return data
+
+
+def test_an_archive_imports_every_session_it_can_and_names_the_one_it_cannot(tmp_path, client):
+    # An archive was refused whole for one session it could not take.
+    data = _archive_with_one_bad(client)
+    fresh = web_app(tmp_path / "fresh").test_client()
+    r = fresh.post("/import", data={"text": json.dumps(data)}, follow_redirects=True)
+    page = r.get_data(as_text=True).replace("&#39;", "'")
+    assert "Imported 2 sessions." in page
+    assert "Not imported: session 2 ('Broken'): a session has 2 to" in page
+    names = sorted(s["name"] for s in fresh.get("/api/v1/sessions").get_json()["sessions"])
+    assert names == ["Over", "Plain"]
+
+
+def test_the_cli_imports_every_session_it_can_and_exits_2_naming_the_rest(tmp_path, client, capsys):
+    from referee.cli import main
+
+    data = _archive_with_one_bad(client)
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["import", str(path), "--data", str(tmp_path / "fresh")]) == 2
+    out, err = capsys.readouterr()
+    assert out.count("imported ") == 2
+    assert "not imported: session 2 ('Broken')" in err
