@@ -241,17 +241,23 @@ def store_find(token: str):
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Create sessions from a session export or an ``export --all`` archive."""
+    """Create sessions from a session export or an ``export --all`` archive: every session it
+    can; exit status 2 when one was refused (named on stderr), the others imported."""
     from referee.web import get_db
     from referee.web.service import archive
 
     app = _web_app(args)
     data = _read_json(args.file)
     with app.app_context():
-        made = archive.create_all(get_db(), archive.sessions_to_create(data))
+        batch = archive.sessions_to_create(data)
+        made = archive.create_all(get_db(), batch.sessions)
         for sess in made:
             print(f"imported {sess.name!r}: scorekeeper link /s/{sess.edit_token}, viewer link /s/{sess.view_token}")
-    return 0
+    for note in batch.not_counted:
+        print(f"kept as not counted, as the scoreboard showed it: {note}", file=sys.stderr)
+    for why in batch.refused:
+        print(f"not imported: {why}", file=sys.stderr)
+    return 2 if batch.refused else 0
 
 
 def cmd_detect(args: argparse.Namespace) -> int:

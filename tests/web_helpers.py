@@ -55,3 +55,9 @@ def words(r) -> str:
 def text(page: str) -> str:
     """A page's words without tags, whitespace runs as one space (none before a colon or comma)."""
     return re.sub(r" ([:,])", r"\1", re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def undo_form(client, token: str) -> dict[str, str]:
+    """The scoreboard's Undo form as its button sends it: the id of the change it names."""
+    latest = client.get(f"/api/v1/sessions/{token}").get_json()["last_change"]
+    return {"change": str(latest["id"])} if latest else {}

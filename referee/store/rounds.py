@@ -271,6 +271,10 @@ class UndoMismatchError(StoreError):
         self.latest = latest
 
 
+class UnknownChangeError(UndoMismatchError):
+    """An undo named a change of another session: nothing is undone."""
+
+
 @guarded
 def add_round(
     db: Database,
@@ -381,14 +385,17 @@ def undo(db: Database, session_id: int, change_id: int | None = None) -> str | N
 
     ``change_id``: the change the user saw on the Undo button; when it is no longer the
     latest (a double tap already undid it), nothing is undone and ``UndoMismatchError`` is
-    raised.  Every round gets a new version, so a form opened before the undo conflicts.
+    raised (``UnknownChangeError`` when it is another session's).  Every round gets a new
+    version, so a form opened before the undo conflicts.
     """
     with writing(db):
         rev = _bump(db, session_id)
         rows = list(db["changes"].rows_where("session_id = ?", [session_id], order_by="id desc", limit=1))
         latest = rows[0] if rows else None
         if change_id is not None and (latest is None or latest["id"] != change_id):
-            raise UndoMismatchError(None if latest is None else _change(latest))
+            theirs = db.execute("SELECT 1 FROM changes WHERE id = ? AND session_id != ?", [change_id, session_id])
+            mismatch = UnknownChangeError if theirs.fetchone() else UndoMismatchError
+            raise mismatch(None if latest is None else _change(latest))
         if latest is None:
             return None
         _revert(db, session_id, json.loads(latest["undo"]), rev)

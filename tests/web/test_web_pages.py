@@ -7,6 +7,7 @@ import re
 import sqlite3
 
 import pytest
+from web_helpers import undo_form
 
 from referee import api
 from referee.web import HTMX_CDN, HTMX_SRI, create_app
@@ -346,11 +347,12 @@ def test_delete_confirm_then_undo(client, keeper, h):
     assert r.status_code == 303
     assert _rounds(client, keeper) == []
     assert "Undo delete round 1" in text(client.get(f"/s/{keeper}"))
-    assert client.post(f"/s/{keeper}/undo").status_code == 303
+    assert client.post(f"/s/{keeper}/undo", data=undo_form(client, keeper)).status_code == 303
     assert [x["id"] for x in _rounds(client, keeper)] == [rnd["id"]]
-    assert client.post(f"/s/{keeper}/undo").status_code == 303
+    assert client.post(f"/s/{keeper}/undo", data=undo_form(client, keeper)).status_code == 303
     assert _rounds(client, keeper) == []  # the add is undone too
-    assert "Nothing to undo" in text(client.post(f"/s/{keeper}/undo", follow_redirects=True))
+    nothing = client.post(f"/s/{keeper}/undo", data=undo_form(client, keeper), follow_redirects=True)
+    assert "Nothing to undo" in text(nothing)
 
 
 def test_unknown_round_is_404(client, keeper):
@@ -412,10 +414,12 @@ def test_locked_database_on_save_keeps_the_round_and_says_so(app, client, keeper
 
 
 def test_read_only_database_is_an_error_page_not_a_traceback(app, client, keeper, monkeypatch):
+    client.post(f"/api/v1/sessions/{keeper}/rounds", json={"totals": {"Aki": 10, "Ben": 0, "Chiyo": 0}})
+    form = undo_form(client, keeper)  # an undo that writes
     # Root ignores file modes, so open the file through SQLite's read-only URI instead.
     real = sqlite3.connect
     monkeypatch.setattr(sqlite3, "connect", lambda path, **k: real(f"file:{path}?mode=ro", uri=True, **k))
-    r = client.post(f"/s/{keeper}/undo")
+    r = client.post(f"/s/{keeper}/undo", data=form)
     monkeypatch.undo()
     assert r.status_code == 503
     assert "read-only" in text(r)

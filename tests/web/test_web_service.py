@@ -10,6 +10,7 @@ import threading
 from urllib.parse import unquote
 
 import pytest
+from web_helpers import undo_form
 
 from referee import store
 
@@ -75,7 +76,7 @@ def test_every_page_of_a_non_latin_session_sends_encodable_headers(client, h):
         r = client.get(path)
         assert r.status_code in (200, 204), path
         latin1(r.headers)
-    r = client.post(f"/s/{token}/undo")
+    r = client.post(f"/s/{token}/undo", data=undo_form(client, token))
     assert r.status_code == 303
     latin1(r.headers)
 
@@ -119,7 +120,7 @@ def test_a_form_token_whose_round_is_gone_is_a_clear_409(client, h, keeper, gone
 def test_the_web_form_sent_again_after_undo_says_so_and_keeps_the_cards(client, h, keeper):
     form = h.round_form(h.piles(0), nonce="after-undo")
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
-    assert client.post(f"/s/{keeper}/undo").status_code == 303
+    assert client.post(f"/s/{keeper}/undo", data=undo_form(client, keeper)).status_code == 303
     r = client.post(f"/s/{keeper}/round/new", data=form)  # the browser's Back, then Save again
     body = html.unescape(r.get_data(as_text=True))
     assert r.status_code == 409

@@ -8,12 +8,18 @@ is a valid ``hanafuda-referee game`` input (``export_data``).  The archive is ``
 home page's Import and ``hanafuda-referee import`` take an archive or a single export alike.
 ``session_from_export`` checks a session to create, whole, before anything is stored (the API's
 new session goes through it too), its card-list house rules as card ids (``ruleset.canonical_options``).
+A session export (``"format"`` set) holds stored rounds: they are replayed as the scoreboard replays
+them, so a round an edit or a rules change left "not counted" (the game already over, say) comes back
+as the data it is; a bare ``game`` (the API's new session, a hand-written file) is played as new
+rounds, and a round after the end is refused.  An archive imports every session it can and names
+those it cannot (``sessions_to_create``).
 
 Part of the service: imports no Flask and no view.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +27,7 @@ from referee import api, families, store
 from referee.errors import RefereeError
 from referee.names import repeated_name, repeated_name_message
 from referee.ruleset import canonical_options
+from referee.web.board import replay
 from referee.web.forms.limits import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -68,6 +75,12 @@ def session_from_export(data: Any) -> dict[str, Any]:
 
     Raises ``RefereeError('bad-round')`` naming what is wrong.
     """
+    return _checked_session(data)[0]
+
+
+def _checked_session(data: Any) -> tuple[dict[str, Any], list[str]]:
+    """``session_from_export`` and, for a session export, the rounds kept as not counted
+    ("round 3: the game is over: ..."), as the scoreboard will show them."""
     if not isinstance(data, dict):
         raise RefereeError("bad-round", "expected a JSON object (a session export)")
     game = data.get("game", data)
@@ -114,8 +127,16 @@ def session_from_export(data: Any) -> dict[str, Any]:
     # An export is stored rounds: one made before endings were explicit keeps its meaning (store m011).
     upgrade = families.get(info["game"]).explicit_ending or dict
     stored = [upgrade(stored_round(info["game"], r)) for r in rounds]
-    # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
-    api.game_json({"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored})
+    whole = {"ruleset": ruleset, "options": options, "players": players, "dealer": dealer, "rounds": stored}
+    not_counted: list[str] = []
+    if data.get("format") == EXPORT_FORMAT:
+        # Stored rounds, not rounds being played: a round the board keeps as not counted is data.
+        rules = api.load_from_json(whole)
+        _, rows = replay(families.of(rules), rules, whole, stored)
+        not_counted = [f"round {i}: {row.error}" for i, row in enumerate(rows, 1) if row.error is not None]
+    else:
+        # Plays the game once: the player count, the dealer and every round are checked before anything is stored.
+        api.game_json(whole)
     return {
         "name": name,
         "ruleset": ruleset,
@@ -124,7 +145,7 @@ def session_from_export(data: Any) -> dict[str, Any]:
         "players": players,
         "dealer": dealer,
         "rounds": stored,
-    }
+    }, not_counted
 
 
 
@@ -139,25 +160,45 @@ def export_all(db: Database) -> dict[str, Any]:
     }
 
 
-def sessions_to_create(data: Any) -> list[dict[str, Any]]:
-    """The sessions to create from an archive or from one session export, all checked first.
+@dataclass
+class Batch:
+    """What an import will create: ``sessions`` (each for ``create_all``), ``refused`` (an
+    archive's sessions that cannot be imported, each "session 2 ('Name'): why") and
+    ``not_counted`` (rounds imported as the scoreboard keeps them, not counted: "round 3: why")."""
 
-    Raises ``RefereeError`` naming the session (number and name) that is wrong.
+    sessions: list[dict[str, Any]]
+    refused: list[str] = field(default_factory=list)
+    not_counted: list[str] = field(default_factory=list)
+
+
+def sessions_to_create(data: Any) -> Batch:
+    """The sessions to create from an archive or from one session export, each checked whole.
+
+    An archive imports every session it can; those it cannot are named in ``refused``.  Raises
+    ``RefereeError`` for a single export that is wrong, an archive that is not one, or an
+    archive none of whose sessions can be imported (naming each, by number and name).
     """
     if not (isinstance(data, dict) and data.get("format") == ARCHIVE_FORMAT):
-        return [session_from_export(data)]
+        made, not_counted = _checked_session(data)
+        return Batch([made], not_counted=not_counted)
     entries = data.get("sessions")
     if not isinstance(entries, list):
         raise RefereeError("bad-round", 'an archive needs "sessions": [session export, ...]')
-    out = []
+    batch = Batch([])
     for i, entry in enumerate(entries, 1):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        label = f"session {i}" + (f" ({str(name)[:40]!r})" if isinstance(name, str) else "")
         try:
-            out.append(session_from_export(entry))
+            made, not_counted = _checked_session(entry)
         except RefereeError as e:
-            name = entry.get("name") if isinstance(entry, dict) else None
-            label = f"session {i}" + (f" ({str(name)[:40]!r})" if isinstance(name, str) else "")
-            raise RefereeError(e.code, f"{label}: {e.message}") from None
-    return out
+            batch.refused.append(f"{label}: {e.message}")
+            code = e.code
+        else:
+            batch.sessions.append(made)
+            batch.not_counted += [f"{label} {note}" for note in not_counted]
+    if batch.refused and not batch.sessions:
+        raise RefereeError(code, "; ".join(batch.refused))
+    return batch
 
 
 def create_all(db: Database, created: list[dict[str, Any]], form_token: str | None = None) -> list[store.Session]:

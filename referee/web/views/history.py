@@ -89,12 +89,23 @@ def delete_round(token: str, round_id: int):
 @bp.post("/s/<token>/undo")
 def undo(token: str):
     """Undo the change the button named (form field ``change``, its id); a second tap of the
-    same button undoes nothing more."""
+    same button undoes nothing more.  A form naming no change it can (missing, not a whole
+    number, another session's) undoes nothing: the form never means "whatever is latest"."""
     sess = load(token, edit=True).session
     raw = request.form.get("change", "")
-    change_id = int(raw) if raw.isdigit() and len(raw) < 19 else None
+    latest = store.latest_change(get_db(), sess.id)
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 19):
+        if latest is None:
+            flash("Nothing to undo.")
+        else:
+            flash("That Undo did not say which change to undo, so nothing was undone. Use the Undo button on the "
+                  f"scoreboard: it names the change it undoes (now “{latest.summary}”).")
+        return see_other("scoreboard.scoreboard", token=token)
     try:
-        undone = store.undo(get_db(), sess.id, change_id)
+        undone = store.undo(get_db(), sess.id, int(raw))
+    except store.UnknownChangeError as e:
+        now = f" The latest change here is “{e.latest.summary}”." if e.latest else ""
+        flash(f"That Undo button is for another session's change, so nothing was undone.{now}")
     except store.UndoMismatchError as e:
         latest = f" The latest change now is “{e.latest.summary}”." if e.latest else ""
         flash(f"That change was already undone; nothing else was undone.{latest}")

@@ -123,16 +123,19 @@ def import_session():
     else:
         try:
             # The form's one-time token: the same form posted again gets what it imported.
-            made = archive.create_all(get_db(), batch, posted_nonce())
+            made = archive.create_all(get_db(), batch.sessions, posted_nonce())
         except store.StoreUnavailableError as e:
             return render_template("transfer/import.html", message=e.message, text=text, nonce=form_nonce()), 503
         for sess in reversed(made):
             remember_keeper(sess.edit_token)
-        if len(made) != 1:
-            flash(f"Imported {len(made)} sessions.")
+        kept = f" Kept as not counted, as the scoreboard showed them: {'; '.join(batch.not_counted)}."
+        kept = kept if batch.not_counted else ""
+        refused = f" Not imported: {'; '.join(batch.refused)}." if batch.refused else ""
+        if len(made) != 1 or batch.refused:
+            flash(f"Imported {len(made)} session{'' if len(made) == 1 else 's'}.{kept}{refused}")
             return see_other("home.home")
-        n = len(batch[0]["rounds"])
-        flash(f"Imported {n} round{'' if n == 1 else 's'}.")
+        n = len(batch.sessions[0]["rounds"])
+        flash(f"Imported {n} round{'' if n == 1 else 's'}.{kept}")
         return see_other("scoreboard.scoreboard", token=made[0].edit_token)
     return render_template("transfer/import.html", message=message, text=text, nonce=form_nonce()), 422
 

@@ -8,6 +8,7 @@ import html
 import re
 
 import pytest
+from web_helpers import undo_form
 
 TEPPO = ["cherry-curtain", "pampas-moon", "chrysanthemum-sake-cup"]
 INOSHIKACHO = ["bush-clover-boar", "maple-deer", "peony-butterflies"]
@@ -83,7 +84,7 @@ def test_fixing_a_rule_rescores_logs_and_undoes(client, tokens):
     assert board["winner"] == "A"  # the history is re-scored under the corrected rule
     page = client.get(f"/s/{edit}").get_data(as_text=True)
     assert "Undo change rules to Roppyakken (六百間) with first_to_target_wins=true" in page  # in the change log
-    client.post(f"/s/{edit}/undo")
+    client.post(f"/s/{edit}/undo", data=undo_form(client, edit))
     board = client.get(f"/api/v1/sessions/{edit}").get_json()
     assert (board["options"], board["winner"], len(board["rounds"])) == ({}, "B", 2)
 
@@ -100,7 +101,7 @@ def test_a_double_submitted_rule_fix_is_logged_once(client, tokens):
     put = client.put(f"/api/v1/sessions/{edit}/rules", json={"options": {"first_to_target_wins": True}})
     assert put.status_code == 200
     assert put.get_json()["rev"] == rev  # nothing changed, nothing logged
-    client.post(f"/s/{edit}/undo")
+    client.post(f"/s/{edit}/undo", data=undo_form(client, edit))
     board = client.get(f"/api/v1/sessions/{edit}").get_json()
     assert (board["options"], board["winner"]) == ({}, "B")  # one Undo restores the old rules
 
