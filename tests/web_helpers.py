@@ -6,6 +6,7 @@ made through the new-session form, the totals pad's form, a session's saved roun
 
 from __future__ import annotations
 
+import html
 import re
 
 
@@ -61,3 +62,18 @@ def undo_form(client, token: str) -> dict[str, str]:
     """The scoreboard's Undo form as its button sends it: the id of the change it names."""
     latest = client.get(f"/api/v1/sessions/{token}").get_json()["last_change"]
     return {"change": str(latest["id"])} if latest else {}
+
+
+def first_form_error(client, token: str, fields, signed) -> str:
+    """Score a new round of session ``token`` through the round form as a browser posts it
+    (``fields``: ``(name, value)`` pairs beside the action and a nonce signed by ``signed``,
+    the ``h`` fixture's ``h.signed``); the page's first error, whitespace runs as one space."""
+    from werkzeug.datastructures import MultiDict
+
+    form = MultiDict({"action": "score", "nonce": signed("n-1")})
+    for k, v in fields:
+        form.add(k, v)
+    body = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
+    found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
+    assert found, "no error on the page"
+    return " ".join(found[0].split())

@@ -3,12 +3,8 @@ by name, before scoring; the deck check's refusal names cards by their names, ne
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
-from web_helpers import session
-from werkzeug.datastructures import MultiDict
+from web_helpers import first_form_error, session
 
 from referee.cards import BY_ID, CARD_IDS
 from referee.web.forms.rounds import entry_form
@@ -17,14 +13,7 @@ PLAYERS = ["A", "B", "C", "D"]
 
 
 def _error(client, h, fields: list[tuple[str, str]]) -> str:
-    token = session(client, "hachihachi", PLAYERS)
-    form = MultiDict({"action": "score", "nonce": h.signed("n-1"), "multiplier": "1"})
-    for k, v in fields:
-        form.add(k, v)
-    body = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
-    found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
-    assert found, "no error on the page"
-    return " ".join(found[0].split())
+    return first_form_error(client, session(client, "hachihachi", PLAYERS), [("multiplier", "1"), *fields], h.signed)
 
 
 # Bug: D forced out with 6 cards tapped into D's pile said "Cards in no pile: chrysanthemum-sake-cup, ..." (ids),

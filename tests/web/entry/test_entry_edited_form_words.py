@@ -4,25 +4,16 @@ Python's lists (``"bonus" of Jiwoo has 9``, ``multiplier is 3; expected one of [
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
-from web_helpers import session
-from werkzeug.datastructures import MultiDict
+from web_helpers import first_form_error, session
 
 INTERNALS = re.compile(r"\"\w+\"|\(option |\[\d|'\w[\w.-]*'|\bexpected\b")
 
 
 def _error(client, h, ruleset: str, players: list[str], fields: list[tuple[str, str]]) -> str:
-    token = session(client, ruleset, players)
-    form = MultiDict({"action": "score", "nonce": h.signed("n-1")})
-    for k, v in fields:
-        form.add(k, v)
-    body = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
-    found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
-    assert found, "no error on the page"
-    return " ".join(found[0].split())
+    return first_form_error(client, session(client, ruleset, players), fields, h.signed)
 
 
 # Bug: these said '"bonus" of Jiwoo has 9; the deck's bonus cards (option bonus_cards) are worth [2, 3]',

@@ -4,12 +4,10 @@ words, since there the player wrote the keys."""
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
-from web_helpers import session
-from werkzeug.datastructures import MultiDict
+from web_helpers import first_form_error, session
 
 #: The round JSON's words: its keys in quotes or in snake_case, list positions, Python's lists and quotes.
 INTERNALS = re.compile(r"\"\w[\w.\[\]]*\"|\w\[\d+\]|\['|'\w[^']*'|\b[a-z]+_[a-z_]+\b|\[\d")
@@ -18,13 +16,7 @@ THREE = ["Aki", "Ben", "Chiyo"]
 
 
 def _error(client, token: str, fields: list[tuple[str, str]], signed) -> str:
-    form = MultiDict({"action": "score", "nonce": signed("n-1")})
-    for k, v in fields:
-        form.add(k, v)
-    body = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
-    found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
-    assert found, "no error on the page"
-    return " ".join(found[0].split())
+    return first_form_error(client, token, fields, signed)
 
 
 GOSTOP = [

@@ -250,15 +250,21 @@ def test_a_list_options_hint_says_what_the_field_takes(client, ruleset, players,
 
 # Bug of the 360 px walk-through: a mistyped card in a card-list house rule said "expected a card id of CARDS.tsv"
 # below Compare; it says, at its field, which entry is no card and where the ids are.
-def test_a_card_list_rule_naming_no_card_is_refused_at_its_field_in_players_words(client):
+def _ssangpi_refused(client, value: str) -> tuple[str, str]:
+    """The What if page of a Go-Stop session asked for ``ssangpi`` = ``value``: (the page, the
+    ssangpi field's part of it); the page must be a 422."""
     r = client.post("/api/v1/sessions", json={"name": "Chuseok", "ruleset": "gostop",
                                               "players": ["Aki", "Ben", "Chiyo"]})
     token = r.get_json()["edit_token"]
     r = client.get(f"/s/{token}/what-if", query_string={"ruleset": "gostop", "options_shown": "gostop",
-                                                        "opt.ssangpi": "wilow-lightning, paulownia-chaff-yellow"})
+                                                        "opt.ssangpi": value})
     body = html.unescape(r.get_data(as_text=True))
     assert r.status_code == 422
-    field = body.split('name="opt.ssangpi"', 1)[1].split("</div>", 1)[0]
+    return body, body.split('name="opt.ssangpi"', 1)[1].split("</div>", 1)[0]
+
+
+def test_a_card_list_rule_naming_no_card_is_refused_at_its_field_in_players_words(client):
+    body, field = _ssangpi_refused(client, "wilow-lightning, paulownia-chaff-yellow")
     assert ('<p class="error">“wilow-lightning” is not a card id: ids are the plant, then the card, such as '
             "willow-lightning (Help lists them all)</p>") in field
     assert "CARDS.tsv" not in body
@@ -267,13 +273,6 @@ def test_a_card_list_rule_naming_no_card_is_refused_at_its_field_in_players_word
 
 # Bug: a card-list house rule took the same card twice without a word; the What if form says so at its field too.
 def test_a_card_list_rule_listing_a_card_twice_is_refused_at_its_field(client):
-    r = client.post("/api/v1/sessions", json={"name": "Chuseok", "ruleset": "gostop",
-                                              "players": ["Aki", "Ben", "Chiyo"]})
-    token = r.get_json()["edit_token"]
-    r = client.get(f"/s/{token}/what-if", query_string={"ruleset": "gostop", "options_shown": "gostop",
-                                                        "opt.ssangpi": "willow-lightning, 비쌍피"})
-    body = html.unescape(r.get_data(as_text=True))
-    assert r.status_code == 422
-    field = body.split('name="opt.ssangpi"', 1)[1].split("</div>", 1)[0]
+    _, field = _ssangpi_refused(client, "willow-lightning, 비쌍피")
     assert ('<p class="error">Willow lightning (gate) is listed twice (“willow-lightning” and “비쌍피”); list each '
             "card once</p>") in field
