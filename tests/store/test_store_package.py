@@ -55,10 +55,11 @@ def test_migrations_keep_their_names_and_order():
         "m011_explicit_round_endings",
         "m012_rematches",
         "m013_session_form_tokens",
+        "m014_change_ids",
     ]
 
 
 def test_the_store_errors_share_one_base():
     errors = [getattr(store, n) for n in store.__all__ if n.endswith("Error")]
-    assert len(errors) == 8
+    assert len(errors) == 9
     assert all(issubclass(e, store.StoreError) for e in errors)
