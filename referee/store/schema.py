@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m013_session_form_tokens``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m014_change_ids``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -15,6 +15,7 @@ The rules core is read in one place only, lazily, by ``m011_explicit_round_endin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -261,3 +262,26 @@ def m013_session_form_tokens(db: Database) -> None:
     db["session_form_tokens"].create(
         {"token": str, "session_id": int, "created": str}, pk=("token", "session_id")
     )
+
+
+
+# ---- change ids never reused (a stale Undo undid the change logged after an undo) ---------------
+
+
+@migrations()
+def m014_change_ids(db: Database) -> None:
+    """``changes.id`` becomes ``AUTOINCREMENT``: it was a plain rowid, which SQLite gives again
+    once the largest is deleted, as undo deletes it, so the Undo button of a page opened before
+    an undo named the next change too and undid it.  The table is rebuilt from its own
+    definition (columns, order and rows unchanged); SQLite then never gives an id twice."""
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'changes'").fetchone()
+    head = re.match(r'\s*CREATE TABLE\s+(?:"changes"|\[changes\]|changes)\s*\(', sql)
+    key = re.search(r'(?:"id"|\[id\]|\bid)\s+INTEGER\s+PRIMARY\s+KEY\b', sql)
+    if not head or not key:
+        raise RuntimeError(f"m014_change_ids: unexpected definition of changes: {sql}")
+    rebuilt = "CREATE TABLE [changes_new] (" + sql[head.end() : key.end()] + " AUTOINCREMENT" + sql[key.end() :]
+    db.execute(rebuilt)
+    db.execute("INSERT INTO changes_new SELECT * FROM changes")
+    db.execute("DROP TABLE changes")
+    db.execute("ALTER TABLE changes_new RENAME TO changes")
+    db["changes"].create_index(["session_id"])

@@ -187,6 +187,53 @@ def test_undo_names_its_change_so_a_double_tap_undoes_one(db, sess):
     assert len(store.rounds_of(db, sess.id)) == 1
 
 
+# Bug: change ids were SQLite rowids, which reuse the largest id once it is deleted, so the Undo button of a
+# tab opened before an undo named the next change as well and undid it (a round entered since).
+def test_an_undone_changes_id_is_never_given_again_so_a_stale_undo_undoes_nothing(db, sess):
+    store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    store.add_round(db, sess.id, {"piles": {"A": ["plum-chaff-1"]}})
+    stale = store.latest_change(db, sess.id)
+    store.undo(db, sess.id, stale.id)
+    store.add_round(db, sess.id, {"piles": {"A": ["cherry-curtain"]}})
+    assert store.latest_change(db, sess.id).id != stale.id
+    with pytest.raises(store.UndoMismatchError):
+        store.undo(db, sess.id, stale.id)  # the old tab's Undo
+    assert len(store.rounds_of(db, sess.id)) == 2
+
+
+def test_change_ids_keep_rising_across_sessions_and_after_reopening(tmp_path):
+    path = tmp_path / "x.sqlite3"
+    db = store.open_db(path)
+    s = store.create_session(db, name="T", ruleset="roppyakken", family="roppyakken", options={}, players=["A", "B"], dealer="A")
+    store.add_round(db, s.id, {"piles": {"A": ["pine-crane"]}})
+    first = store.latest_change(db, s.id).id
+    store.undo(db, s.id, first)
+    db.close()
+    db = store.open_db(path)
+    store.add_round(db, s.id, {"piles": {"A": ["pine-crane"]}})
+    assert store.latest_change(db, s.id).id > first
+
+
+def test_a_database_from_before_m014_keeps_its_changes_and_stops_reusing_ids(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m014_change_ids")
+    s = store.create_session(old, name="T", ruleset="roppyakken", family="roppyakken", options={},
+                             players=["A", "B"], dealer="A")
+    store.add_round(old, s.id, {"piles": {"A": ["pine-crane"]}})
+    store.add_round(old, s.id, {"piles": {"A": ["plum-chaff-1"]}})
+    before = [dict(r) for r in old["changes"].rows]
+    store.migrate(old)
+    assert [dict(r) for r in old["changes"].rows] == before
+    stale = store.latest_change(old, s.id)
+    store.undo(old, s.id, stale.id)
+    store.add_round(old, s.id, {"piles": {"A": ["cherry-curtain"]}})
+    assert store.latest_change(old, s.id).id > stale.id
+    assert store.undo(old, s.id) == "add round 2"  # the log still undoes, newest first
+    assert store.undo(old, s.id) == "add round 1"
+    old.close()
+
+
 def test_another_module_records_an_undoable_change(db, sess):
     """The public change API (for a rule correction that re-scores the history)."""
     row, _ = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
