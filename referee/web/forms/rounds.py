@@ -638,7 +638,7 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
         return {"piles": {}, "_text": text}, (
-            f"Nothing was saved: the round is not valid JSON: {_json_fault(e.msg)} at line {e.lineno}, "
+            f"Nothing was saved: the round is not valid JSON: {json_fault(e.msg)} at line {e.lineno}, "
             f"column {e.colno}."
         )
     except (RecursionError, ValueError):
@@ -659,15 +659,16 @@ _JSON_FAULTS = {
     "Expecting property name enclosed in double quotes": "a key in double quotes was expected",
     "Expecting ',' delimiter": "a comma was expected",
     "Expecting ':' delimiter": "a colon was expected",
-    "Extra data": "there is more after the round's closing }",
+    "Extra data": "there is more after {whole}'s closing }",
     "Unterminated string starting at": "a string has no closing quote, from",
     "Invalid control character at": "a string holds a line break or tab",
     "Invalid \\escape": "a string holds an unknown backslash escape",
 }
 
 
-def _json_fault(msg: str) -> str:
-    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:])
+def json_fault(msg: str, whole: str = "the round") -> str:
+    """The JSON decoder's ``msg`` in words; ``whole`` names what the text should have been (its closing ``}``)."""
+    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:]).replace("{whole}", whole)
 
 
 def _without_python(message: str) -> str:
