@@ -85,6 +85,10 @@ def corrected(sess: store.Session, form: MultiDict) -> MultiDict:
     return form
 
 
+#: What a slot says when its Detect cards was pressed with no photo chosen (``photo.js`` says the same).
+NO_PHOTO = "Choose or take a photo first (📷 Snap), or tap the cards in by hand; the cards you tapped are kept."
+
+
 def step(
     sess: store.Session,
     form: MultiDict,
@@ -110,6 +114,9 @@ def step(
         if photo is not None:
             shown.append(photo)
             fill(form, shown, photo)
+    pressed = form.get("snap", "")
+    if valid_slot(pressed, sess.players) and pressed not in uploaded and pressed not in errors:
+        errors[pressed] = NO_PHOTO  # Detect cards pressed with no photo chosen
     kept = [(k, v) for k, v in form.items(multi=True) if k not in STEP_ACTIONS and not k.startswith("as-")]
     kept += [("photo", p.id) for p in shown]
     slot = focus(form, uploaded or list(errors))

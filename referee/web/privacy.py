@@ -56,6 +56,14 @@ def is_host() -> bool:
     return session.get("host") == _host_mark()
 
 
+def wrong_host_key() -> bool:
+    """Whether this request sends ``Authorization: Bearer`` with a key that is not the host key (the API refuses
+    it rather than list this client's sessions as if the key were right); another scheme is not ours to judge
+    (a proxy's Basic login)."""
+    scheme, _, given = request.headers.get("Authorization", "").strip().partition(" ")
+    return scheme.lower() == "bearer" and not key_ok(given.strip())
+
+
 def mark_host() -> None:
     """Mark this browser as the host's (after it gave the host key): it lists every session."""
     session["host"] = _host_mark()

@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   var SIDE = 1600;
+  var NO_PHOTO = "Choose or take a photo first (📷 Snap), or tap the cards in by hand; the cards you tapped are kept.";
   document.documentElement.classList.add("js-photo");
 
   function shrink(file) {
@@ -98,7 +99,13 @@
     var form = b && b.closest("#round-form");
     if (b && form) {
       ev.preventDefault();
-      send(form, b.getAttribute("formaction"), [[b.name, b.value]], b.closest(".photo-slot").querySelector(".snap-status"));
+      var st = b.closest(".photo-slot").querySelector(".snap-status");
+      var input = b.name === "snap" && b.value && form.querySelector('input[data-snap="' + b.value + '"]');
+      if (input) {  // Detect cards: a chosen photo is already on its way (the change event sends it)
+        if (!(input.files && input.files.length) && st) { st.textContent = NO_PHOTO; }  // as the server says
+        return;
+      }
+      send(form, b.getAttribute("formaction"), [[b.name, b.value]], st);
       return;
     }
     var a = ev.target.closest && ev.target.closest("a[data-fix]");

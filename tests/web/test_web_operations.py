@@ -60,11 +60,26 @@ def test_a_browser_lists_what_it_created_and_opened(three):
     assert sorted(api_list(mine)) == ["Mine", "Theirs"]
 
 
+# Bug: a wrong host key answered 200 {"sessions": []}, as if there were no sessions, with no hint.
+@pytest.mark.parametrize("auth", ["Bearer not-the-key", "Bearer ", "bearer"])
+def test_a_wrong_host_key_is_refused_with_a_reason(app, three, auth):
+    mine = three[0][0]
+    r = mine.get("/api/v1/sessions", headers={"Authorization": auth})
+    assert r.status_code == 401
+    assert r.headers["WWW-Authenticate"] == "Bearer"
+    body = r.get_json()
+    assert body["error"] == "wrong-host-key"
+    assert "not this server's host key" in body["message"]
+    assert api_list(mine) == ["Mine"]  # no Authorization header: this client's sessions, as before
+    doc = mine.get("/api/v1/openapi.json").get_json()
+    assert "401" in doc["paths"]["/sessions"]["get"]["responses"]
+
+
 def test_the_host_key_lists_every_session(app, three):
     host = app.test_client()
     key = app.config["HOST_KEY"]
     assert api_list(host, Authorization=f"Bearer {key}") == ["Someone's", "Theirs", "Mine"]
-    assert api_list(host, Authorization="Bearer not-the-key") == []
+    assert api_list(host, Authorization=f"bearer  {key} ") == ["Someone's", "Theirs", "Mine"]
     wrong = host.post("/host", data={"key": "not-the-key"})
     assert wrong.status_code == 403
     assert "not this server's host key" in wrong.get_data(as_text=True)

@@ -459,7 +459,7 @@ def test_export_csv(client, keeper, h):
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("{not json", "not valid JSON"),
+        ("{not json", "not a session export"),
         ("[]", "expected a JSON object"),
         ('{"game": {"players": ["A", "B", "C", "D"]}}', "players"),
         ('{"game": {"ruleset": "nope", "players": ["A", "B"]}}', "unknown ruleset"),

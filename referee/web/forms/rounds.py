@@ -384,6 +384,20 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
     return f"{_owners(empty)} totals are empty: enter the points each {did} this round, 0 if none."
 
 
+def void_refusal(form: FormData, players: Sequence[str], family: Family) -> str | None:
+    """What the totals pad says of a total other than 0 typed in a round ticked void (``Family.entered_void``),
+    naming the tick as the player reads it; None when there is none (or the pad has no such tick). Call it after
+    ``totals_refusal``: it reads boxes that one found whole."""
+    if form.get("void") != "true" or family.unit == "mon":
+        return None
+    for i, p in enumerate(players):
+        text = (form.get(f"total-{i}") or "").strip()
+        if text and _SIGNED.fullmatch(text) and int(text):
+            return (f"The round is ticked “{family.entered_void}”, so {p}'s total must be 0; you entered "
+                    f"{int(text)}. Enter 0 for everyone, or untick it.")
+    return None
+
+
 #: A number written with a decimal point or an exponent (``12.5``, ``1e30``), which ``_past_the_limit`` reads.
 _WRITTEN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 
@@ -631,14 +645,15 @@ def round_data(form: FormData, players: Sequence[str], family: Family, context: 
     ``totals_refusal``).  Returns (the stored-shape round, the message when it cannot be read)."""
     text = form.get("round_json", "").strip()
     if form.get("entry") == "totals" and not text:
-        return parse_totals_form(form, players, mon_per_kan), totals_refusal(form, players, family.unit, mon_per_kan)
+        why = totals_refusal(form, players, family.unit, mon_per_kan) or void_refusal(form, players, family)
+        return parse_totals_form(form, players, mon_per_kan), why
     if not text and (entry := registered_form(family)) is not None:
         return entry.parse(form, players), unknown_seats(form, players)
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as e:
         return {"piles": {}, "_text": text}, (
-            f"Nothing was saved: the round is not valid JSON: {_json_fault(e.msg)} at line {e.lineno}, "
+            f"Nothing was saved: the round is not valid JSON: {json_fault(e.msg)} at line {e.lineno}, "
             f"column {e.colno}."
         )
     except (RecursionError, ValueError):
@@ -659,15 +674,16 @@ _JSON_FAULTS = {
     "Expecting property name enclosed in double quotes": "a key in double quotes was expected",
     "Expecting ',' delimiter": "a comma was expected",
     "Expecting ':' delimiter": "a colon was expected",
-    "Extra data": "there is more after the round's closing }",
+    "Extra data": "there is more after {whole}'s closing }",
     "Unterminated string starting at": "a string has no closing quote, from",
     "Invalid control character at": "a string holds a line break or tab",
     "Invalid \\escape": "a string holds an unknown backslash escape",
 }
 
 
-def _json_fault(msg: str) -> str:
-    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:])
+def json_fault(msg: str, whole: str = "the round") -> str:
+    """The JSON decoder's ``msg`` in words; ``whole`` names what the text should have been (its closing ``}``)."""
+    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:]).replace("{whole}", whole)
 
 
 def _without_python(message: str) -> str:

@@ -26,6 +26,7 @@ from referee.web.schemas.outputs import ErrorOut
 
 _WORDS = {
     400: "Bad request: the body is not a JSON object",
+    401: "Authorization: Bearer with a key that is not this server's host key",
     403: "The viewer link on an edit route",
     404: "No such session or round",
     405: "Method not allowed (the Allow header lists those that are)",

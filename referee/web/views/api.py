@@ -155,10 +155,16 @@ def _replayable(opened: Opened, board: Board, data: dict[str, Any], round_id: in
 
 
 @bp.get("/sessions")
-@validate(resp=responses({200: SessionListOut}, 503))
+@validate(resp=responses({200: SessionListOut}, 401, 503))
 def list_sessions():
     """The sessions this browser created or opened (every session with ``Authorization: Bearer <host key>``),
-    viewer tokens only."""
+    viewer tokens only; 401 ``wrong-host-key`` for a Bearer key that is not the host key."""
+    if privacy.wrong_host_key():
+        resp = error_response(401, "That is not this server's host key (the one hanafuda-referee serve printed at "
+                              "start, kept in DATA_DIR/host_key). Send no Authorization header to list only "
+                              "this client's sessions.", "wrong-host-key")
+        resp.headers["WWW-Authenticate"] = "Bearer"
+        return resp
     out = []
     for sess in privacy.visible_sessions()[0]:
         board = service.board(get_db(), Opened(sess))

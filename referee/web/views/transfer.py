@@ -21,6 +21,7 @@ from referee import store
 from referee.errors import RefereeError
 from referee.web.access import load, remember_keeper, see_other
 from referee.web.db import get_db
+from referee.web.forms.rounds import json_fault
 from referee.web.headers import download
 from referee.web.nonces import form_nonce, posted_nonce
 from referee.web.service import archive
@@ -110,7 +111,8 @@ def import_session():
     except EmptyImportError:
         message = "Nothing to import: choose a file saved with a scoreboard's “Export JSON”, or paste its text."
     except json.JSONDecodeError as e:
-        message = (f"That is not valid JSON ({e.msg}, line {e.lineno}, column {e.colno}). Import takes a file saved "
+        message = (f"This is not a session export: {json_fault(e.msg, 'the export')} at line {e.lineno}, column "
+                   f"{e.colno}. Import takes a file saved "
                    "with a scoreboard's “Export JSON” (a CSV export is for spreadsheets and cannot be imported).")
     except RecursionError:
         message = "That JSON is nested too deeply to be a session export."

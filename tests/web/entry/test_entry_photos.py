@@ -341,6 +341,30 @@ def test_bad_photo_keeps_the_taps_and_says_why(client, keeper, stub, body, words
     assert stub.calls == 0
 
 
+# Bug: Detect cards pressed with no photo chosen did nothing and said nothing.
+@pytest.mark.parametrize("sent", ["empty-file-field", "no-file-field"])
+def test_detect_cards_without_a_photo_says_choose_one_and_keeps_the_taps(client, keeper, stub, sent):
+    body = MultiDict({"nonce": nonce(), "tab": "0", "dealer": "Aki", "pile-2": "plum-bush-warbler", "snap": "pile-0"})
+    if sent == "empty-file-field":
+        body.add("snap-pile-0", (io.BytesIO(b""), ""))  # what a browser sends for a file input left empty
+    r = client.post(f"/s/{keeper}/round/photo", data=body, content_type="multipart/form-data")
+    assert r.status_code == 303
+    assert r.headers["Location"].endswith("#photos-pile-0")
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    slot = html.split('id="photos-pile-0"', 1)[1].split('class="photo-slot"', 1)[0]
+    assert "Choose or take a photo first" in slot
+    assert checked(html, "pile-2") == {"plum-bush-warbler"}
+    assert stub.calls == 0
+
+
+def test_photo_js_says_the_same_when_no_photo_is_chosen():
+    from pathlib import Path
+
+    from referee.web.photos import NO_PHOTO
+
+    assert f'var NO_PHOTO = "{NO_PHOTO}";' in (Path(__file__).parents[3] / "templates/static/photo.js").read_text()
+
+
 def test_detector_failure_keeps_the_photo_and_the_picker(tmp_path, h):
     stub = Stub(error=RuntimeError("onnx exploded"))
     client = make_app(tmp_path, stub).test_client()

@@ -157,7 +157,7 @@ def test_a_fuke_round_ticked_on_the_number_pad_keeps_the_oya(client, keeper, h):
     refused = client.post(f"/s/{keeper}/round/new", data=totals_form(
         {"void": "true", "total-0": "40"}, nonce="t-2", signed=h.signed))
     assert refused.status_code == 422
-    assert "a void round (fuke) adds nothing, but Aki's total is 40" in text(refused)
+    assert "so Aki's total must be 0; you entered 40. Enter 0 for everyone, or untick it." in text(refused)
 
 
 @pytest.mark.parametrize(

@@ -97,3 +97,20 @@ def test_the_hachihachi_pad_says_what_an_amount_must_be(client, h, boxes, says):
     seats = {"sign-0": "+", "kan-0": "1", "mon-0": "0", "sign-1": "-", "kan-1": "1", "mon-1": "0",
              "sign-2": "+", "kan-2": "0", "mon-2": "0"}
     _refused(client, token, _post(client, token, h, seats | boxes), says)
+
+
+# Bug: a void round with a total typed said the core's "a void round (fuke) adds nothing, but Aki's total is 40".
+@pytest.mark.parametrize(
+    ("ruleset", "players", "says"),
+    [("roppyakken", ["Aki", "Ben", "Chiyo"],
+      "The round is ticked “Fuke: this round was void (everyone 0, the same oya deals again)”, so Aki's total must "
+      "be 0; you entered 40. Enter 0 for everyone, or untick it."),
+     ("koikoi", ["Aki", "Ben"],
+      "The round is ticked “Nobody scored this round (both 0: a draw, or the hands ran out)”, so Aki's total must "
+      "be 0; you entered 40. Enter 0 for everyone, or untick it.")],
+    ids=["roppyakken-fuke", "koikoi-nobody-scored"],
+)
+def test_a_void_round_says_a_total_typed_must_be_0(client, h, ruleset, players, says):
+    token = h.new_session(client, name="Void", players=players, ruleset=ruleset)
+    page = _refused(client, token, _post(client, token, h, {"void": "true", "total-0": "40"}), says)
+    assert "total is 40" not in page

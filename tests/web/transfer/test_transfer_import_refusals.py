@@ -54,3 +54,20 @@ def test_import_says_which_file_it_takes(client, upload, says):
     r = client.post("/import", data=data, content_type="multipart/form-data")
     assert r.status_code == 422
     assert says in r.get_data(as_text=True)
+
+
+# Bug: Import said the decoder's "That is not valid JSON (Expecting value, line 1, column 10)".
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [('{"game": }', "This is not a session export: a value was expected at line 1, column 10."),
+     ('{"game": {}} x', "This is not a session export: there is more after the export's closing } at line 1, "
+                        "column 14.")],
+    ids=["no-value", "extra-data"],
+)
+def test_import_says_bad_json_in_players_words(client, text, says):
+    r = client.post("/import", data={"text": text})
+    assert r.status_code == 422
+    body = html.unescape(r.get_data(as_text=True))
+    assert says in body
+    assert "Expecting" not in body
+    assert "Extra data" not in body
