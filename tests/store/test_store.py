@@ -204,7 +204,8 @@ def test_an_undone_changes_id_is_never_given_again_so_a_stale_undo_undoes_nothin
 def test_change_ids_keep_rising_across_sessions_and_after_reopening(tmp_path):
     path = tmp_path / "x.sqlite3"
     db = store.open_db(path)
-    s = store.create_session(db, name="T", ruleset="roppyakken", family="roppyakken", options={}, players=["A", "B"], dealer="A")
+    s = store.create_session(db, name="T", ruleset="roppyakken", family="roppyakken", options={},
+                             players=["A", "B"], dealer="A")
     store.add_round(db, s.id, {"piles": {"A": ["pine-crane"]}})
     first = store.latest_change(db, s.id).id
     store.undo(db, s.id, first)
