@@ -302,7 +302,7 @@ def print_report(res: dict, layouts, styles) -> None:
         print(
             f"{k:8} {c['tp'] + c['fn']:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
             f"{s['precision']:6.3f} {s['recall']:6.3f} | {u['cards']:4d}: {u['covered']}/{u['named_right']}/"
-            f"{u['named_wrong']}/{u['unseen']} | {u.get('false_covered', 0)}"
+            f"{u['named_wrong']}/{u['unseen']} | {u['false_covered']}"
         )
     print_cells(res, layouts, styles, "readable_cells", "readable", "readable identity F1 per (layout, style):")
     print("every card:")

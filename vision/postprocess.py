@@ -36,6 +36,13 @@ def chaff_groups() -> list[list[int]]:
 
 
 GROUPS = chaff_groups()
+#: Each class index's group in :data:`GROUPS`.
+GROUP_OF: dict[int, int] = {c: n for n, g in enumerate(GROUPS) for c in g}
+
+
+def pooled_groups(probs: np.ndarray) -> np.ndarray:
+    """Class probabilities ``(K, 48)`` summed over each group of :data:`GROUPS`: ``(K, G)``."""
+    return np.stack([probs[:, g].sum(1) for g in GROUPS], 1)
 
 
 def letterbox(
@@ -165,7 +172,7 @@ def assign_cards(
     if det_scores.shape != (probs.shape[0],):
         raise ValueError(f"det_scores: expected shape ({probs.shape[0]},), got {det_scores.shape}")
     k = probs.shape[0]
-    pooled = np.stack([probs[:, g].sum(1) for g in GROUPS], 1)  # (K, G)
+    pooled = pooled_groups(probs)  # (K, G)
     if calibration is None:
         gp = pooled * det_scores[:, None]
     else:
@@ -203,16 +210,14 @@ def reads_whole(assigned: list[tuple[int, float]], whole_probs: np.ndarray, at: 
     names them; a crop that names the box's own card says the stacking order was wrong
     about it (:mod:`vision.visibility`), so the card is not reported too covered.
     Raises ValueError on mismatched shapes."""
-    n = len(CARD_IDS)
-    whole = np.asarray(whole_probs, np.float64).reshape(-1, n) if len(assigned) else np.zeros((0, n))
+    whole = np.asarray(whole_probs, np.float64).reshape(-1, len(CARD_IDS))
     if len(whole) != len(assigned):
         raise ValueError(f"whole_probs: expected {len(assigned)} rows, got {len(whole)}")
-    pooled = np.stack([whole[:, g].sum(1) for g in GROUPS], 1) if len(whole) else np.zeros((0, len(GROUPS)))
-    group_of = {c: n for n, g in enumerate(GROUPS) for c in g}
+    pooled = pooled_groups(whole)
     out = np.zeros(len(assigned), bool)
     for i, (cls, _) in enumerate(assigned):
         if cls >= 0:
-            g = group_of[cls]
+            g = GROUP_OF[cls]
             out[i] = pooled[i].argmax() == g and pooled[i, g] >= at
     return out
 

@@ -264,7 +264,6 @@ def m013_session_form_tokens(db: Database) -> None:
     )
 
 
-
 # ---- change ids never reused (a stale Undo undid the change logged after an undo) ---------------
 
 

@@ -534,8 +534,12 @@ def _twice(who: str, turns: str) -> str:
     return f"{who}'s ppeok (뻑) names turn {again} twice; give each turn once."
 
 
+#: A core message's pattern, and the form's words for it from the match.
+Rewording = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+
 #: The Go-Stop core's messages about the piles form's fields (``referee.gostop.inputs``), in the form's words.
-_PILES_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+_PILES_WORDS: tuple[Rewording, ...] = (
     (re.compile(r'"(gos|shakes|bombs)" of (.+?) is (.+?); expected a whole number 0 to (\d+)'),
      lambda m: f"{m[2]}'s {_PILES_FIELDS[m[1]]} must be a whole number 0 to {m[4]} (blank is 0); you entered "
                f"{_typed(m[3])}."),
@@ -572,7 +576,7 @@ _PILES_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
 
 #: The Hachi-hachi core's messages about the money form's drop-out call order and field multiplier
 #: (``referee.hachihachi.round``).
-_MONEY_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+_MONEY_WORDS: tuple[Rewording, ...] = (
     (re.compile(r"multiplier is (.+?); expected one of \[(.*)\]"),
      lambda m: f"The field's multiplier must be {words([f'×{v}' for v in m[2].split(', ')], 'or')}; the form sent "
                f"{_typed(m[1])}. Reload the round page and choose it again."),
@@ -585,7 +589,7 @@ _MONEY_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
 )
 
 
-def _rewords(rules: Sequence[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]) -> Callable[[str], str]:
+def _rewords(rules: Sequence[Rewording]) -> Callable[[str], str]:
     """``EntryForm.words`` from (a message's pattern, its words) pairs, then ``_plain_words``."""
 
     def words(message: str) -> str:
