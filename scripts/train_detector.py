@@ -136,6 +136,14 @@ def main(argv=None) -> int:
         help="localiser scenes: background textures LO-HI times finer (try 1 4)",
     )
     p.add_argument(
+        "--layout-weights",
+        nargs=6,
+        type=float,
+        default=None,
+        metavar=("SPREAD", "ROWS", "FAN", "HEAP", "CLOSEUP", "NONE"),
+        help="localiser scenes: how often each layout is drawn (default: vision.synth.layouts.LAYOUT_WEIGHTS)",
+    )
+    p.add_argument(
         "--loc-init",
         type=Path,
         default=None,
@@ -172,6 +180,7 @@ def main(argv=None) -> int:
                 a.workers,
                 styles,
                 texture_scale=a.texture_scale,
+                layout_weights=a.layout_weights,
                 boxes=a.boxes,
                 crops_per_card=a.crops_per_card,
             )

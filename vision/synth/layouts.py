@@ -34,6 +34,21 @@ LAYOUTS: tuple[str, ...] = ("spread", "rows", "fan", "heap", "closeup")
 NO_CARDS = "none"
 #: How often each layout is drawn when none is asked for (the last: :data:`NO_CARDS`).
 LAYOUT_WEIGHTS: tuple[float, ...] = (0.18, 0.24, 0.22, 0.16, 0.14, 0.06)
+
+
+def layout_draw(weights: tuple[float, ...] | None = None) -> np.ndarray:
+    """The probabilities ``(len(LAYOUTS) + 1,)`` of drawing each layout, then
+    :data:`NO_CARDS`: ``weights`` (default :data:`LAYOUT_WEIGHTS`) scaled to sum to 1.
+    Raises ValueError for weights of another length, a negative weight or none positive."""
+    w = np.asarray(LAYOUT_WEIGHTS if weights is None else weights, dtype=np.float64)
+    if w.shape != (len(LAYOUTS) + 1,):
+        names = ", ".join((*LAYOUTS, NO_CARDS))
+        raise ValueError(f"layout weights: expected {len(LAYOUTS) + 1} ({names}), got {w.size}")
+    if (w < 0).any() or w.sum() <= 0:
+        raise ValueError(f"layout weights: expected non-negative weights, some positive; got {tuple(w)}")
+    return w / w.sum()
+
+
 #: Cards per photo for each layout when ``n_cards`` is not given (low, high inclusive).
 CARD_COUNTS: dict[str, tuple[int, int]] = {
     "spread": (1, 12),

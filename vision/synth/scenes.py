@@ -31,7 +31,7 @@ from referee.cards import CARD_IDS
 from vision.geometry import obb_corners
 from vision.synth.backgrounds import TRAIN_BACKGROUNDS, background
 from vision.synth.camera import photometric
-from vision.synth.layouts import CARD_COUNTS, LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_positions
+from vision.synth.layouts import CARD_COUNTS, LAYOUTS, NO_CARDS, layout_draw, layout_positions
 from vision.synth.props import SKIN, hand, random_prop
 from vision.synth.render import CARD_ASPECT, style_face
 
@@ -221,21 +221,25 @@ def make_scene(
     texture_scale: float | None = None,
     exclude: dict[str, tuple[str, ...]] | None = None,
     keep_idmap: bool = False,
+    layout_weights: tuple[float, ...] | None = None,
 ) -> Scene:
     """Render one scene.
 
     ``art`` is ``{style: {card_id: RGBA}}`` (see :func:`vision.synth.render.load_art`);
     ``layout``: one of :data:`LAYOUTS` or :data:`NO_CARDS` (default: drawn by
-    :data:`LAYOUT_WEIGHTS`); ``n_cards``: default by layout (:data:`CARD_COUNTS`);
+    ``layout_weights``); ``n_cards``: default by layout (:data:`CARD_COUNTS`);
     ``size``: long side of the output in pixels; ``card_px``: optional range of card heights
     as fractions of the short side; ``texture_scale``: draw the background this many times
     larger and shrink it, so its grain comes out that many times finer; ``exclude``: card
-    ids never drawn for a style (``{style: ids}``).
-    Raises ValueError for an unknown layout or background.
+    ids never drawn for a style (``{style: ids}``); ``layout_weights``: the draw's weights,
+    one per layout of :data:`LAYOUTS` and then :data:`NO_CARDS` (default
+    :data:`LAYOUT_WEIGHTS`; scaled to sum to 1).
+    Raises ValueError for an unknown layout or background, or weights of the wrong length or
+    with a negative or no positive weight.
     """
     rng = np.random.default_rng(seed)
     if layout is None:
-        layout = str(rng.choice((*LAYOUTS, NO_CARDS), p=LAYOUT_WEIGHTS))
+        layout = str(rng.choice((*LAYOUTS, NO_CARDS), p=layout_draw(layout_weights)))
     if layout not in (*LAYOUTS, NO_CARDS):
         raise ValueError(f"unknown layout {layout!r}; expected one of {(*LAYOUTS, NO_CARDS)}")
     style = str(rng.choice(styles or tuple(art)))

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
 from vision.synth.backgrounds import TRAIN_BACKGROUNDS
+from vision.synth.layouts import layout_draw
 from vision.synth.render import load_art, rendered_styles
 from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
 from vision.train.labels import REJECT, card_label
@@ -33,11 +34,13 @@ def _init_worker(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _det_job(args):
-    seed, out, split, size, backgrounds, tex, boxes, per_card = args
+    seed, out, split, size, backgrounds, tex, boxes, per_card, weights = args
     k = None
     if tex:  # a separate stream, so scenes without it stay as they were
         k = float(np.random.default_rng((seed, 77)).uniform(*tex))
-    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k, keep_idmap=per_card > 0)
+    scene = make_scene(
+        seed, _ART, size=size, backgrounds=backgrounds, texture_scale=k, keep_idmap=per_card > 0, layout_weights=weights
+    )
     name = f"{seed:08d}"
     scene.image.save(Path(out) / "images" / split / f"{name}.jpg", quality=92)
     w, h = scene.image.size
@@ -103,6 +106,7 @@ def gen_detection_dataset(
     texture_scale: tuple[float, float] | None = None,
     boxes: str = "visible",
     crops_per_card: int = 0,
+    layout_weights: tuple[float, ...] | None = None,
 ) -> Path:
     """Write a one-class YOLO-OBB dataset; return the path of its ``data.yaml``.
 
@@ -113,17 +117,20 @@ def gen_detection_dataset(
     cut to the frame (:attr:`vision.synth.scenes.Scene.whole`).  ``crops_per_card``: above 0,
     also cut that many masked whole-card classifier crops per card from the same train
     scenes into ``crops.npz`` beside ``data.yaml`` (``x``, ``y``, ``visible``, ``layout``,
-    ``s`` the style; see :func:`_masked_crops`).  Raises ValueError for another ``boxes``.
+    ``s`` the style; see :func:`_masked_crops`).  ``layout_weights``: how often each layout
+    is drawn (:func:`vision.synth.layouts.layout_draw`; default the generator's own).
+    Raises ValueError for another ``boxes`` or bad ``layout_weights``.
     """
     if boxes not in ("visible", "whole"):
         raise ValueError(f"boxes: expected 'visible' or 'whole', got {boxes!r}")
+    weights = None if layout_weights is None else tuple(layout_draw(layout_weights))  # ValueError before any work
     out = Path(out_dir)
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     base = seed * 1_000_000
     tex = texture_scale
-    extra = (boxes, crops_per_card)
+    extra = (boxes, crops_per_card, weights)
     jobs = [(base + i, str(out), "train", size, backgrounds, tex, *extra) for i in range(n_train)]
     jobs += [(base + n_train + i, str(out), "val", size, backgrounds, tex, *extra) for i in range(n_val)]
     with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:

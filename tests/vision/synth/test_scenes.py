@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from referee.cards import CARD_IDS
 from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS, background
-from vision.synth.layouts import LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_positions
+from vision.synth.layouts import LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_draw, layout_positions
 from vision.synth.render import style_face
 from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
 
@@ -166,6 +166,31 @@ def test_layouts_are_drawn_with_their_weights(art):
     assert sum(LAYOUT_WEIGHTS) == pytest.approx(1.0)
     seen = {make_scene(seed, art, size=96).layout for seed in range(60)}
     assert seen == {*LAYOUTS, NO_CARDS}
+
+
+def test_layout_weights_choose_what_is_drawn(art):
+    only_heaps_and_fans = (0, 0, 1, 3, 0, 0)
+    seen = [make_scene(seed, art, size=96, layout_weights=only_heaps_and_fans).layout for seed in range(24)]
+    assert set(seen) == {"fan", "heap"}
+    assert seen.count("heap") > seen.count("fan")
+
+
+@pytest.mark.parametrize(
+    ("weights", "why"),
+    [
+        ((1, 1, 1), "expected 6"),
+        ((1, 1, 1, 1, 1, -1), "non-negative"),
+        ((0, 0, 0, 0, 0, 0), "some positive"),
+    ],
+)
+def test_bad_layout_weights_are_refused(weights, why):
+    with pytest.raises(ValueError, match=why):
+        layout_draw(weights)
+
+
+def test_layout_draw_scales_weights_to_one():
+    assert layout_draw((2, 2, 0, 0, 0, 0)).tolist() == [0.5, 0.5, 0, 0, 0, 0]
+    assert layout_draw() == pytest.approx(np.array(LAYOUT_WEIGHTS))
 
 
 def test_excluded_cards_are_never_drawn(art):
