@@ -42,7 +42,8 @@ MERGED_IDS: dict[str, tuple[str, ...]] = {
 }
 #: Physical hanafuda cards are about 32 x 53 mm.
 CARD_ASPECT = 0.61
-DEFAULT_ART_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "cards" / "art"
+#: ``../shared/cards/art`` beside the checkout (this file is ``<checkout>/vision/synth/render.py``).
+DEFAULT_ART_DIR = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
 #: File types the art loader reads: vector (cairosvg) and raster (Pillow).
 RASTER_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
 

@@ -1,11 +1,14 @@
 """The art loader: every set with a MAPPING.tsv, SVG or raster, small scans enlarged smoothly."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image
 
 from referee.cards import CARD_IDS
 from vision.synth.render import (
+    DEFAULT_ART_DIR,
     MERGED_IDS,
     discover_styles,
     load_art,
@@ -15,6 +18,14 @@ from vision.synth.render import (
     render_art,
     rendered_styles,
 )
+
+
+def test_default_art_is_the_shared_folder_beside_the_checkout():
+    # the scripts' --art default; it pointed inside the checkout after render.py moved into
+    # vision/synth/, so a fresh machine's evaluation and training found no art
+    checkout = Path(__file__).resolve().parents[3]
+    assert (checkout / "pyproject.toml").is_file()
+    assert DEFAULT_ART_DIR == checkout.parent / "shared" / "cards" / "art"
 
 
 def _write_set(folder, suffix, size=(64, 102)):
