@@ -135,7 +135,7 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
                                    f"×{carry} into this round (leave it out)")
             result = score_data(rules, players, {**r, "nagari_carry": carry}, dealer)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
         for p, m in result.money.items():
             totals[p] += m
         played.append(GameRound(i, dealer, result, dict(totals)))

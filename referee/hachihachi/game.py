@@ -169,7 +169,7 @@ def play_game(
             else:
                 result = settle(rules, make_round(rules, players=players, **kwargs))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
         results.append(result)
         warnings.extend(f"round {i}: {w}" for w in result.warnings)
         for p in players:

@@ -174,7 +174,7 @@ def play_game(
                 check_ending(r)
                 result = score_round(rules, rnd)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+            raise e.in_round(i) from None
         for p, s in result.scores.items():
             totals[p] += s
         played.append(GameRound(i, month, dealer, result, dict(totals)))

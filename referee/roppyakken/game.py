@@ -252,7 +252,7 @@ def play_game(
             state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
                                r.get("void", False), r.get("first_to_target"))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
     return state
 
 
