@@ -77,6 +77,26 @@ class PlayerCountError(RefereeError):
         self.game, self.allowed, self.players = game, tuple(allowed), tuple(players)
 
 
+class RoundFieldError(RefereeError):
+    """One field of a round (a key of the round JSON) holds a value the rules refuse.
+
+    The message, for the command line and the API, is the family's own and names the JSON's key (``"gos" of Aki
+    is 13; expected a whole number 0 to 12``).  The parts let a form say it at its own field in its own words,
+    never by reading the message: ``field`` (the key: ``gos``, ``instant.cards``, ``multiplier``...), ``rule``
+    (the kind of refusal, as the family names it where it raises: ``(field, rule)`` names one message),
+    ``player`` (the player the value is about, or None), ``value`` (what was given, as the round held it),
+    ``limit`` (what the rule allows: the most, the values allowed; or None), ``players`` (the players the
+    refusal names in order, or ``()``) and ``counts`` (a count per player, or empty).
+    """
+
+    def __init__(self, code: str, message: str, *, field: str, rule: str, player: str | None = None,
+                 value: Any = None, limit: Any = None, players: tuple[str, ...] = (),
+                 counts: dict[str, int] | None = None) -> None:
+        super().__init__(code, message)
+        self.field, self.rule, self.player, self.value, self.limit = field, rule, player, value, limit
+        self.players, self.counts = tuple(players), dict(counts or {})
+
+
 def check_keys(data, known: frozenset[str], what: str) -> None:
     """Refuse a JSON object (``data``, a mapping) with keys outside ``known``: a ``bad-round``
     :class:`RefereeError` naming the unknown keys and the expected ones; ``what`` names the

@@ -114,11 +114,18 @@ def main(argv=None) -> int:
     p.add_argument(
         "--layout-min", type=int, default=20, help="per-layout thresholds count at least this many detections"
     )
+    p.add_argument("--conf", type=float, default=None, help="localiser score threshold (default: the detector's)")
+    p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold (default: the localiser's)")
+    p.add_argument(
+        "--same-card-iou", type=float, default=None,
+        help="drop the lower of two boxes overlapping this much that read as one card (default: off)",
+    )
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
+    kw = {k: v for k, v in (("conf", a.conf), ("iou", a.iou), ("same_card_iou", a.same_card_iou)) if v is not None}
     det = Detector(
-        localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta
+        localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta, **kw
     )
     cal_d = label_detections(det, limited(read_testset(a.calib), a.limit))
     test_d = label_detections(det, limited(read_testset(a.test), a.limit))

@@ -7,7 +7,8 @@ style.  Reported (identity: same-month plain chaff are one card; timomt's three 
 chaff are one card):
 
 - card-level P/R/F1 per layout, per art style and per (layout, style), counting every
-  detection, and counting only certain ones;
+  detection, counting only certain ones, and (readable cards, per layout) counting what the
+  photo flow shows: detections at or above the suggestion floor and cards reported too covered;
 - certain detections' precision and recall over all layouts;
 - on distractor-only photos: certain detections and suggestions (>= the floor) per photo;
 - where each card was lost: localiser miss, classifier misname, lost in the pile rules;
@@ -49,6 +50,7 @@ def new_tally() -> dict:
     return {
         "ev": Evaluator(),
         "sure": Evaluator(),
+        "shown": Evaluator(),
         "errors": defaultdict(Counter),
         "false_boxes": Counter(),
         "none": {"photos": 0, "certain": 0, "shown": 0, "any": 0},
@@ -69,7 +71,8 @@ def tally_photo(t: dict, ph, tr, floor: float, boxes: str = "visible") -> None:
         return
     gtb = quad_bounds(ph.quads)
     gtw = quad_bounds(ph.gt_quads("whole"))
-    for e, keep in ((t["ev"], dets), (t["sure"], [d for d in dets if not d.uncertain])):
+    shown = [d for d in dets if d.covered or d.confidence >= floor]  # what the photo flow shows
+    for e, keep in ((t["ev"], dets), (t["sure"], [d for d in dets if not d.uncertain]), (t["shown"], shown)):
         e.add(
             ph.layout,
             list(ph.cards),
@@ -123,6 +126,7 @@ def summarise(r: dict, layouts, styles) -> dict:
             "certain_only": sure.card_level(lay),
             "readable": ev.card_level(lay, min_visible=rd),
             "readable_certain": sure.card_level(lay, min_visible=rd),
+            "readable_shown": r["shown"].card_level(lay, min_visible=rd),
             "under_readable": ev.covered_report(rd, lay),
         }
     for st in styles:
@@ -159,6 +163,10 @@ def main(argv=None) -> int:
         default=None,
         help="photos per (layout, style) when making the set (default: the split's)",
     )
+    p.add_argument(
+        "--texture-scale", type=float, default=None,
+        help="when making the set: backgrounds' grain this many times finer (e.g. 3; use its own --set folder)",
+    )
     p.add_argument("--localiser", type=Path, default=None, help="localiser ONNX (default: shipped)")
     p.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: shipped)")
     p.add_argument(
@@ -167,6 +175,10 @@ def main(argv=None) -> int:
     p.add_argument("--loso", type=Path, default=None, help="folder of per-style models: <style>/classifier.onnx")
     p.add_argument("--conf", type=float, default=None, help="localiser score threshold")
     p.add_argument("--iou", type=float, default=None, help="rotated NMS threshold (default: the localiser's)")
+    p.add_argument(
+        "--same-card-iou", type=float, default=None,
+        help="drop the lower of two boxes overlapping this much that read as one card",
+    )
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument(
         "--whole-reads", type=float, default=None,
@@ -190,7 +202,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if not (a.set / "labels.json").exists() and not (a.set / "labels").is_dir():
         render_art(a.art, a.png, skip_done=True)
-        write_testset(a.set, a.png, a.split, a.per_cell)
+        write_testset(a.set, a.png, a.split, a.per_cell, texture_scale=a.texture_scale)
     photos = read_testset(a.set)
     if a.limit:
         seen: Counter = Counter()
@@ -213,6 +225,7 @@ def main(argv=None) -> int:
             ("conf", a.conf),
             ("iou", a.iou),
             ("readable_from", a.readable_from),
+            ("same_card_iou", a.same_card_iou),
             ("whole_reads", a.whole_reads),
             ("uncertain_below", a.uncertain_below),
             ("zoom_out", a.zoom_out),
@@ -295,14 +308,15 @@ def print_report(res: dict, layouts, styles) -> None:
     print(f"cards showing at least {rd:.0%} of their face (predictions of less-covered cards neither right nor wrong):")
     print(
         f"{'layout':8} {'cards':>5} {'P':>6} {'R':>6} {'F1':>6} | certain: {'P':>6} {'R':>6} "
-        f"| under {rd:.0%}: covered/right/wrong/unseen | false covered"
+        f"| under {rd:.0%}: covered/right/wrong/unseen | false covered | shown (>= floor): {'P':>6} {'R':>6} {'F1':>6}"
     )
     for k, v in res["layouts"].items():
-        c, s, u = v["readable"], v["readable_certain"], v["under_readable"]
+        c, s, u, w = v["readable"], v["readable_certain"], v["under_readable"], v["readable_shown"]
         print(
             f"{k:8} {c['tp'] + c['fn']:5d} {c['precision']:6.3f} {c['recall']:6.3f} {c['f1']:6.3f} |          "
             f"{s['precision']:6.3f} {s['recall']:6.3f} | {u['cards']:4d}: {u['covered']}/{u['named_right']}/"
-            f"{u['named_wrong']}/{u['unseen']} | {u['false_covered']}"
+            f"{u['named_wrong']}/{u['unseen']} | {u['false_covered']} |                   "
+            f"{w['precision']:6.3f} {w['recall']:6.3f} {w['f1']:6.3f}"
         )
     print_cells(res, layouts, styles, "readable_cells", "readable", "readable identity F1 per (layout, style):")
     print("every card:")

@@ -32,6 +32,7 @@ from vision.postprocess import (
     assign_cards,
     decode_obb,
     drop_fragments,
+    drop_same_card,
     letterbox,
     merge_passes,
     reads_whole,
@@ -198,6 +199,7 @@ class Detector:
         tile_overlap: float = 1 / 3,
         readable_from: float = READABLE_FROM,
         whole_reads: float = WHOLE_READS,
+        same_card_iou: float | None = None,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -208,6 +210,7 @@ class Detector:
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
         self.tiles, self.tile_overlap = tiles, tile_overlap
         self.readable_from, self.whole_reads = readable_from, whole_reads
+        self.same_card_iou = same_card_iou
         self.calibration = _load_calibration(calibration)
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
@@ -396,6 +399,9 @@ class Detector:
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)
+        if self.same_card_iou is not None and len(obbs) > 1:
+            keep = drop_same_card(obbs, scores, self.classify_views(loaded.array, obbs)[0], self.same_card_iou)
+            obbs, scores = obbs[keep], scores[keep]
         masks, visible = self.visibility(loaded.array, obbs)
         whole, probs = self.classify_views(loaded.array, obbs, masks)
         assigned = assign_cards(probs, scores, self.calibration, visible)

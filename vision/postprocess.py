@@ -18,7 +18,7 @@ from PIL import Image
 
 from referee.cards import CARD_IDS, CARDS
 from vision.detection import CERTAIN_AT, Detection
-from vision.geometry import in_obb, nms_obb, obb_grid, obb_to_xyxy
+from vision.geometry import in_obb, nms_obb, obb_grid, obb_iou, obb_to_xyxy
 
 _PLAIN_CHAFF = re.compile(r"-chaff-\d+$")
 
@@ -134,6 +134,33 @@ def drop_fragments(
                 drop[i] = True
                 break
     return obbs[~drop], scores[~drop]
+
+
+def drop_same_card(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray, iou: float) -> np.ndarray:
+    """Bool ``(K,)``: which of the oriented boxes ``(K, 5)`` to keep when two boxes that
+    overlap at polygon IoU ``iou`` or more read as the same card: the lower-scored one is
+    dropped as a second box on that card.  ``scores`` ``(K,)``: localiser scores;
+    ``whole_probs`` ``(K, 48)``: each box's whole crop read by the classifier (same-month
+    plain chaff pooled, :data:`GROUPS`).  Rotated NMS at one threshold cannot tell two
+    fanned cards, whose whole-card boxes overlap by more than half, from two boxes on one
+    card; what they show can.  Raises ValueError on mismatched shapes."""
+    obbs = np.asarray(obbs, float).reshape(-1, 5)
+    scores = np.asarray(scores, float).reshape(-1)
+    whole = np.asarray(whole_probs, np.float64).reshape(-1, len(CARD_IDS))
+    if not len(obbs) == len(scores) == len(whole):
+        raise ValueError(f"drop_same_card: {len(obbs)} boxes, {len(scores)} scores, {len(whole)} rows of probabilities")
+    keep = np.ones(len(obbs), bool)
+    if len(obbs) < 2:
+        return keep
+    group = pooled_groups(whole).argmax(1)
+    over = obb_iou(obbs, obbs) >= iou
+    order = np.argsort(-scores, kind="stable")
+    for n, i in enumerate(order):
+        if keep[i]:
+            for j in order[n + 1 :]:
+                if keep[j] and over[i, j] and group[i] == group[j]:
+                    keep[j] = False
+    return keep
 
 
 def _inside_share(a: np.ndarray, b: np.ndarray) -> float:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID
-from referee.errors import PlayerCountError, RefereeError, given, shown
+from referee.errors import PlayerCountError, RefereeError, RoundFieldError, given, shown
 from referee.gostop.hwatu import card_label
 from referee.gostop.points import SAKE_CUP
 from referee.gostop.rules import GostopRules
@@ -115,15 +115,16 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, Any]:
     return dict(value)
 
 
-def _count(value: object, where: str, most: int = MAX_CALLS) -> int:
+def _count(value: object, key: str, player: str, most: int = MAX_CALLS) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise RefereeError("bad-round", f"{where} is {shown(value)}; expected a whole number 0 to {most}")
+        raise RoundFieldError("bad-round", f"\"{key}\" of {player} is {shown(value)}; expected a whole number 0 to "
+                              f"{most}", field=key, rule="count", player=player, value=value, limit=most)
     return value
 
 
 def _counts(value: object, key: str, players: tuple[str, ...]) -> dict[str, int]:
     table = _table(value, key, players)
-    return {p: n for p, v in table.items() if (n := _count(v, f"\"{key}\" of {p}"))}
+    return {p: n for p, v in table.items() if (n := _count(v, key, p))}
 
 
 def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
@@ -136,16 +137,20 @@ def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[
                                "e.g. [3]")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or v not in deck:
-                raise RefereeError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards (option "
-                                   f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}")
+                raise RoundFieldError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards (option "
+                                      f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}",
+                                      field="bonus", rule="not-in-deck", player=p, value=v,
+                                      limit=tuple(sorted(set(deck))))
         if values:
             out[p] = tuple(values)
     held = Counter(v for values in out.values() for v in values)
     for v, n in sorted(held.items()):
         if n > deck[v]:
-            who = ", ".join(f"{p} {vs.count(v)}" for p, vs in out.items() if v in vs)
-            raise RefereeError("too-many-cards", f"\"bonus\" has {n} bonus cards worth {v} pi ({who}); the deck "
-                               f"(option bonus_cards {list(rules.options.bonus_cards)}) holds {deck[v]}")
+            counts = {p: vs.count(v) for p, vs in out.items() if v in vs}
+            who = ", ".join(f"{p} {k}" for p, k in counts.items())
+            raise RoundFieldError("too-many-cards", f"\"bonus\" has {n} bonus cards worth {v} pi ({who}); the deck "
+                                  f"(option bonus_cards {list(rules.options.bonus_cards)}) holds {deck[v]}",
+                                  field="bonus", rule="too-many", value=v, limit=deck[v], counts=counts)
     return out
 
 
@@ -159,9 +164,10 @@ def _sake_cup(rules: GostopRules, value: object, players: tuple[str, ...],
             raise RefereeError("bad-round", f"\"sake_cup\" says how {p} plays the sake cup, but {p}'s pile does not "
                                f"hold {card_label(SAKE_CUP)}")
         if rules.options.sake_cup != "choice":
-            raise RefereeError("bad-round", f"\"sake_cup\" of {p}: under this ruleset the sake cup is always "
-                               f"{'a pi' if rules.options.sake_cup == 'pi' else 'an animal'} (option sake_cup); "
-                               "leave it out")
+            raise RoundFieldError("bad-round", f"\"sake_cup\" of {p}: under this ruleset the sake cup is always "
+                                  f"{'a pi' if rules.options.sake_cup == 'pi' else 'an animal'} (option sake_cup); "
+                                  "leave it out", field="sake_cup", rule="fixed", player=p, value=use,
+                                  limit=rules.options.sake_cup)
     return table
 
 
@@ -172,13 +178,16 @@ def _ppeok(value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]
         if not isinstance(turns, list | tuple) or not all(
             not isinstance(t, bool) and isinstance(t, int) and 1 <= t <= MAX_TURN for t in turns
         ):
-            raise RefereeError("bad-round", f"\"ppeok\" of {p} is {shown(turns)}; expected the turn numbers (1 to "
-                               f"{MAX_TURN}) of {p}'s ppeok, e.g. [1, 2]")
+            raise RoundFieldError("bad-round", f"\"ppeok\" of {p} is {shown(turns)}; expected the turn numbers (1 "
+                                  f"to {MAX_TURN}) of {p}'s ppeok, e.g. [1, 2]", field="ppeok", rule="turns",
+                                  player=p, value=turns, limit=MAX_TURN)
         if len(set(turns)) != len(turns):
-            raise RefereeError("bad-round", f"\"ppeok\" of {p} names a turn twice: {list(turns)}")
+            raise RoundFieldError("bad-round", f"\"ppeok\" of {p} names a turn twice: {list(turns)}", field="ppeok",
+                                  rule="twice", player=p, value=tuple(turns))
         if len(turns) > THREE_PPEOK:
-            raise RefereeError("bad-round", f"\"ppeok\" of {p} has {len(turns)} ppeok; the third ends the round "
-                               "(3뻑)")
+            raise RoundFieldError("bad-round", f"\"ppeok\" of {p} has {len(turns)} ppeok; the third ends the round "
+                                  "(3뻑)", field="ppeok", rule="too-many", player=p, value=tuple(turns),
+                                  limit=THREE_PPEOK)
         if turns:
             out[p] = tuple(sorted(turns))
     return out
@@ -201,8 +210,9 @@ def _instant(value: object, players: tuple[str, ...]) -> Instant | None:
     ids = parse_groups({player: cards}, what="instant.cards of")[player]
     months = {BY_ID[c].month for c in ids}
     if len(ids) != 4 or len(months) != 1:
-        raise RefereeError("bad-round", f"\"instant.cards\" of {player} are {list(ids)}; chongtong (총통) is all four "
-                           "cards of one month")
+        raise RoundFieldError("bad-round", f"\"instant.cards\" of {player} are {list(ids)}; chongtong (총통) is all "
+                              "four cards of one month", field="instant.cards", rule="one-month", player=player,
+                              value=tuple(ids))
     return Instant(value["type"], player, tuple(ids))
 
 
@@ -232,6 +242,18 @@ def make_round(
     value the deck lacks, a ``sake_cup`` for a player without the cup, an instant win beside
     piles, gos or a stopper, a bad ppeok list, a ``last_go`` or ``dokbak`` that does not fit,
     a nagari carry that is not 1, 2, 4 ... up to option ``nagari_cap``).
+
+    A refused value of one field is a ``referee.errors.RoundFieldError``, by ``(field, rule)``:
+    ``("gos" | "shakes" | "bombs", "count")``, not a whole number 0 to ``limit`` (``MAX_CALLS``);
+    ``("ppeok", "turns")``, not turn numbers 1 to ``limit`` (``MAX_TURN``); ``("ppeok", "twice")``, a turn
+    given twice; ``("ppeok", "too-many")``, more than ``limit`` (3뻑 ends the round); ``("stopped_by",
+    "three-ppeok")``, a stopper (``value``) though ``player`` made three ppeok; ``("last_go", "no-go")`` and
+    ``("dokbak", "stopper")``, ``player`` called no go, or is the one who stopped; ``("instant.cards",
+    "one-month")``, not four cards of a month; ``("instant", "played")``, ``value`` the keys that say the round
+    was played; ``("bonus", "not-in-deck")``, a pi value outside the deck's (``limit``, option
+    ``bonus_cards``); ``("bonus", "too-many")`` (code ``too-many-cards``), more cards worth ``value`` than the
+    deck's ``limit``, ``counts`` by holder; ``("sake_cup", "fixed")``, a choice though option ``sake_cup``
+    (``limit``) fixes it.
     """
     players = check_players(rules, players)
     dealer = players[0] if dealer is None else _player(dealer, "dealer", players)
@@ -253,22 +275,25 @@ def make_round(
                                  ("stopped_by", stopper), ("shakes", shakes_t), ("bombs", bombs_t),
                                  ("ppeok", ppeok_t)) if v]
         if played:
-            raise RefereeError("bad-round", f"chongtong (총통) by {inst.player} ends the round at the deal, so "
-                               f"{', '.join(played)} must be empty; leave out \"instant\" if the round was played")
+            raise RoundFieldError("bad-round", f"chongtong (총통) by {inst.player} ends the round at the deal, so "
+                                  f"{', '.join(played)} must be empty; leave out \"instant\" if the round was played",
+                                  field="instant", rule="played", player=inst.player, value=tuple(played))
     three = [p for p, turns in ppeok_t.items() if len(turns) == THREE_PPEOK]
     if three and stopper is not None:
-        raise RefereeError("bad-round", f"{three[0]} made three ppeok (3뻑), which ends the round, so nobody "
-                           f"stopped; \"stopped_by\" is {shown(stopper)} (leave it out)")
+        raise RoundFieldError("bad-round", f"{three[0]} made three ppeok (3뻑), which ends the round, so nobody "
+                              f"stopped; \"stopped_by\" is {shown(stopper)} (leave it out)", field="stopped_by",
+                              rule="three-ppeok", player=three[0], value=stopper)
     last = None if last_go is None else _player(last_go, "last_go", players)
     if last is not None and not gos_t.get(last):
-        raise RefereeError("bad-round", f"\"last_go\" is {shown(last)}, who called no go (\"gos\" of {last} is 0)")
+        raise RoundFieldError("bad-round", f"\"last_go\" is {shown(last)}, who called no go (\"gos\" of {last} is 0)",
+                              field="last_go", rule="no-go", player=last, value=last)
     feeder = None if dokbak is None else _player(dokbak, "dokbak", players)
     if feeder is not None and len(players) != 3:
         raise RefereeError("bad-round", "\"dokbak\" is for three players; with two a loser who called go pays "
                            "×2 (go-bak)")
     if feeder is not None and feeder == stopper:
-        raise RefereeError("bad-round", f"\"dokbak\" is {shown(feeder)}, the player who stopped; name the loser who "
-                           "fed the winner")
+        raise RoundFieldError("bad-round", f"\"dokbak\" is {shown(feeder)}, the player who stopped; name the loser "
+                              "who fed the winner", field="dokbak", rule="stopper", player=feeder, value=feeder)
     carry = 1 if nagari_carry is None else nagari_carry
     cap = rules.options.nagari_cap
     if isinstance(carry, bool) or not isinstance(carry, int) or carry not in carries(cap, carry):

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, count_cards, month_label
-from referee.errors import PlayerCountError, RefereeError, shown
+from referee.errors import PlayerCountError, RefereeError, RoundFieldError, shown
 from referee.hachihachi.deal import FIELD_SIZE, HAND_SIZE
 from referee.hachihachi.dropout import Dropout
 from referee.hachihachi.field import Multiplier, check_carry, field_multipliers, round_multiplier
@@ -156,17 +156,19 @@ def _active_and_dropped(
     orders = [raw[p][0] for p in voluntary]
     if any(orders):
         if sorted(orders) != list(range(1, len(voluntary) + 1)):
-            raise RefereeError(
+            raise RoundFieldError(
                 "bad-round",
                 f"drop-out orders are {orders}; expected each of "
                 f"1..{len(voluntary)} once for {', '.join(voluntary)}",
+                field="dropped", rule="order", value=tuple(orders), limit=len(voluntary), players=tuple(voluntary),
             )
         by_order = sorted(voluntary, key=lambda p: raw[p][0])
         if by_order != voluntary:
-            raise RefereeError(
+            raise RoundFieldError(
                 "bad-round",
                 f"drop-out orders {orders} do not follow the seating from "
                 f"the dealer ({', '.join(seating)}), in which the calls are made",
+                field="dropped", rule="seating", value=tuple(orders), players=seating,
             )
     out = [(p, k, False, raw[p][2]) for k, p in enumerate(voluntary, 1)]
     out += [(p, 0, True, raw[p][2]) for p in forced]
@@ -218,6 +220,13 @@ def make_round(
     ``unknown-player``, ``unknown-card``, ``duplicate-card``, ``too-many-cards``,
     ``card-count`` (a hand not 7 cards, a field not 6), ``misdeal``,
     ``bad-round`` or ``bad-decision``.
+
+    Three ``bad-round`` refusals are ``referee.errors.RoundFieldError``, by ``(field, rule)``:
+    ``("multiplier", "choice")``, a stated multiplier outside ``limit`` (the values option
+    ``field_multiplier`` allows; RULES.md "Field multiplier"); ``("dropped", "order")``, drop-out call
+    orders (``value``, in seating order) that do not number ``players`` (who dropped out by choice)
+    1 to ``limit`` once each; ``("dropped", "seating")``, orders that do not follow ``players``, the
+    seating from the dealer, in which the calls are made (RULES.md "4 to 6 players", seed 003 "Bidding phase").
     """
     players = tuple(players)
     warnings: list[str] = []
@@ -312,7 +321,8 @@ def _stated(rules: HachihachiRules, value: int, own: tuple[int, ...] | None) -> 
     else:
         ok = {1, *values}
     if isinstance(value, bool) or not isinstance(value, int) or value not in ok:
-        raise RefereeError("bad-round", f"multiplier is {shown(value)}; expected one of {sorted(ok)}")
+        raise RoundFieldError("bad-round", f"multiplier is {shown(value)}; expected one of {sorted(ok)}",
+                              field="multiplier", rule="choice", value=value, limit=tuple(sorted(ok)))
     if own is not None:
         field_value = 1
         for v in own:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from gs_cases import DRY, PI, RAIN, cite, score
+from gs_cases import CUP, DRY, PI, RAIN, cite, score
 
 from referee import api
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RoundFieldError
 
 CHONGTONG = {"type": "chongtong", "player": "A", "cards": ["pine-crane", "pine-poetry-ribbon", "pine-chaff-1",
                                                           "pine-chaff-2"]}
@@ -108,3 +108,41 @@ def test_a_round_must_say_how_it_ended():
 ], ids=["explicit null: a nagari", "a stopper", cite(64) + " chongtong says it", cite(66) + " 3뻑 says it"])
 def test_an_ending_that_is_said_is_scored(extra, outcome):
     assert api.score_json(STOPPED | extra)["outcome"] == outcome
+
+
+PARTS = [
+    # (round fields, options, the error's parts), id
+    (({"gos": {"B": 13}}, {}, {"code": "bad-round", "field": "gos", "rule": "count", "player": "B", "value": 13,
+                               "limit": 12}), cite(89) + " gos at most MAX_CALLS"),
+    (({"ppeok": {"B": ["x"]}}, {}, {"field": "ppeok", "rule": "turns", "player": "B", "value": ["x"], "limit": 12}),
+     cite(65) + " ppeok turn numbers"),
+    (({"ppeok": {"B": [2, 1, 2]}}, {}, {"field": "ppeok", "rule": "twice", "player": "B", "value": (2, 1, 2)}),
+     cite(65) + " a ppeok turn once"),
+    (({"ppeok": {"B": [1, 2, 3, 4]}}, {}, {"field": "ppeok", "rule": "too-many", "player": "B", "limit": 3}),
+     cite(66) + " 3뻑 ends the round"),
+    (({"ppeok": {"B": [1, 2, 3]}}, {}, {"field": "stopped_by", "rule": "three-ppeok", "player": "B", "value": "A"}),
+     cite(66) + " a stopper in a three-ppeok round"),
+    (({"last_go": "B"}, {}, {"field": "last_go", "rule": "no-go", "player": "B"}), cite(74) + " last_go called go"),
+    (({"dokbak": "A"}, {}, {"field": "dokbak", "rule": "stopper", "player": "A"}), cite(74) + " dokbak is a loser"),
+    (({"piles": {}, "stopped_by": None, "instant": {**CHONGTONG, "cards": DRY}}, {},
+      {"field": "instant.cards", "rule": "one-month", "player": "A", "value": tuple(DRY)}), cite(64) + " a month"),
+    (({"piles": {}, "instant": CHONGTONG}, {}, {"field": "instant", "rule": "played", "value": ("stopped_by",)}),
+     cite(64) + " chongtong at the deal"),
+    (({"bonus": {"A": [3], "B": [3]}}, {}, {"code": "too-many-cards", "field": "bonus", "rule": "too-many",
+                                            "value": 3, "limit": 1, "counts": {"A": 1, "B": 1}}),
+     cite(15) + " as many bonus cards as the deck"),
+    (({"bonus": {"C": [5]}}, {}, {"field": "bonus", "rule": "not-in-deck", "player": "C", "value": 5,
+                                  "limit": (2, 3)}), cite(15) + " a bonus value the deck has"),
+    (({"piles": {"A": [*DRY[:3], CUP]}, "sake_cup": {"A": "animal"}}, {"sake_cup": "pi"},
+      {"field": "sake_cup", "rule": "fixed", "player": "A", "value": "animal", "limit": "pi"}),
+     cite(12) + " option sake_cup fixes it"),
+]
+
+
+@pytest.mark.parametrize(("fields", "options", "parts"), [c for c, _ in PARTS], ids=[i for _, i in PARTS])
+def test_a_refused_field_carries_its_parts_beside_its_message(fields, options, parts):
+    """The parts a form says the refusal from (``RoundFieldError``), without reading the message."""
+    fields = {"piles": {"A": DRY[:3]}, **fields}
+    with pytest.raises(RoundFieldError) as e:
+        score(fields.pop("piles"), options=options, **fields)
+    assert {k: getattr(e.value, k) for k in parts} == parts

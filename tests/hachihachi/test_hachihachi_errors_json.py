@@ -15,7 +15,7 @@ from hh_cases import (
     PILES,
 )
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RoundFieldError
 from referee.hachihachi import settle_round_json
 
 HANDS = {"A": HAND_KARASU, "B": HAND_HANEKEN, "C": HAND_NOTHING}
@@ -164,6 +164,28 @@ def test_user_errors(data, code, text):
         settle_round_json(data)
     assert e.value.code == code
     assert text in str(e.value)
+
+
+FIVE = ["A", "B", "C", "D", "E"]
+PARTS = [
+    # (round, the error's parts), id
+    ((base(multiplier=3, field=None), {"field": "multiplier", "rule": "choice", "value": 3, "limit": (1, 2, 4)}),
+     "RULES.md:119 a stated field multiplier"),
+    ((base(players=FIVE, dropped={"B": {"order": 1}, "C": {"order": 1}}),
+     {"field": "dropped", "rule": "order", "value": (1, 1), "limit": 2, "players": ("B", "C")}),
+     "RULES.md:147 drop-out orders number the players once each"),
+    ((base(players=FIVE, dealer="C", dropped={"D": {"order": 2}, "E": {"order": 1}}),
+     {"field": "dropped", "rule": "seating", "value": (2, 1), "players": ("C", "D", "E", "A", "B")}),
+     "RULES.md:147 drop-out calls go round from the dealer"),
+]
+
+
+@pytest.mark.parametrize(("data", "parts"), [p for p, _ in PARTS], ids=[i for _, i in PARTS])
+def test_a_refused_field_carries_its_parts_beside_its_message(data, parts):
+    """The parts a form says the refusal from (``RoundFieldError``), without reading the message."""
+    with pytest.raises(RoundFieldError) as e:
+        settle_round_json(data)
+    assert (e.value.code, {k: getattr(e.value, k) for k in parts}) == ("bad-round", parts)
 
 
 def test_missing_cards_are_listed():

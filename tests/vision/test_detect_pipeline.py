@@ -20,6 +20,7 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det.zoom_out = 1.0
     det.tiles, det.tile_overlap = 1, 1 / 3
     det.boxes, det.readable_from, det.whole_reads = "visible", 0.3, 0.5
+    det.same_card_iou = None
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):
@@ -69,6 +70,25 @@ def test_box_is_in_pixels_of_the_exif_oriented_photo():
     assert d.box == pytest.approx(
         ((256 - 128 - 10) / 0.64, 80 / 0.64, (256 - 128 + 10) / 0.64, 120 / 0.64), abs=2
     )
+
+
+@pytest.mark.parametrize(("same_card_iou", "found"), [(None, 2), (0.5, 1)])
+def test_a_second_box_on_one_card_is_dropped_when_both_read_as_it(same_card_iou, found):
+    # two boxes NMS at 0.9 keeps (IoU 0.83), both read as the one card the classifier sees;
+    # without the rule the pile rules give the second box another card
+    det = fake_detector((0, 0, 1, 1, 0.0))
+    det.iou, det.same_card_iou = 0.9, same_card_iou
+
+    def loc(x):
+        out = np.zeros((1, 6, 2), np.float32)
+        out[0, :, 0] = [256, 256, 61, 100, 0.9, 0.0]
+        out[0, :, 1] = [260, 259, 61, 100, 0.8, 0.02]
+        return out
+
+    det._loc = loc
+    dets = det.detect(np.full((512, 512, 3), 128, np.uint8))
+    assert len(dets) == found
+    assert dets[0].card == "paulownia-chaff-yellow"
 
 
 def test_weak_card_is_flagged_uncertain():

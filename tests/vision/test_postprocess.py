@@ -22,6 +22,7 @@ from vision.postprocess import (
     _inside_share,
     assign_cards,
     decode_obb,
+    drop_same_card,
     letterbox,
     reads_whole,
     to_detections,
@@ -130,6 +131,39 @@ def test_reads_whole_skips_unassigned_boxes_and_checks_shapes():
     assert reads_whole([], np.zeros((0, 48))).tolist() == []
     with pytest.raises(ValueError, match="expected 2 rows, got 1"):
         reads_whole([(0, 0.5), (1, 0.5)], np.zeros((1, 48)))
+
+
+# drop_same_card: two boxes overlapping at IoU >= 0.5 that read as one card are one card
+CARD = (100.0, 100.0, 61.0, 100.0, 0.0)
+NUDGED = (104.0, 103.0, 61.0, 100.0, 0.02)  # the same card, boxed twice
+FANNED = (110.0, 100.0, 61.0, 100.0, 0.18)  # the next card of a fan: IoU with CARD 0.70
+APART = (300.0, 100.0, 61.0, 100.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("boxes", "reads", "kept"),
+    [
+        ((CARD, NUDGED), ("maple-deer", "maple-deer"), [True, False]),  # a second box on one card
+        ((CARD, FANNED), ("maple-deer", "maple-blue-ribbon"), [True, True]),  # two fanned cards
+        ((CARD, APART), ("maple-deer", "maple-deer"), [True, True]),  # far apart: the pile rules decide
+        ((CARD, NUDGED), ("pine-chaff-1", "pine-chaff-2"), [True, False]),  # same-month chaff read as one
+        ((CARD, NUDGED, FANNED), ("cherry-curtain",) * 3, [True, False, False]),
+    ],
+)
+def test_drop_same_card(boxes, reads, kept):
+    scores = np.linspace(0.9, 0.5, len(boxes))  # the first box scores highest
+    assert drop_same_card(np.array(boxes), scores, onehot(*reads), 0.5).tolist() == kept
+
+
+def test_drop_same_card_keeps_the_higher_score_and_checks_shapes():
+    both = np.array([CARD, NUDGED])
+    assert drop_same_card(both, np.array([0.4, 0.8]), onehot("maple-deer", "maple-deer"), 0.5).tolist() == [
+        False,
+        True,
+    ]
+    assert drop_same_card(np.zeros((0, 5)), np.zeros(0), np.zeros((0, 48)), 0.5).tolist() == []
+    with pytest.raises(ValueError, match="2 boxes, 1 scores"):
+        drop_same_card(both, np.array([0.5]), onehot("maple-deer", "maple-deer"), 0.5)
 
 
 def test_assign_cards_rejects_bad_shapes():

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee import families
 from referee.cards import BY_ID, CARD_IDS, CARDS
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RoundFieldError, shown
 from referee.family import Family
 from referee.notation import DuplicateCardError
 from referee.ruleset import load_table
@@ -471,9 +471,10 @@ class EntryForm:
     facts: str
     #: ``unanswered(form, data)``: what the form still has to be told before it scores, or None.
     unanswered: Callable[[FormData, Mapping[str, Any]], str | None] | None = None
-    #: ``words(message)``: the core's message about a round this form sent, in the form's words (its
+    #: ``words(error)``: the core's error (or its message) about a round this form sent, in the form's words (its
     #: fields by their labels, not the round JSON's keys).
-    words: Callable[[str], str] = lambda message: _plain_words(message)
+    words: Callable[[RefereeError | str], str] = lambda error: _plain_words(
+        error if isinstance(error, str) else error.message)
 
 
 # ---- the core's words about a round, in the form's ------------------------------------
@@ -524,87 +525,86 @@ _PILES_FIELDS = {"gos": "Go 고", "shakes": "Shake 흔들기", "bombs": "Bomb �
                  "last_go": "“Who called last”", "dokbak": "“독박 declared”", "instant.player": "Chongtong's “Who”"}
 
 
-def _round_over(who: str, keys: str) -> str:
-    played = [k.strip() for k in keys.split(",")]
-    leave = [_PILES_FIELDS.get(k, k) for k in played if k != "stopped_by"]
+def _given(value: Any) -> str:
+    """A value a ``RoundFieldError`` carries as the player typed it (``_typed`` of the core's ``shown``)."""
+    return _typed(shown(value))
+
+
+def _round_over(e: RoundFieldError) -> str:
+    leave = [_PILES_FIELDS.get(k, k) for k in e.value if k != "stopped_by"]
     steps = ([f"leave {' and '.join(leave)} empty"] if leave else []) + (
-        ["choose “Nobody stopped”"] if "stopped_by" in played else [])
-    return (f"Chongtong (총통) by {who} ends the round at the deal: {' and '.join(steps)}, or clear the chongtong if "
-            "the round was played.")
+        ["choose “Nobody stopped”"] if "stopped_by" in e.value else [])
+    return (f"Chongtong (총통) by {e.player} ends the round at the deal: {' and '.join(steps)}, or clear the chongtong "
+            "if the round was played.")
 
 
-def _twice(who: str, turns: str) -> str:
-    seen: list[str] = []
-    again = next((t for t in (x.strip() for x in turns.split(",")) if t in seen or seen.append(t)), turns)
-    return f"{who}'s ppeok (뻑) names turn {again} twice; give each turn once."
+def _twice(e: RoundFieldError) -> str:
+    seen: list[Any] = []
+    again = next((t for t in e.value if t in seen or seen.append(t)), ", ".join(map(str, e.value)))
+    return f"{e.player}'s ppeok (뻑) names turn {again} twice; give each turn once."
 
 
-#: A core message's pattern, and the form's words for it from the match.
-Rewording = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+def _not_in_deck(e: RoundFieldError) -> str:
+    deck = (f"these house rules' bonus cards are worth {words([str(v) for v in e.limit], 'or')} pi" if e.limit else
+            "these house rules play without bonus cards")
+    return (f"{e.player}'s bonus card is worth {_given(e.value)} pi, but {deck}; reload the round page and tick them "
+            "again.")
 
 
-#: The Go-Stop core's messages about the piles form's fields (``referee.gostop.inputs``), in the form's words.
-_PILES_WORDS: tuple[Rewording, ...] = (
-    (re.compile(r'"(gos|shakes|bombs)" of (.+?) is (.+?); expected a whole number 0 to (\d+)'),
-     lambda m: f"{m[2]}'s {_PILES_FIELDS[m[1]]} must be a whole number 0 to {m[4]} (blank is 0); you entered "
-               f"{_typed(m[3])}."),
-    (re.compile(r'"ppeok" of (.+?) is (.+?); expected the turn numbers \(1 to (\d+)\) of .+'),
-     lambda m: f"{m[1]}'s ppeok (뻑) must be turn numbers 1 to {m[3]}, separated by commas, such as “1, 2”; you "
-               f"entered {_typed(m[2])}."),
-    (re.compile(r'"ppeok" of (.+?) names a turn twice: \[(.*)\]'), lambda m: _twice(m[1], m[2])),
-    (re.compile(r'"ppeok" of (.+?) has (\d+) ppeok; the third ends the round \(3뻑\)'),
-     lambda m: f"{m[1]}'s ppeok (뻑) lists {m[2]} turns, but the third ends the round (3뻑); give at most three."),
-    (re.compile(r'(.+?) made three ppeok \(3뻑\), which ends the round, so nobody stopped; .+'),
-     lambda m: f"{m[1]} made three ppeok (3뻑), which ends the round, so nobody stopped: choose “Nobody stopped”."),
-    (re.compile(r'"last_go" is \'(.+?)\', who called no go .+'),
-     lambda m: f"“Who called last” names {m[1]}, who called no go ({m[1]}'s Go 고 is blank); choose the loser who "
-               "called go last."),
-    (re.compile(r'"dokbak" is \'(.+?)\', the player who stopped; .+'),
-     lambda m: f"“독박 declared” names {m[1]}, who stopped; choose the loser who fed the winner."),
-    (re.compile(r'"instant\.cards" of (.+?) are \[.*\]; .+'),
-     lambda m: f"Chongtong (총통) by {m[1]}: choose the month whose four cards {m[1]} was dealt."),
-    (re.compile(r"chongtong \(총통\) by (.+?) ends the round at the deal, so (.+?) must be empty; .+"),
-     lambda m: _round_over(m[1], m[2])),
-    (re.compile(r'"bonus" has (\d+) bonus cards worth (\d+) pi \((.+?)\); the deck \(option bonus_cards .+?\) '
-                r"holds (\d+)"),
-     lambda m: f"The bonus cards worth {m[2]} pi are ticked {m[1]} times ({m[3]}), but the deck holds {m[4]}; tick "
-               "each bonus card once, for the player who holds it."),
-    (re.compile(r'"bonus" of (.+?) has (.+?); the deck\'s bonus cards \(option bonus_cards\) are worth '
-                r"(?:\[(.*)\]|nothing: it has none)"),
-     lambda m: f"{m[1]}'s bonus card is worth {_typed(m[2])} pi, but " + (
-         f"these house rules' bonus cards are worth {words(m[3].split(', '), 'or')} pi" if m[3] else
-         "these house rules play without bonus cards") + "; reload the round page and tick them again."),
-    (re.compile(r'"sake_cup" of (.+?): under this ruleset the sake cup is always (a pi|an animal) .+'),
-     lambda m: f"Under these house rules the sake cup is always {m[2]}: leave “Sake cup (국진)” at “Whichever is best "
-               "for its holder”."),
-)
-
-#: The Hachi-hachi core's messages about the money form's drop-out call order and field multiplier
-#: (``referee.hachihachi.round``).
-_MONEY_WORDS: tuple[Rewording, ...] = (
-    (re.compile(r"multiplier is (.+?); expected one of \[(.*)\]"),
-     lambda m: f"The field's multiplier must be {words([f'×{v}' for v in m[2].split(', ')], 'or')}; the form sent "
-               f"{_typed(m[1])}. Reload the round page and choose it again."),
-    (re.compile(r"drop-out orders are \[(.*)\]; expected each of 1\.\.(\d+) once for (.+)"),
-     lambda m: f"The call order of the players who drop out must number them 1 to {m[2]}, each once ({m[3]}); you "
-               f"entered {_typed(m[1])}."),
-    (re.compile(r"drop-out orders \[(.*)\] do not follow the seating from the dealer \((.+)\), in which .+"),
-     lambda m: f"The call order of the players who drop out ({m[1]}) does not follow the seating from the dealer "
-               f"({m[2]}), in which they call."),
-)
+#: The form's words for a core refusal of one field, from its parts (``RoundFieldError``), by ``(field, rule)``.
+Rewording = Callable[[RoundFieldError], str]
 
 
-def _rewords(rules: Sequence[Rewording]) -> Callable[[str], str]:
-    """``EntryForm.words`` from (a message's pattern, its words) pairs, then ``_plain_words``."""
+#: The Go-Stop core's refusals of the piles form's fields (``referee.gostop.inputs.make_round``), in the form's words.
+_PILES_WORDS: dict[tuple[str, str], Rewording] = {
+    **{(key, "count"): lambda e: f"{e.player}'s {_PILES_FIELDS[e.field]} must be a whole number 0 to {e.limit} "
+                                 f"(blank is 0); you entered {_given(e.value)}." for key in ("gos", "shakes", "bombs")},
+    ("ppeok", "turns"): lambda e: f"{e.player}'s ppeok (뻑) must be turn numbers 1 to {e.limit}, separated by commas, "
+                                  f"such as “1, 2”; you entered {_given(e.value)}.",
+    ("ppeok", "twice"): _twice,
+    ("ppeok", "too-many"): lambda e: f"{e.player}'s ppeok (뻑) lists {len(e.value)} turns, but the third ends the "
+                                     "round (3뻑); give at most three.",
+    ("stopped_by", "three-ppeok"): lambda e: f"{e.player} made three ppeok (3뻑), which ends the round, so nobody "
+                                             "stopped: choose “Nobody stopped”.",
+    ("last_go", "no-go"): lambda e: f"“Who called last” names {e.player}, who called no go ({e.player}'s Go 고 is "
+                                    "blank); choose the loser who called go last.",
+    ("dokbak", "stopper"): lambda e: f"“독박 declared” names {e.player}, who stopped; choose the loser who fed the "
+                                     "winner.",
+    ("instant.cards", "one-month"): lambda e: f"Chongtong (총통) by {e.player}: choose the month whose four cards "
+                                              f"{e.player} was dealt.",
+    ("instant", "played"): _round_over,
+    ("bonus", "too-many"): lambda e: f"The bonus cards worth {e.value} pi are ticked {sum(e.counts.values())} times "
+                                     f"({', '.join(f'{p} {n}' for p, n in e.counts.items())}), but the deck holds "
+                                     f"{e.limit}; tick each bonus card once, for the player who holds it.",
+    ("bonus", "not-in-deck"): _not_in_deck,
+    ("sake_cup", "fixed"): lambda e: "Under these house rules the sake cup is always "
+                                     f"{'a pi' if e.limit == 'pi' else 'an animal'}: leave “Sake cup (국진)” at "
+                                     "“Whichever is best for its holder”.",
+}
 
-    def words(message: str) -> str:
-        for pattern, said in rules:
-            m = pattern.fullmatch(message)
-            if m:
-                return said(m)
-        return _plain_words(message)
+#: The Hachi-hachi core's refusals of the money form's drop-out call order and field multiplier
+#: (``referee.hachihachi.round.make_round``), in the form's words.
+_MONEY_WORDS: dict[tuple[str, str], Rewording] = {
+    ("multiplier", "choice"): lambda e: f"The field's multiplier must be {words([f'×{v}' for v in e.limit], 'or')}; "
+                                        f"the form sent {_given(e.value)}. Reload the round page and choose it again.",
+    ("dropped", "order"): lambda e: f"The call order of the players who drop out must number them 1 to {e.limit}, "
+                                    f"each once ({', '.join(e.players)}); you entered {_given(e.value)}.",
+    ("dropped", "seating"): lambda e: f"The call order of the players who drop out ({', '.join(map(str, e.value))}) "
+                                      f"does not follow the seating from the dealer ({', '.join(e.players)}), in which "
+                                      "they call.",
+}
 
-    return words
+
+def _rewords(rules: Mapping[tuple[str, str], Rewording]) -> Callable[[RefereeError | str], str]:
+    """``EntryForm.words`` from the form's words for a ``RoundFieldError`` by its ``(field, rule)``; any other
+    error (or message) by ``_plain_words``."""
+
+    def said(error: RefereeError | str) -> str:
+        if isinstance(error, RoundFieldError) and (reword := rules.get((error.field, error.rule))):
+            return reword(error)
+        return _plain_words(error if isinstance(error, str) else error.message)
+
+    return said
 
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
@@ -735,7 +735,7 @@ def in_form_words(form: FormData, family: Family, error: RefereeError | str) -> 
     if isinstance(error, DuplicateCardError) and (said := _card_twice(error)):
         return said
     entry = registered_form(family)
-    return entry.words(message) if entry else _without_python(message)
+    return entry.words(error) if entry else _without_python(message)
 
 
 def dealer_mismatch(posted: Any, dealer: str, players: Sequence[str]) -> str | None:

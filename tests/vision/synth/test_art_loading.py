@@ -25,7 +25,7 @@ def test_default_art_is_the_shared_folder_beside_the_checkout():
     # vision/synth/, so a fresh machine's evaluation and training found no art
     checkout = Path(__file__).resolve().parents[3]
     assert (checkout / "pyproject.toml").is_file()
-    assert DEFAULT_ART_DIR == checkout.parent / "shared" / "cards" / "art"
+    assert checkout.parent / "shared" / "cards" / "art" == DEFAULT_ART_DIR
 
 
 def _write_set(folder, suffix, size=(64, 102)):
