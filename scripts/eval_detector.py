@@ -163,6 +163,10 @@ def main(argv=None) -> int:
         default=None,
         help="photos per (layout, style) when making the set (default: the split's)",
     )
+    p.add_argument(
+        "--texture-scale", type=float, default=None,
+        help="when making the set: backgrounds' grain this many times finer (e.g. 3; use its own --set folder)",
+    )
     p.add_argument("--localiser", type=Path, default=None, help="localiser ONNX (default: shipped)")
     p.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: shipped)")
     p.add_argument(
@@ -198,7 +202,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if not (a.set / "labels.json").exists() and not (a.set / "labels").is_dir():
         render_art(a.art, a.png, skip_done=True)
-        write_testset(a.set, a.png, a.split, a.per_cell)
+        write_testset(a.set, a.png, a.split, a.per_cell, texture_scale=a.texture_scale)
     photos = read_testset(a.set)
     if a.limit:
         seen: Counter = Counter()

@@ -59,7 +59,7 @@ def text(page: str) -> str:
 
 
 def undo_form(client, token: str) -> dict[str, str]:
-    """The scoreboard's Undo form as its button sends it: the id of the change it names."""
+    """The scoreboard's Undo form as sent once asked (the button also sends ``ask``): the id of the change it names."""
     latest = client.get(f"/api/v1/sessions/{token}").get_json()["last_change"]
     return {"change": str(latest["id"])} if latest else {}
 

@@ -84,6 +84,7 @@ from referee.store.rounds import (
     saved_with_form_token,
     set_rules,
     undo,
+    undo_discards,
     update_round,
 )
 from referee.store.schema import (
@@ -178,6 +179,7 @@ __all__ = [
     "set_photo_slot",
     "set_rules",
     "undo",
+    "undo_discards",
     "update_round",
     "writing",
 ]

@@ -380,6 +380,18 @@ def last_change(db: Database, session_id: int) -> str | None:
 
 
 @guarded
+def undo_discards(db: Database, session_id: int, change_id: int) -> list[RoundRow]:
+    """The rounds, as they are now, whose entry undoing change ``change_id`` throws away: a round the
+    change added (the undo deletes it) or edited (the undo puts its earlier entry back).  [] for a change
+    that only brings data back (a delete, a rules change), or one that is not this session's."""
+    row = db.execute("SELECT undo FROM changes WHERE id = ? AND session_id = ?", [change_id, session_id]).fetchone()
+    if row is None:
+        return []
+    ids = [arg if kind == "delete" else arg["id"] for kind, arg in json.loads(row[0]) if kind in ("delete", "restore")]
+    return [r for r in rounds_of(db, session_id) if r.id in ids]
+
+
+@guarded
 def undo(db: Database, session_id: int, change_id: int | None = None) -> str | None:
     """Revert the session's latest change; returns its summary, or None when there is none.
 

@@ -496,3 +496,20 @@ def test_a_game_has_one_rematch(tmp_path):
     assert (made, made_again) == (True, False)
     assert again == first
     assert [s.name for s in store.list_sessions(db)].count("Friday · rematch") == 1
+
+
+# Bug (phone walk-through): one tap of Undo took the round just entered off for good; the scoreboard now asks
+# first when the undo throws a round's entry away, and only then.
+def test_undo_discards_names_the_rounds_an_undo_throws_away(db, sess):
+    first, _ = store.add_round(db, sess.id, {"piles": {"A": ["pine-crane"]}})
+    second, _ = store.add_round(db, sess.id, {"piles": {"A": ["plum-chaff-1"]}})
+    added = store.latest_change(db, sess.id)
+    assert [r.data for r in store.undo_discards(db, sess.id, added.id)] == [second.data]  # the round it adds
+    store.update_round(db, sess.id, first.id, {"piles": {"A": []}}, first.version)
+    edited = store.latest_change(db, sess.id)
+    assert [r.data for r in store.undo_discards(db, sess.id, edited.id)] == [{"piles": {"A": []}}]  # as edited
+    store.delete_round(db, sess.id, second.id)
+    assert store.undo_discards(db, sess.id, store.latest_change(db, sess.id).id) == []  # undone, it comes back
+    other = store.create_session(db, name="U", ruleset="roppyakken", family="roppyakken", options={},
+                                 players=["A", "B"], dealer="A")
+    assert store.undo_discards(db, other.id, edited.id) == []  # another session's change

@@ -305,3 +305,57 @@ def test_each_rounds_edit_button_keeps_inside_its_box_on_a_phone(app, live, brow
     page.goto(f"{live}/s/{token}")
     assert page.locator("a.edit-round").count() == len(ids)
     assert page.evaluate(EDIT_PAST_JS) == []
+
+
+#: The house-rule boxes whose text their box cuts (wider, or taller, than it shows): [[name, value]].
+CUT_FIELDS_JS = """() => [...document.querySelectorAll('.option input:not([type=checkbox]), .option textarea')]
+  .filter(e => e.getBoundingClientRect().width > 0)
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
+    || e.getBoundingClientRect().right > innerWidth + 0.5)
+  .map(e => [e.name, e.value])"""
+
+
+@pytest.mark.parametrize("ruleset", ["gostop", "matgo", "hachihachi", "roppyakken", "koikoi"])
+def test_every_house_rule_shows_its_whole_value_on_a_360px_phone(live, browser, ruleset):
+    # Bug of the 360 px walk-through: Go-Stop's godori birds read "plum-bush-warbler, wisteria-cuckoo," and its
+    # double pi "willow-lightning, paulownia-chaff-yel" in one-line boxes.
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/new")
+    page.select_option('select[name="ruleset"]', ruleset)
+    page.locator(f'input[name="options_shown"][value="{ruleset}"]').wait_for(state="attached")  # its options
+    page.locator("summary", has_text="House rules").click()
+    fields = page.locator(".option input:not([type=checkbox]), .option textarea").filter(visible=True)
+    fields.first.wait_for()
+    assert fields.count() >= 1
+    assert page.evaluate(CUT_FIELDS_JS) == []
+    if ruleset == "hachihachi":  # a longer list, typed in: its box grows to show it
+        page.locator('textarea[name="opt.field_x4"]').fill(
+            "willow-rain-man, paulownia-phoenix, cherry-curtain, pampas-moon, pine-crane, plum-bush-warbler")
+        assert page.evaluate(CUT_FIELDS_JS) == []
+
+
+@pytest.mark.parametrize(("example", "renamed"), [
+    ("gostop", {"Minho": "Christina", "Seoyeon": "Park Seoyeon"}),
+    ("hachihachi", {"A": "Alexandra", "B": "Bartholomew", "C": "Chiyo Kobayashi"}),
+    ("koikoi", {"Aki": "Akiko Yamamoto", "Ben": "Benedikt"}),
+], ids=["gostop", "hachihachi", "koikoi"])
+def test_the_standings_keep_every_name_whole_beside_its_total_on_a_360px_phone(app, live, browser, example,
+                                                                                renamed):
+    # Bug of the 360 px walk-through: Go-Stop's third place read "Christi|na" under its colour square, squeezed
+    # by "−18,600 (186점)"; a row too narrow for both now puts the total on the next line.
+    token, _ = example_session(app, example, renamed)
+    page = browser.new_page(**SMALL)
+    page.goto(f"{live}/s/{token}")
+    names = page.locator(".totals .pname")
+    assert names.count() == len(app.test_client().get(f"/api/v1/sessions/{token}").get_json()["players"])
+    assert all(any(n in shown for shown in names.all_inner_texts()) for n in renamed.values())
+    assert page.evaluate(SPLIT_WORDS_JS, ".totals .pname") == []
+    assert page.evaluate(CUT_TEXT_JS, ".totals .ptotal") == []
+    swatch_beside_name = page.evaluate("""() => [...document.querySelectorAll('.totals .pname')].every(n => {
+      const sw = n.querySelector('.swatch').getBoundingClientRect(), range = document.createRange();
+      range.setStart(n.querySelector('.swatch').nextSibling, 0);
+      range.setEnd(n.querySelector('.swatch').nextSibling, 1);
+      return Math.abs(range.getBoundingClientRect().top - sw.top) < 12;
+    })""")
+    assert swatch_beside_name
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -67,7 +67,7 @@ def _init(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _job(args):
-    seed, out, layout, style, size, quality = args
+    seed, out, layout, style, size, quality, texture_scale = args
     done = Path(out) / "labels" / f"{seed}.json"
     if done.exists():  # resumable: a photo already written is kept
         return json.loads(done.read_text(encoding="utf-8"))
@@ -79,6 +79,7 @@ def _job(args):
         styles=(style,),
         backgrounds=TEST_BACKGROUNDS,
         exclude={k: v[:1] for k, v in MERGED_IDS.items()},
+        texture_scale=texture_scale,
     )
     name = f"{seed}.jpg"
     s.image.save(Path(out) / "images" / name, quality=quality)
@@ -106,6 +107,7 @@ def write_testset(
     styles: tuple[str, ...] | None = None,
     workers: int = 2,
     quality: int = 92,
+    texture_scale: float | None = None,
 ) -> Path:
     """Render a held-out set to ``out_dir`` (see the module docstring); return its labels path.
 
@@ -116,6 +118,11 @@ def write_testset(
     ``split_seed * 1_000_000 + layout_index * 10_000 + style_index * 100 + i``.
     A style's timomt-like merged ids (:data:`vision.synth.render.MERGED_IDS`) are not drawn as
     their first id (the nominal yellow Paulownia chaff).
+    ``texture_scale``: draw the backgrounds' grain that many times finer
+    (:func:`vision.synth.scenes.make_scene`): photos of the same seeds (other cards and poses:
+    the larger texture takes other draws) on a table closer to a phone photo of real wood or
+    cloth, whose grain is finer next to a card than the generator's (docs/VISION.md, "Known
+    limits").
     Raises ValueError for an unknown split.
     """
     if split not in SPLIT_SEEDS:
@@ -127,7 +134,7 @@ def write_testset(
     (out / "labels").mkdir(parents=True, exist_ok=True)
     base = SPLIT_SEEDS[split] * 1_000_000
     jobs = [
-        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality)
+        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality, texture_scale)
         for li, layout in enumerate((*LAYOUTS, NO_CARDS))
         for si, style in enumerate(styles)
         for i in range(per_cell)
@@ -139,6 +146,8 @@ def write_testset(
         with Pool(workers, initializer=_init, initargs=(str(png_dir), styles)) as pool:
             photos = pool.map(_job, jobs, chunksize=1)
     meta = {"split": split, "size": size, "per_cell": per_cell, "styles": list(styles), "photos": photos}
+    if texture_scale:
+        meta["texture_scale"] = texture_scale
     path = out / "labels.json"
     path.write_text(json.dumps(meta), encoding="utf-8")
     return path

@@ -236,12 +236,17 @@ def _whole(text: str | None) -> int | str | None:
     return int(text) if re.fullmatch(r"\d{1,3}", text) else text
 
 
+#: What may stand between ppeok turn numbers: a comma, a space, or the "." that a phone's number pad
+#: offers instead (an iPhone's has no comma), and the full-width commas of a CJK keyboard ("1、2").
+PPEOK_SEPARATORS = re.compile(r"[,.\s、，．]+")
+
+
 def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, Any]:
     """A round from the piles form (Go-Stop; GOSTOP-RULES.md "JSON", without the session's keys).
 
     Fields: ``pile-<i>`` (i = seat; once per tapped card); ``stopped_by`` (a player's name, or empty:
     nobody stopped; no field: not answered yet, see ``ending_unanswered``); per seat ``gos-<i>``,
-    ``shakes-<i>``, ``bombs-<i>`` (blank: 0), ``ppeok-<i>`` (turn numbers, "1, 2") and ``bonus-<i>``
+    ``shakes-<i>``, ``bombs-<i>`` (blank: 0), ``ppeok-<i>`` (turn numbers, "1, 2", or "1.2") and ``bonus-<i>``
     (once per ticked bonus card, ``k:value``); ``sake_cup`` (``pi``, ``animal`` or empty: the referee
     picks), given to whoever's pile holds the cup; ``last_go`` and ``dokbak`` (names);
     ``instant-player`` with ``instant-month`` (a chongtong: the four cards of that month).
@@ -258,7 +263,7 @@ def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     for i, p in enumerate(players):
         text = (form.get(f"ppeok-{i}") or "").strip()
         if text:
-            items = [t for t in re.split(r"[,\s]+", text) if t]
+            items = [t for t in PPEOK_SEPARATORS.split(text) if t]
             ppeok[p] = [int(t) if re.fullmatch(r"\d{1,2}", t) else t for t in items]
         ticked = [v.partition(":")[2] for v in form.getlist(f"bonus-{i}")]
         if ticked:

@@ -70,6 +70,12 @@ def export_data(db: Database, sess: store.Session) -> dict[str, Any]:
     }
 
 
+#: What Import takes, said when it is given something else.
+_TAKES = "Import takes a file saved with a scoreboard's “Export JSON” (or the command line's export)."
+#: Keys of a round's JSON (the round form's "Advanced" box, the ``score`` command's input), not a session's.
+_ROUND_KEYS = frozenset({"piles", "totals", "hands", "stopped_by", "field"})
+
+
 def session_from_export(data: Any) -> dict[str, Any]:
     """The session to create from an export (or a bare ``game`` CLI input).
 
@@ -82,10 +88,13 @@ def _checked_session(data: Any) -> tuple[dict[str, Any], list[str]]:
     """``session_from_export`` and, for a session export, the rounds kept as not counted
     ("round 3: the game is over: ..."), as the scoreboard will show them."""
     if not isinstance(data, dict):
-        raise RefereeError("bad-round", "expected a JSON object (a session export)")
+        raise RefereeError("bad-round", f"This is not a session export: it is JSON, but not an object ({{...}}). "
+                                        f"{_TAKES}")
     game = data.get("game", data)
     if not isinstance(game, dict) or not isinstance(game.get("players"), list):
-        raise RefereeError("bad-round", 'expected a session export with "game": {"players": [...], ...}')
+        what = "a round's JSON, not a session's" if isinstance(game, dict) and _ROUND_KEYS & game.keys() else (
+            'no "game" with its "players"')
+        raise RefereeError("bad-round", f"This is not a session export: it has {what}. {_TAKES}")
     rounds = game.get("rounds") or []
     if not isinstance(rounds, list) or not all(isinstance(r, dict) for r in rounds):
         raise RefereeError("bad-round", '"rounds" must be a list of round objects')

@@ -5,7 +5,10 @@ history re-scored under other rules, which the scorekeeper may then apply.
   else's change shows both versions (``referee.web.round_submit``, as for a new round); a form too
   large to send gets its 413 with the way back to it as sent (``referee.web.too_large``);
 - ``GET|POST /s/<edit token>/round/<id>/delete``: confirm, then delete;
-- ``POST /s/<edit token>/undo``: undo the change the button named (field ``change``);
+- ``POST /s/<edit token>/undo``: undo the change the button named (field ``change``); the
+  scoreboard's button also sends ``ask``, and an undo that would throw away a round as entered (the
+  round just added, or an edit's new cards) goes to ``GET /s/<edit token>/undo/confirm?change=<id>``
+  first, which shows that round and asks (an undo cannot itself be undone);
 - ``GET /s/<token>/what-if``: the rules form (a preset of the session's game, its house-rule
   options, free ``KEY=VALUE`` lines) and, once submitted, the round-by-round comparison;
   ``POST`` (scorekeeper link only) changes the session's rules: logged, every round re-scored,
@@ -101,6 +104,8 @@ def undo(token: str):
             flash("That Undo did not say which change to undo, so nothing was undone. Use the Undo button on the "
                   f"scoreboard: it names the change it undoes (now “{latest.summary}”).")
         return see_other("scoreboard.scoreboard", token=token)
+    if request.form.get("ask") and store.undo_discards(get_db(), sess.id, int(raw)):
+        return see_other("history.confirm_undo", token=token, change=raw)
     try:
         undone = store.undo(get_db(), sess.id, int(raw))
     except store.UnknownChangeError as e:
@@ -113,6 +118,22 @@ def undo(token: str):
         flash(f"Undone: {undone}." if undone else "Nothing to undo.")
     photos.prune()  # the photos of a round the undo took away
     return see_other("scoreboard.scoreboard", token=token)
+
+
+@bp.get("/s/<token>/undo/confirm")
+def confirm_undo(token: str):
+    """Ask before an undo that throws away a round as entered: the round as it is now, a button that
+    undoes the change (query ``change``, its id) and one that keeps it.  A change that is no longer
+    the latest (undone on another phone) goes back to the scoreboard, saying so."""
+    opened = load(token, edit=True)
+    sess = opened.session
+    latest = store.latest_change(get_db(), sess.id)
+    if latest is None or request.args.get("change", "") != str(latest.id):
+        now = f" The latest change now is “{latest.summary}”." if latest else ""
+        flash(f"That change was already undone; nothing else was undone.{now}")
+        return see_other("scoreboard.scoreboard", token=token)
+    discarded = store.undo_discards(get_db(), sess.id, latest.id)
+    return render_template("history/undo.html", s=sess, change=latest, discarded=discarded, **round_words(opened))
 
 
 @bp.route("/s/<token>/what-if", methods=["GET", "POST"])

@@ -8,7 +8,8 @@ shared server never shows another table's games.  Names are compared with
 - ``/players``: the players of the sessions this browser knows, with their stats;
 - ``/players/<key>``: one player's sessions (any family), rounds played, average
   round score per unit (points; kan and mon), yaku made and wins; void rounds (fuke, nagari:
-  ``RoundView.void``) are left out of all of them;
+  ``RoundView.void``) are left out of all of them, except that one which still paid someone (a
+  nagari's ppeok payouts) counts as a round played, as the session's total counts it;
 - ``saved_player_names()`` (a template global): the names offered on the new-session form.
 
 Stats read the standings the scoreboard replays (``referee.web.service.session.board``), so
@@ -112,12 +113,13 @@ def _add_session(stats: PlayerStats, opened: Opened, seat: str, board: Board, li
     played = 0
     for v in board.rounds:
         # A void round (``RoundView.void``, from the round's result: fuke, nagari) is no round anyone
-        # played for points: it counts in no tally (rounds, average, best) and its yaku are not made.
-        if v.error or v.void or seat not in v.scores:
+        # played for points: its yaku are not made, and it counts in no tally (rounds, average, best)
+        # unless it still paid someone (a Go-Stop nagari's ppeok 뻑 payouts), which the session's total holds.
+        if v.error or seat not in v.scores or (v.void and not any(v.scores.values())):
             continue
         played += 1
         tally.add(v.scores[seat], any(line.get("code") == "entered-total" for line in v.lines))
-        for y in v.made.get(seat, []):
+        for y in [] if v.void else v.made.get(seat, []):
             stats.yaku[(y["id"], y["name"], y["name_ja"], lang)] += 1
     won = seat in board.winners
     stats.wins += won

@@ -172,3 +172,28 @@ def test_a_card_list_house_rule_says_it_takes_ids_or_names_and_each_card_once(cl
     help_page = html.unescape(client.get("/help").get_data(as_text=True)).split('id="card-ids"', 1)[1]
     assert "by its id (the plant, then the card) or by its name" in help_page
     assert "each card once" in help_page
+
+
+# Bug (360 px walk-through): a card-list house rule was a one-line box that cut its cards at a phone's edge; it
+# is a box that wraps, so the Enter key there starts a new line, and a card per line is read as a list.
+@pytest.mark.parametrize(("ruleset", "key", "cards"), [
+    ("gostop", "ssangpi", ["willow-lightning", "paulownia-chaff-yellow", "paulownia-chaff-1"]),
+    ("gostop", "godori", ["plum-bush-warbler", "wisteria-cuckoo", "bush-clover-boar"]),
+    ("matgo", "godori", ["plum-bush-warbler", "wisteria-cuckoo", "bush-clover-boar"]),
+    ("hachihachi", "field_x2", ["pine-crane", "cherry-curtain"]),
+    ("hachihachi", "field_x4", ["willow-rain-man", "paulownia-phoenix", "pampas-moon"]),
+], ids=["gostop-ssangpi", "gostop-godori", "matgo-godori", "hachihachi-field-x2", "hachihachi-field-x4"])
+def test_a_card_list_house_rule_wraps_and_takes_a_card_per_line(client, ruleset, key, cards):
+    page = client.get("/new", query_string={"ruleset": ruleset}).get_data(as_text=True)
+    assert re.search(rf'<textarea name="opt\.{re.escape(key)}"', page)
+    assert not re.search(rf'<input name="opt\.{re.escape(key)}"', page)
+    form = {"name": "Lists", "ruleset": ruleset, "options_shown": ruleset, "dealer": "0",
+            "player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo",
+            f"opt.{key}": "\r\n".join(cards) + "\r\n"}
+    if ruleset == "matgo":
+        del form["player-2"]
+    r = client.post("/new", data=form)
+    assert r.status_code == 303, html.unescape(r.get_data(as_text=True))[:3000]
+    token = r.headers["Location"].rsplit("/", 1)[-1]
+    options = client.get(f"/api/v1/sessions/{token}").get_json()["options"]
+    assert options[key] == cards

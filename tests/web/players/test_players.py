@@ -218,6 +218,34 @@ TEPPO = ["pine-crane", "pine-chaff-1", "cherry-curtain", "cherry-chaff-1", "pamp
          "chrysanthemum-sake-cup", "chrysanthemum-chaff-1"]  # 鉄砲 (Gun)
 
 
+# Bug (phone walk-through): a Go-Stop nagari that still paid Minho's first-turn ppeok (뻑: 3점 from each) was
+# left out of his rounds and average while his session's total held it, so Rounds × Average missed 600 and
+# the page said nobody scores a void round.
+PPEOK_NAGARI = [{"piles": {"Jiwoo": ["pine-chaff-1"]}, "stopped_by": None, "ppeok": {"Minho": [1]}},
+                {"totals": {"Jiwoo": 20, "Minho": -8, "Seoyeon": -12}}]
+
+
+@pytest.mark.parametrize(
+    ("player", "played", "average", "best", "total"),
+    [
+        # player    played  average             best                total (the session's)
+        ("minho",   "2",    "−100 (1점)",       "+600 (6점)",       "−200 (2점)"),
+        ("jiwoo",   "2",    "+850",             "+2,000 (20점)",    "+1,700 (17점)"),
+    ],
+    ids=["ppeok-paid", "ppeok-payer"],
+)
+def test_a_void_round_that_still_paid_counts_as_played(client, player, played, average, best, total):
+    token = api_session(client, ["Jiwoo", "Minho", "Seoyeon"], ruleset="gostop", name="Nagari")["edit_token"]
+    for body in PPEOK_NAGARI:
+        add(client, token, body)
+    assert client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][0]["void"] is True
+    stats = stats_of(client, player)
+    assert (stats["Rounds played"], stats["Average round"], stats["Best round"]) == (played, average, best)
+    body = text(client.get(f"/players/{player}"))
+    assert re.search(rf"<td>{played}</td>\s*<td>{re.escape(total)}", body)  # the session's row agrees
+    assert "Void (nagari) rounds are left out where nobody paid or was paid." in body
+
+
 # Bug (screen walk-through): a Go-Stop (or Koi-Koi) player's page said "Void (fuke) rounds are left out", and
 # named Go-Stop's Korean point lines as Japanese (lang="ja").
 @pytest.mark.parametrize(

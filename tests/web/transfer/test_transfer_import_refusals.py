@@ -71,3 +71,25 @@ def test_import_says_bad_json_in_players_words(client, text, says):
     assert says in body
     assert "Expecting" not in body
     assert "Extra data" not in body
+
+
+# Bug (phone walk-through): JSON that is not a session export (a round's JSON from the round form's "Advanced"
+# box, another app's file) was refused as 'expected a session export with "game": {"players": [...], ...}'.
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [('{"hello": 1}', 'This is not a session export: it has no "game" with its "players".'),
+     ('[1, 2]', "This is not a session export: it is JSON, but not an object ({...})."),
+     ('{"piles": {"Aki": ["pine-crane"]}, "dealer": "Aki"}',
+      "This is not a session export: it has a round's JSON, not a session's."),
+     ('{"game": {"totals": {"Aki": 10}}}', "This is not a session export: it has a round's JSON, not a session's.")],
+    ids=["another-file", "a-list", "a-rounds-json", "a-round-under-game"],
+)
+def test_json_that_is_no_session_export_says_what_import_takes(client, text, says):
+    r = client.post("/import", data={"text": text})
+    assert r.status_code == 422
+    body = html.unescape(r.get_data(as_text=True))
+    assert says in body
+    assert "Import takes a file saved with a scoreboard's “Export JSON”" in body
+    assert '"players": [...]' not in body
+    assert text in body  # the pasted text is kept
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
