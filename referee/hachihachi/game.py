@@ -125,7 +125,7 @@ def play_game(
     and queue).  Raises ``RefereeError('game-over')`` for more rounds than
     ``options.rounds`` (naming the first round too many), and any error of
     ``make_round``/``settle`` with the round's number in the message and in
-    ``round_number``.
+    ``round_number`` (``RefereeError.in_round``: the same class and parts).
     """
     players = tuple(players)
     check_players(rules, players)

@@ -237,7 +237,8 @@ def play_game(
 
     Rounds may also hold ``first_to_target``.  Raises ``RefereeError`` (a round
     after the end is ``game-over``; a round that is not an object is
-    ``bad-round``), naming the round number in the message and in ``round_number``.
+    ``bad-round``), naming the round number in the message and in ``round_number``; a
+    round's own error is ``RefereeError.in_round`` of it, of the same class and parts.
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
