@@ -280,7 +280,8 @@ def main(argv=None) -> int:
             shutil.copy(best, a.models / "localiser.pt")
             onnx = export_localiser_onnx(a.models / "localiser.pt", a.imgsz)
             # what the boxes hold, read by vision.detector.localiser_meta beside either file
-            meta = json.dumps({"boxes": a.boxes, "iou": 0.7 if a.boxes == "whole" else 0.5}) + "\n"
+            # NMS 0.5 for either kind: chosen on the calib split for whole-card boxes too (docs/VISION.md)
+            meta = json.dumps({"boxes": a.boxes, "iou": 0.5}) + "\n"
             for f in (a.models / "localiser.json", onnx.with_suffix(".json")):
                 f.write_text(meta, encoding="utf-8")
             print("exported", onnx, flush=True)
