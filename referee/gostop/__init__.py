@@ -14,9 +14,14 @@ from referee.gostop import describe, game, hwatu, inputs, json_io, round, rules
 
 
 def _money(amount: int, rules_: rules.GostopRules) -> str:
-    """Money as the table says it, with its points: ``2,400 (24점)``."""
+    """Money as the table says it, with its points: ``2,400 (24점)``.  An amount that is not whole
+    points (a player's average round, ``850``) keeps its count too, to two decimals without trailing
+    zeros: ``850 (8.5점)`` (at the usual stake of 100 a won is a hundredth of a point, so it is exact)."""
     pv = rules_.options.point_value
-    return f"{amount:,} ({amount // pv}점)" if amount % pv == 0 else f"{amount:,}"
+    if amount % pv == 0:
+        return f"{amount:,} ({amount // pv:,}점)"
+    points = f"{amount / pv:,.2f}".rstrip("0").rstrip(".")
+    return f"{amount:,} ({points}점)"
 
 
 FAMILY = Family(

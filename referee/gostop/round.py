@@ -12,7 +12,7 @@ winner's lines are each share, positive.  Every player's lines sum to their mone
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -134,19 +134,43 @@ def _share(rules: GostopRules, rnd: RoundInput, winner: str, loser: str, wlines:
     return lines, running, times
 
 
-def _ppeok(rules: GostopRules, rnd: RoundInput) -> dict[str, int]:
-    """Player -> the points each other player pays them for ppeok: the unbroken run of ppeok from
-    their first turn, each paying its payout (option ``ppeok_payouts``), never multiplied."""
+def _ppeok_runs(rules: GostopRules, rnd: RoundInput) -> dict[str, tuple[int, ...]]:
+    """Player -> the points each other player pays them for each ppeok of the unbroken run from
+    their first turn (option ``ppeok_payouts``, in run order; a run longer than the payouts pays 0 for
+    the rest), for the players whose run pays anything."""
     out = {}
     payouts = rules.options.ppeok_payouts
     for p, turns in rnd.ppeok.items():
         run = 0
         while run < len(turns) and turns[run] == run + 1:
             run += 1
-        total = sum(payouts[:run])
-        if total:
-            out[p] = total
+        each = tuple(payouts[i] if i < len(payouts) else 0 for i in range(run))
+        if sum(each):
+            out[p] = each
     return out
+
+
+def _ppeok(rules: GostopRules, rnd: RoundInput) -> dict[str, int]:
+    """Player -> the points each other player pays them for ppeok: the unbroken run of ppeok from
+    their first turn, each paying its payout (option ``ppeok_payouts``), never multiplied."""
+    return {p: sum(each) for p, each in _ppeok_runs(rules, rnd).items()}
+
+
+def _turns(turns: Sequence[int]) -> str:
+    """``turn 1``, ``turns 1 and 2``, ``turns 1, 2 and 4``."""
+    if len(turns) == 1:
+        return f"turn {turns[0]}"
+    return f"turns {', '.join(map(str, turns[:-1]))} and {turns[-1]}"
+
+
+def _ppeok_words(entered: Sequence[int], each: Sequence[int]) -> str:
+    """What a player's ppeok line says: the turns entered, those paid (the run from the first turn)
+    when fewer, and each turn's payout: ``ppeok on turns 1 and 2 (3 + 6 = 9점)``."""
+    paid = " + ".join(map(str, each)) + (f" = {sum(each)}" if len(each) > 1 else "")
+    said = f"ppeok on {_turns(entered)}"
+    if len(each) < len(entered):
+        said += f", paid for {_turns(entered[:len(each)])}, the unbroken run from the first turn"
+    return f"{said} ({paid}점)"
 
 
 def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> RoundResult:
@@ -220,11 +244,12 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
                         f"is ×{next_carry(rnd.nagari_carry, o.nagari_cap)}")
     if outcome == "three-ppeok" and rnd.gos:
         warnings.append("gos do not count when three ppeok end the round")
-    for p, pts in _ppeok(rules, rnd).items():
+    for p, each in _ppeok_runs(rules, rnd).items():
+        pts, said = sum(each), _ppeok_words(rnd.ppeok[p], each)
         for q in rnd.players:
             if q != p:
-                lines[q].append(Line(q, "ppeok-payout", f"뻑: {p}'s ppeok from the first turn", "뻑", -pts))
-                lines[p].append(Line(p, "ppeok-payout", f"뻑: from {q}, ppeok from the first turn", "뻑", pts))
+                lines[q].append(Line(q, "ppeok-payout", f"뻑: {p}'s {said}", "뻑", -pts))
+                lines[p].append(Line(p, "ppeok-payout", f"뻑: from {q}, {said}", "뻑", pts))
                 pay(q, p, pts, "ppeok")
     players = []
     for p in rnd.players:

@@ -206,6 +206,32 @@ def test_ppeok_payouts_stand_in_a_nagari():
     assert score({}, preset="matgo-pmang", stopped_by=None, ppeok={"B": [1, 2]}).money["B"] == 700  # :79 [7]
 
 
+# Bug (phone walk-through): B's nagari ppeok on turns 1 and 2 was explained "ppeok from the first turn", as if
+# only turn 1 were entered.  Each ppeok line says the turns entered, those paid when fewer, and each payout.
+@pytest.mark.parametrize(
+    ("ppeok", "options", "a_reads", "b_reads"),
+    [
+        # B's turns  house rule          A's line (a payer)                     B's line from A
+        ([1],       {},                  "뻑: B's ppeok on turn 1 (3점)",         "뻑: from A, ppeok on turn 1 (3점)"),
+        ([1, 2],    {},                  "뻑: B's ppeok on turns 1 and 2 (3 + 6 = 9점)",
+                                         "뻑: from A, ppeok on turns 1 and 2 (3 + 6 = 9점)"),
+        ([1, 3],    {},                  "뻑: B's ppeok on turns 1 and 3, paid for turn 1, the unbroken run from "
+                                         "the first turn (3점)", None),
+        ([1, 2],    {"ppeok_payouts": [5]}, "뻑: B's ppeok on turns 1 and 2 (5 + 0 = 5점)", None),
+    ],
+    ids=[cite(65) + " turn 1", cite(65) + " turns 1 and 2", cite(65) + " turn 3 breaks the run",
+         "payouts for the first only"],
+)
+def test_a_ppeok_line_says_the_turns_entered(ppeok, options, a_reads, b_reads):
+    res = score({}, stopped_by=None, ppeok={"B": ppeok}, options=options)
+    check_sums(res)
+    (a_line,) = [x for x in res.player("A").lines if x.code == "ppeok-payout"]
+    assert a_line.en == a_reads
+    if b_reads:
+        assert [x.en for x in res.player("B").lines if x.code == "ppeok-payout"] == [b_reads, b_reads.replace(
+            "from A", "from C")]
+
+
 def test_ppeok_is_never_multiplied():
     """GOSTOP-RULES.md:65: A stops on 3 with ×4 nagari (12 each) and B's first-turn ppeok (3 from A and C)."""
     res = score(PLAIN, ppeok={"B": [1]}, nagari_carry=4)

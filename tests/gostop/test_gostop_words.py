@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from gs_cases import CUP, DRY, PI, score
 
-from referee import api
+from referee import api, families
 from referee.gostop.describe import describe
 from referee.ruleset import load_ruleset
 from referee.schema import option_specs
@@ -55,3 +56,27 @@ def test_the_sake_cup_note_says_what_it_costs_a_loser():
     as a pi B holds 6 pi, not pi-bak (as an animal 4 pi, ×2 피박)."""
     res = score({"A": [*DRY[:3], *PI[:10]], "B": [CUP, *PI[10:14]]})
     assert "B's sake cup counts as a pi (쌍피), where it costs them less" in res.warnings
+
+
+# Bug (phone walk-through): a Go-Stop average of 850 (a paid nagari and a 20점 round) read "+850" on the
+# player page, without its points: money that was not whole points lost its count.
+@pytest.mark.parametrize(
+    ("stake", "amount", "shown"),
+    [
+        # stake  money   as the table says it
+        (100,    2400,   "2,400 (24점)"),
+        (100,    0,      "0 (0점)"),
+        (100,    850,    "850 (8.5점)"),
+        (100,    833,    "833 (8.33점)"),
+        (100,    -850,   "-850 (-8.5점)"),
+        (100,    123400, "123,400 (1,234점)"),
+        (100,    123450, "123,450 (1,234.5점)"),
+        (50,     125,    "125 (2.5점)"),
+        (1000,   1500,   "1,500 (1.5점)"),
+    ],
+    ids=["whole", "zero", "half-point", "hundredths", "negative", "whole-thousands", "thousands", "stake-50",
+         "stake-1000"],
+)
+def test_money_always_says_its_points(stake, amount, shown):
+    fmt = families.REGISTRY["gostop"].format_amount
+    assert fmt(amount, load_ruleset("gostop", {"point_value": stake})) == shown

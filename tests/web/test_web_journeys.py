@@ -165,7 +165,7 @@ def test_edit_a_round_in_one_tap(live, browser, client, h):
     assert page.locator('input[name="hand-2"]').count() == 48
     face(page, 0, "pine-crane").click()
     page.get_by_role("button", name="Score round").click()
-    page.get_by_role("button", name="Save round 1").click()
+    page.get_by_role("button", name="Save changes to round 1").click()  # an edit says it saves over round 1
     page.wait_for_selector("#round-1")
     assert "Round 1 updated" in page.content()
     pile = client.get(f"/api/v1/sessions/{token}/export").get_json()["game"]["rounds"][0]["piles"]["Aki"]

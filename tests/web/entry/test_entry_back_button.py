@@ -82,7 +82,7 @@ def test_score_of_an_edited_round_keeps_its_version_and_route(client, keeper, h)
     assert url.startswith(f"/s/{keeper}/round/{rid}/edit?step=")
     page = text(client.get(url))
     assert "Edit round 1" in page
-    assert "Save round 1" in page
+    assert "Save changes to round 1" in page  # the kept step is still the edit: Save says it saves over round 1
     assert 'name="version" value="1"' in page
     # Scoring changed nothing; the round keeps its first cards.
     assert client.get(f"/api/v1/sessions/{keeper}").get_json()["totals"] == {"Aki": 70, "Ben": 50, "Chiyo": 220}

@@ -18,6 +18,38 @@ def test_the_round_page_says_where_save_is(client, keeper, h):
     assert "the Save button appears" not in scored.get_data(as_text=True)
 
 
+# Bug (phone walk-through): editing saved round 3, the button still said "Save round 3", as if it added one.
+# Both entry forms (the cards and "Enter totals only") name what Save does: a new round, or changes to one.
+TOTALS = {"entry": "totals", "total-0": "120", "total-1": "40", "total-2": "300"}
+
+
+@pytest.mark.parametrize(
+    ("entry", "editing", "button", "not_shown"),
+    [
+        # form      editing  the Save button says            and never
+        ("cards",   False,   "Save round 2",                 "Save changes to round"),
+        ("cards",   True,    "Save changes to round 1",      "Save round 1"),
+        ("totals",  False,   "Save round 2",                 "Save changes to round"),
+        ("totals",  True,    "Save changes to round 1",      "Save round 1"),
+    ],
+    ids=["cards-new", "cards-edit", "totals-new", "totals-edit"],
+)
+def test_the_save_button_says_whether_it_adds_or_changes_a_round(client, keeper, h, entry, editing, button,
+                                                                  not_shown):
+    saved = h.round_form({}, nonce="first", **TOTALS) if entry == "totals" else h.round_form(h.piles(0), nonce="first")
+    assert client.post(f"/s/{keeper}/round/new", data=saved).status_code == 303
+    rid = client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"][0]["id"]
+    url = f"/s/{keeper}/round/{rid}/edit" if editing else f"/s/{keeper}/round/new"
+    form = (h.round_form({}, action="score", nonce="again", **TOTALS) if entry == "totals"
+            else h.round_form(h.piles(0), action="score", nonce="again"))
+    if editing:
+        form.add("version", "1")
+    page = client.post(url, data=form, follow_redirects=True).get_data(as_text=True)
+    assert f'id="save">{button}</button>' in page
+    assert f"press “{button}” below" in page
+    assert not_shown not in page
+
+
 # Bug (web QA): long card names broke mid-syllable on a 360 px phone.
 def test_long_card_names_carry_soft_hyphens(client, keeper):
     body = client.get(f"/s/{keeper}/round/new").get_data(as_text=True)

@@ -230,9 +230,11 @@ PPEOK_NAGARI = [{"piles": {"Jiwoo": ["pine-chaff-1"]}, "stopped_by": None, "ppeo
     [
         # player    played  average             best                total (the session's)
         ("minho",   "2",    "−100 (1점)",       "+600 (6점)",       "−200 (2점)"),
-        ("jiwoo",   "2",    "+850",             "+2,000 (20점)",    "+1,700 (17점)"),
+        # Bug (phone walk-through): Jiwoo's average, not whole points, read "+850" without its "(8.5점)".
+        ("jiwoo",   "2",    "+850 (8.5점)",     "+2,000 (20점)",    "+1,700 (17점)"),
+        ("seoyeon", "2",    "−750 (7.5점)",     "−300 (3점)",       "−1,500 (15점)"),
     ],
-    ids=["ppeok-paid", "ppeok-payer"],
+    ids=["ppeok-paid", "ppeok-payer", "ppeok-payer-loser"],
 )
 def test_a_void_round_that_still_paid_counts_as_played(client, player, played, average, best, total):
     token = api_session(client, ["Jiwoo", "Minho", "Seoyeon"], ruleset="gostop", name="Nagari")["edit_token"]
