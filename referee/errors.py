@@ -52,7 +52,8 @@ class RefereeError(ValueError):
 
     ``round_number``: in a game, the number (from 1) of the round the error is
     about, when it is about one; ``None`` otherwise.  The message then starts
-    with ``round N: ``.
+    with ``round N: ``.  A game raises a round's error as ``in_round(N)`` of it, so that
+    the copy keeps its class and parts (``RoundFieldError``, ``DuplicateCardError``...).
     """
 
     def __init__(self, code: str, message: str, *, round_number: int | None = None) -> None:
@@ -63,6 +64,30 @@ class RefereeError(ValueError):
 
     def __str__(self) -> str:
         return self.message
+
+    def in_round(self, number: int) -> RefereeError:
+        """This error as a game raises it for its round ``number`` (from 1): a copy of the same class, with the
+        same code and parts, whose message starts with ``round N: `` and whose ``round_number`` is ``number``."""
+        return self._copy(f"round {number}: {self.message}", number)
+
+    def without_round_number(self) -> RefereeError:
+        """This error as it reads beside its round, as a form shows it: a copy of the same class, with the same
+        code and parts, whose message does not start with ``round N: `` (``without_round_number``) and whose
+        ``round_number`` is ``None``."""
+        return self._copy(without_round_number(self.message), None)
+
+    def _copy(self, message: str, round_number: int | None) -> RefereeError:
+        # Not copy.copy: it would call the class with ``args`` (the message alone), which no subclass takes.
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out.args, out.message, out.round_number = (message,), message, round_number
+        return out
+
+
+def without_round_number(message: str) -> str:
+    """``message`` less the ``round N: `` a game's error starts with (``RefereeError.in_round``), if it does."""
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
 
 
 class PlayerCountError(RefereeError):
@@ -86,15 +111,35 @@ class RoundFieldError(RefereeError):
     (the kind of refusal, as the family names it where it raises: ``(field, rule)`` names one message),
     ``player`` (the player the value is about, or None), ``value`` (what was given, as the round held it),
     ``limit`` (what the rule allows: the most, the values allowed; or None), ``players`` (the players the
-    refusal names in order, or ``()``) and ``counts`` (a count per player, or empty).
+    refusal names in order, or ``()``), ``counts`` (a count per player, or empty), ``index`` (for a field of each
+    entry of a list, ``calls.player``: the entry's position from 0, or None) and ``cards`` (the card ids the refusal
+    names, in the deck's order, or ``()``).
+
+    ``round_number`` is a :class:`RefereeError`'s: :meth:`RefereeError.in_round` gives the copy, with these parts,
+    that a game raises for its round N.
     """
 
     def __init__(self, code: str, message: str, *, field: str, rule: str, player: str | None = None,
                  value: Any = None, limit: Any = None, players: tuple[str, ...] = (),
-                 counts: dict[str, int] | None = None) -> None:
-        super().__init__(code, message)
+                 counts: dict[str, int] | None = None, index: int | None = None, cards: tuple[str, ...] = (),
+                 round_number: int | None = None) -> None:
+        super().__init__(code, message, round_number=round_number)
         self.field, self.rule, self.player, self.value, self.limit = field, rule, player, value, limit
-        self.players, self.counts = tuple(players), dict(counts or {})
+        self.players, self.counts, self.index, self.cards = tuple(players), dict(counts or {}), index, tuple(cards)
+
+
+def one_of_the_players(value: Any, key: str, players: tuple[str, ...], *, field: str | None = None,
+                       index: int | None = None) -> str:
+    """``value`` when it is one of ``players`` (a round's field naming a player: ``stopped_by``, ``dealer``...).
+
+    Raises an ``unknown-player`` :class:`RoundFieldError` otherwise, its message naming ``key`` (the JSON's key,
+    ``calls[0].player``), its parts: ``field`` (the key, or the given ``field`` for an entry of a list,
+    ``calls.player``, with its ``index``), rule ``not-a-player``, ``value`` and ``players``."""
+    if value not in players:
+        raise RoundFieldError("unknown-player", f"\"{key}\" is {shown(value)}; expected one of the players "
+                              f"{list(players)}", field=field or key, rule="not-a-player", value=value,
+                              players=players, index=index)
+    return value
 
 
 def check_keys(data, known: frozenset[str], what: str) -> None:

@@ -113,7 +113,8 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
 
     Raises ``RefereeError`` naming the round: ``bad-round`` for a round that is not such an object,
     an unknown key, or a ``nagari_carry`` that differs from the one the referee carries; and the
-    errors of ``make_round`` and ``score_round``.
+    errors of ``make_round`` and ``score_round`` as ``RefereeError.in_round`` of them (the same
+    class and parts, the message and ``round_number`` naming the round).
     """
     players = check_players(rules, players)
     dealer = make_round(rules, players, dealer=dealer).dealer
@@ -135,7 +136,7 @@ def play_game(rules: GostopRules, players: Sequence[str], rounds: Sequence[Mappi
                                    f"×{carry} into this round (leave it out)")
             result = score_data(rules, players, {**r, "nagari_carry": carry}, dealer)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
         for p, m in result.money.items():
             totals[p] += m
         played.append(GameRound(i, dealer, result, dict(totals)))

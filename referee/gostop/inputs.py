@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import BY_ID
-from referee.errors import PlayerCountError, RefereeError, RoundFieldError, given, shown
+from referee.errors import PlayerCountError, RefereeError, RoundFieldError, given, one_of_the_players, shown
 from referee.gostop.hwatu import card_label
 from referee.gostop.points import SAKE_CUP
 from referee.gostop.rules import GostopRules
@@ -97,10 +97,7 @@ def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
 
 
 def _player(value: object, key: str, players: tuple[str, ...]) -> str:
-    if value not in players:
-        raise RefereeError("unknown-player", f"\"{key}\" is {shown(value)}; expected one of the players "
-                           f"{list(players)}")
-    return value  # type: ignore[return-value]
+    return one_of_the_players(value, key, players)
 
 
 def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, Any]:
@@ -253,7 +250,8 @@ def make_round(
     was played; ``("bonus", "not-in-deck")``, a pi value outside the deck's (``limit``, option
     ``bonus_cards``); ``("bonus", "too-many")`` (code ``too-many-cards``), more cards worth ``value`` than the
     deck's ``limit``, ``counts`` by holder; ``("sake_cup", "fixed")``, a choice though option ``sake_cup``
-    (``limit``) fixes it.
+    (``limit``) fixes it; ``("stopped_by" | "dealer" | "last_go" | "dokbak" | "instant.player", "not-a-player")``
+    (code ``unknown-player``), ``value`` is not one of ``players`` (``referee.errors.one_of_the_players``).
     """
     players = check_players(rules, players)
     dealer = players[0] if dealer is None else _player(dealer, "dealer", players)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, CARD_IDS
+from referee.errors import RoundFieldError
 
 #: Cards dealt to each active player's hand and to the field.
 HAND_SIZE = 7
@@ -95,6 +96,24 @@ class DeckCheck:
             f"{self.deal.undrawn} cards are never drawn, so at most {self.deal.in_play} can be "
             "captured: a card is entered twice or belongs to another round"
         )
+
+    def refusal(self, players: Iterable[str]) -> RoundFieldError | None:
+        """The ``pile-points`` error a round settled on card points raises when its piles do not fit the deal
+        (its message :meth:`problem`); None when they do.  ``players``: the active players, in play order.
+
+        Its parts (``referee.errors.RoundFieldError``), field ``piles``: rule ``whole-deck`` (three play, so every
+        card is played): ``value`` the piles' points, ``limit`` ``DECK_POINTS``, ``cards`` the cards in no pile;
+        rule ``in-play`` (two play): ``value`` the cards in the piles, ``limit`` ``deal.in_play``.  ``players``
+        are the active players either way.  Rule source: seed 003 "Setup for each month" (this module's
+        docstring)."""
+        problem = self.problem()
+        if problem is None:
+            return None
+        if self.deal.whole_deck:
+            return RoundFieldError("pile-points", problem, field="piles", rule="whole-deck", value=self.points,
+                                   limit=DECK_POINTS, players=tuple(players), cards=self.missing)
+        return RoundFieldError("pile-points", problem, field="piles", rule="in-play", value=self.cards,
+                               limit=self.deal.in_play, players=tuple(players))
 
 
 def deal_for(active: int) -> Deal:

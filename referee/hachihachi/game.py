@@ -125,7 +125,7 @@ def play_game(
     and queue).  Raises ``RefereeError('game-over')`` for more rounds than
     ``options.rounds`` (naming the first round too many), and any error of
     ``make_round``/``settle`` with the round's number in the message and in
-    ``round_number``.
+    ``round_number`` (``RefereeError.in_round``: the same class and parts).
     """
     players = tuple(players)
     check_players(rules, players)
@@ -169,7 +169,7 @@ def play_game(
             else:
                 result = settle(rules, make_round(rules, players=players, **kwargs))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
         results.append(result)
         warnings.extend(f"round {i}: {w}" for w in result.warnings)
         for p in players:

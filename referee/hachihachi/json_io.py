@@ -195,7 +195,7 @@ def game_json(rules: HachihachiRules, data: Mapping[str, Any]) -> dict:
             else:
                 kw = round_kwargs({**r, "players": players} if isinstance(r, dict) else r, allow=allow)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
         kw.pop("players")
         for key in ("dealer", "carry"):
             if key not in r:

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.cards import BY_ID, month_label
-from referee.errors import RefereeError
 from referee.explain import Line
 from referee.hachihachi.deal import check_piles
 from referee.hachihachi.decisions import decide
@@ -128,10 +127,11 @@ def pile_points(ids: Iterable[str]) -> int:
 
 
 def _check_deck(rnd: RoundInput) -> None:
-    """The piles of a round settled on card points fit the deal played (``referee.hachihachi.deal``)."""
-    problem = check_piles(len(rnd.active), rnd.piles).problem()
-    if problem:
-        raise RefereeError("pile-points", problem)
+    """The piles of a round settled on card points fit the deal played (``referee.hachihachi.deal``); raises its
+    ``pile-points`` ``RoundFieldError`` (``DeckCheck.refusal``) when they do not."""
+    refusal = check_piles(len(rnd.active), rnd.piles).refusal(rnd.active)
+    if refusal is not None:
+        raise refusal
 
 
 def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings: list[str]) -> None:
@@ -326,7 +326,8 @@ def settle(rules: HachihachiRules, rnd: RoundInput) -> RoundResult:
     Raises ``RefereeError``: ``missing-decision`` (two piles hold dekiyaku and
     no order is stated), ``bad-decision`` (a claimed dekiyaku is not in the
     pile, a call after a stop, the stopper named hatto) and ``pile-points``
-    (a round settled on card points whose piles do not hold all 48 cards).
+    (a round settled on card points whose piles do not fit the deal: all 48 cards with three
+    players, at most 34 with two; a ``RoundFieldError`` of field ``piles``, ``DeckCheck.refusal``).
     """
     warnings = list(rnd.warnings)
     active = rnd.active

@@ -141,7 +141,9 @@ def play_game(
 
     Raises ``RefereeError``, naming the round: ``game-over`` for a round after the game
     has ended, ``bad-round`` for a round that is not such an object, and the errors of
-    ``make_round`` and ``score_round``.
+    ``make_round`` and ``score_round`` as ``RefereeError.in_round`` of them: the same class and
+    parts (a ``RoundFieldError`` keeps its field and rule), the message and ``round_number`` naming
+    the round.
     """
     players = check_players(players)
     state = make_round(rules, players, dealer=dealer, month=1)  # validates the players and the dealer
@@ -174,7 +176,7 @@ def play_game(
                 check_ending(r)
                 result = score_round(rules, rnd)
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}") from None
+            raise e.in_round(i) from None
         for p, s in result.scores.items():
             totals[p] += s
         played.append(GameRound(i, month, dealer, result, dict(totals)))

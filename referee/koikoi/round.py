@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from referee.cards import count_cards, mask
-from referee.errors import PlayerCountError, RefereeError, given, shown
+from referee.errors import PlayerCountError, RefereeError, given, one_of_the_players, shown
 from referee.explain import Line, PlayerLines
 from referee.koikoi.rules import KoikoiRules
 from referee.koikoi.teyaku import find_teyaku
@@ -79,11 +79,8 @@ def _table(value: object, key: str, players: tuple[str, ...]) -> dict[str, list]
     return {p: list(v) for p, v in value.items()}
 
 
-def _player(value: object, key: str, players: tuple[str, ...]) -> str:
-    if value not in players:
-        raise RefereeError("unknown-player", f"\"{key}\" is {shown(value)}; expected one of the players "
-                           f"{list(players)}")
-    return value  # type: ignore[return-value]
+def _player(value: object, key: str, players: tuple[str, ...], index: int | None = None) -> str:
+    return one_of_the_players(value, key, players, field=None if index is None else "calls.player", index=index)
 
 
 def check_players(players: object) -> tuple[str, str]:
@@ -127,7 +124,7 @@ def _calls(value: object, players: tuple[str, ...]) -> tuple[Call, ...]:
         call = c.get("call", "koikoi")
         if call not in CALLS:
             raise RefereeError("bad-round", f"call {i} is {shown(call)}; the calls are {', '.join(CALLS)}")
-        out.append(Call(_player(c.get("player"), f"calls[{i - 1}].player", players), call))
+        out.append(Call(_player(c.get("player"), f"calls[{i - 1}].player", players, i - 1), call))
     return tuple(out)
 
 
@@ -147,6 +144,10 @@ def make_round(
     ``unknown-card``, ``duplicate-card`` (a card in two piles or two hands, naming both
     players), ``bad-round`` (a hand of more than eight cards, a bad call, a bad month, no
     month under tsukifuda).  Rule source: KOIKOI-RULES.md "The round" and "JSON".
+
+    A name that is not one of ``players`` is a ``referee.errors.RoundFieldError`` (code ``unknown-player``, rule
+    ``not-a-player``; ``referee.errors.one_of_the_players``) of field ``dealer``, ``stopped_by`` or
+    ``calls.player`` (koi-koi call ``index`` + 1; the message names ``calls[index].player``).
     """
     players = check_players(players)
     dealer = players[0] if dealer is None else _player(dealer, "dealer", players)

@@ -237,7 +237,8 @@ def play_game(
 
     Rounds may also hold ``first_to_target``.  Raises ``RefereeError`` (a round
     after the end is ``game-over``; a round that is not an object is
-    ``bad-round``), naming the round number in the message and in ``round_number``.
+    ``bad-round``), naming the round number in the message and in ``round_number``; a
+    round's own error is ``RefereeError.in_round`` of it, of the same class and parts.
     """
     state = new_game(rules, players, dealer)
     for i, r in enumerate(rounds, 1):
@@ -252,7 +253,7 @@ def play_game(
             state = play_round(state, r.get("piles") or {}, r.get("hands"), r.get("field") or (), r.get("totals"),
                                r.get("void", False), r.get("first_to_target"))
         except RefereeError as e:
-            raise RefereeError(e.code, f"round {i}: {e.message}", round_number=i) from None
+            raise e.in_round(i) from None
     return state
 
 

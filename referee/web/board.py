@@ -23,7 +23,7 @@ from typing import Any
 
 from referee import families
 from referee.cards import month_label
-from referee.errors import RefereeError
+from referee.errors import RefereeError, without_round_number
 from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
@@ -284,11 +284,6 @@ def _unscored(session: Session, rounds: Sequence[RoundRow], title: str, unit: st
 _ROUND_PREFIX = re.compile(r"round (\d+): ")
 
 
-def _without_round_number(message: str) -> str:
-    head, sep, rest = message.partition(": ")
-    return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
-
-
 @dataclass
 class _Row:
     """A stored round after the replay: its game entry, or the error that left it out; the
@@ -346,7 +341,7 @@ def _replay_each(family: Family, rules: Any, game: Mapping[str, Any],
         try:
             attempt = family.game_json(rules, {**game, "rounds": [*valid, data]})
         except RefereeError as e:
-            rows.append(_Row(None, _without_round_number(e.message), len(valid)))
+            rows.append(_Row(None, without_round_number(e.message), len(valid)))
         else:
             rows.append(_Row(attempt["rounds"][-1], None, len(valid)))
             valid.append(data)
@@ -367,7 +362,9 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
     the API and the round form alike: the board plays the rounds that count through
     ``Family.game_json``, which may be stricter than scoring the round alone (a Roppyakken round
     of dealt hands only scores, but a game round needs its piles), so a round saved is a round
-    the scoreboard shows.  The error's message does not name a round number."""
+    the scoreboard shows.  The error is the game's, of the same class and parts (a ``RoundFieldError`` keeps
+    its field and rule, so a form still says it in its words), but its message does not name a round number
+    (``RefereeError.without_round_number``)."""
     loaded = loaded or load_rules(session)
     if loaded.error is not None:
         return loaded.error
@@ -383,7 +380,7 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
     try:
         family.game_json(rules, game)
     except RefereeError as e:
-        return RefereeError(e.code, _without_round_number(e.message))
+        return e.without_round_number()
     return None
 
 

@@ -136,6 +136,12 @@ PARTS = [
     (({"piles": {"A": [*DRY[:3], CUP]}, "sake_cup": {"A": "animal"}}, {"sake_cup": "pi"},
       {"field": "sake_cup", "rule": "fixed", "player": "A", "value": "animal", "limit": "pi"}),
      cite(12) + " option sake_cup fixes it"),
+    (({"stopped_by": "Z"}, {}, {"code": "unknown-player", "field": "stopped_by", "rule": "not-a-player", "value": "Z",
+                                "players": ("A", "B", "C"), "message": '"stopped_by" is \'Z\'; expected one of the '
+                                "players ['A', 'B', 'C']"}), cite(89) + " the stopper is a player"),
+    (({"piles": {}, "instant": {**CHONGTONG, "player": "Z"}}, {},
+      {"code": "unknown-player", "field": "instant.player", "rule": "not-a-player", "value": "Z"}),
+     cite(64) + " chongtong by a player"),
 ]
 
 

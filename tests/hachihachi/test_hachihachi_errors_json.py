@@ -194,6 +194,17 @@ def test_missing_cards_are_listed():
     assert "Cards in no pile: pine-crane" in str(e.value)
 
 
+def test_piles_that_do_not_fit_the_deal_carry_their_parts():
+    """RULES.md "Hachi-hachi" (seed 003 "Setup for each month"): three players play all 48 cards (264 points), two
+    at most 34; the refusal's parts (``DeckCheck.refusal``) let a form name the cards without reading the message."""
+    with pytest.raises(RoundFieldError) as e:
+        settle_round_json(base(piles={"A": PILE_A[1:], "B": PILE_B[1:], "C": PILE_C}))
+    parts = {k: getattr(e.value, k) for k in ("code", "field", "rule", "value", "limit", "players", "cards")}
+    assert parts == {"code": "pile-points", "field": "piles", "rule": "whole-deck", "value": 224, "limit": 264,
+                     "players": ("A", "B", "C"), "cards": ("pine-crane", "pampas-moon")}
+    assert e.value.message.endswith("Cards in no pile: pine-crane, pampas-moon")
+
+
 def test_json_output_shape():
     out = settle_round_json(base())
     assert set(out) >= {

@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 from referee import api
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RoundFieldError
 
 
 def example(name: str) -> dict:
@@ -83,6 +83,39 @@ def test_an_error_inside_a_game_names_the_round():
     game["rounds"][1]["stopped_by"] = "Aki"
     with pytest.raises(RefereeError, match=r"^round 2: Aki stopped but holds no yaku"):
         api.game_json(game)
+
+
+NOT_PLAYERS = [
+    ({"stopped_by": "C"}, '"stopped_by" is \'C\'; expected one of the players [\'A\', \'B\']',
+     {"field": "stopped_by", "value": "C", "index": None}),
+    ({"calls": [{"player": "A"}, {"player": "C"}]}, '"calls[1].player" is \'C\'; expected one of the players '
+     "['A', 'B']", {"field": "calls.player", "value": "C", "index": 1}),
+    ({"dealer": 7}, '"dealer" is 7; expected one of the players [\'A\', \'B\']', {"field": "dealer", "value": 7}),
+]
+
+
+@pytest.mark.parametrize(("extra", "message", "parts"), NOT_PLAYERS, ids=["stopped_by", "calls", "dealer"])
+def test_a_name_that_is_not_a_player_carries_its_parts_beside_its_message(extra, message, parts):
+    """KOIKOI-RULES.md "JSON": the stopper, each koi-koi call's player and the dealer are players; the parts
+    (``referee.errors.one_of_the_players``) let a form name its own field, the message stays the JSON's."""
+    with pytest.raises(RoundFieldError) as e:
+        api.score_json({**BASE, **extra})
+    assert (e.value.code, e.value.message, e.value.rule, e.value.players) == (
+        "unknown-player", message, "not-a-player", ("A", "B"))
+    assert {k: getattr(e.value, k) for k in parts} == parts
+
+
+def test_an_error_inside_a_game_keeps_its_class_and_parts():
+    """A game raises a round's error as ``in_round``: the message and ``round_number`` name the round, and a
+    ``RoundFieldError`` is still one, with its parts (once a plain ``RefereeError`` with the message alone)."""
+    game = example("koikoi-game.json")
+    game["rounds"][1]["calls"] = [{"player": "Zed"}]
+    with pytest.raises(RoundFieldError) as e:
+        api.game_json(game)
+    assert e.value.message == "round 2: \"calls[0].player\" is 'Zed'; expected one of the players ['Aki', 'Ben']"
+    assert str(e.value) == e.value.message
+    assert (e.value.code, e.value.round_number, e.value.field, e.value.index, e.value.value) == (
+        "unknown-player", 2, "calls.player", 0, "Zed")
 
 
 def test_an_odd_pile_and_a_short_hand_are_warnings():

@@ -83,3 +83,34 @@ def test_a_round_the_api_or_the_form_accepts_is_one_the_board_replays(client, h,
         assert (r.status_code == 201) is accepted
     if r.status_code == 422:
         assert r.get_json()["message"]  # refused in words, at the door
+
+
+# Bug: board.replay_error rebuilt a plain RefereeError of the game's message, so a refusal the round form says from
+# its parts (a RoundFieldError: field, rule...) lost them at Save.
+@pytest.mark.parametrize(("ruleset", "players", "saved", "data", "said"), [
+    ("koikoi", ["Aki", "Ben"], {"piles": {}, "stopped_by": None}, {"piles": {}, "calls": [{"player": "Zed"}]},
+     "Koi-koi call 1 must be one of the players (Aki, Ben); the form sent “Zed”."),
+    ("gostop", ["Aki", "Ben", "Cho"], {"piles": {}, "stopped_by": None}, {"piles": {}, "stopped_by": "Zed"},
+     "Who stopped must be one of the players (Aki, Ben, Cho); the form sent “Zed”."),
+], ids=["koikoi", "gostop"])
+def test_a_saved_games_replayed_error_keeps_its_parts(app, ruleset, players, saved, data, said):
+    from referee import families, store
+    from referee.errors import RoundFieldError
+    from referee.web import get_db
+    from referee.web.forms.rounds import in_form_words
+    from referee.web.service import rounds, session
+
+    with app.app_context():
+        db = get_db()
+        sess = store.create_session(db, name="T", ruleset=ruleset, family=ruleset, options={}, players=players,
+                                    dealer=players[0])
+        store.add_round(db, sess.id, saved, "saved")
+        opened = session.open_session(db, sess.edit_token)
+        error = rounds.replay_error(opened, session.board(db, opened), data)
+    assert isinstance(error, RoundFieldError), error
+    assert (error.code, error.rule, error.round_number) == ("unknown-player", "not-a-player", None)
+    assert error.message.startswith('"'), error.message  # said beside the round: no "round 2: "
+    reworded = error.without_round_number()  # a copy, to reword
+    reworded.message, reworded.args = "reworded", ("reworded",)
+    assert in_form_words({}, families.get(ruleset), error) == said
+    assert in_form_words({}, families.get(ruleset), reworded) == said

@@ -479,6 +479,9 @@ class EntryForm:
 
 # ---- the core's words about a round, in the form's ------------------------------------
 
+#: The form's words for a core refusal of one field, from its parts (``RoundFieldError``), by ``(field, rule)``.
+Rewording = Callable[[RoundFieldError], str]
+
 
 def _typed(shown: str) -> str:
     """A value as the core's message shows it (``'abc'``, ``["x"]``, ``[1, 1]``, ``13``) as the player typed it:
@@ -495,28 +498,34 @@ def _listed(shown: str) -> str:
 
 
 def _plain_words(message: str) -> str:
-    """What every entry form says of the core's words: its keys by the form's names (``"stopped_by"``: who
-    stopped; ``"calls[0].player"``: koi-koi call 1), lists of names and quoted names as players read them, cards in
-    no pile by their names."""
-    m = re.fullmatch(r'"([\w.\[\]]+)" is (.+?); expected one of the players (\[.*\])', message)
-    if m:
-        return f"{_field_name(m.group(1))} must be one of the players ({_listed(m.group(3))}); the form sent " \
-               f"{_typed(m.group(2))}."
-    message = re.sub(r"(Cards in no pile: )([\w-]+(?:, [\w-]+)*)",
-                     lambda c: c[1] + ", ".join(BY_ID[i].name if i in BY_ID else i for i in c[2].split(", ")) + ".",
-                     message)
-    message = re.sub(r'"calls\[(\d+)\]\.player"', lambda c: f"Koi-koi call {int(c.group(1)) + 1}", message)
-    message = re.sub(r'"stopped_by"', "Who stopped", message)
+    """What every entry form says of a core message it has no words for from its parts (``_rewords``): ``Who
+    stopped`` for the JSON's ``"stopped_by"`` (``referee.koikoi.game.ENDING_MISSING``), lists of names and quoted
+    names as players read them (``_listed``; the Hachi-hachi form's ``'Zed' is not seated; players are [...]``)."""
+    message = message.replace('"stopped_by"', "Who stopped")
     message = re.sub(r"\[(?:'[^']*'(?:, )?)+\]", lambda n: _listed(n.group(0)), message)
     return re.sub(r"'([^']*)'", r"“\1”", message)
 
 
-def _field_name(key: str) -> str:
-    m = re.fullmatch(r"calls\[(\d+)\]\.player", key)
-    if m:
-        return f"Koi-koi call {int(m.group(1)) + 1}"
-    name = {"stopped_by": "Who stopped", "dealer": "The dealer"}.get(key) or _PILES_FIELDS.get(key, key)
-    return name[:1].upper() + name[1:]
+#: A field naming a player (``referee.errors.one_of_the_players``), as the form labels it.
+_PLAYER_FIELDS = {"stopped_by": "Who stopped", "dealer": "The dealer", "last_go": "“Who called last”",
+                  "dokbak": "“독박 declared”", "instant.player": "Chongtong's “Who”"}
+
+
+def _field_name(e: RoundFieldError) -> str:
+    """The form's label of the field a refusal is about: a koi-koi call by its number (``calls.player`` at
+    ``index`` 0: ``Koi-koi call 1``)."""
+    if e.field == "calls.player":
+        return f"Koi-koi call {(e.index or 0) + 1}"
+    return _PLAYER_FIELDS[e.field]
+
+
+def _not_a_player(e: RoundFieldError) -> str:
+    return f"{_field_name(e)} must be one of the players ({', '.join(e.players)}); the form sent {_given(e.value)}."
+
+
+#: Every form's words for a name that is not one of the players (rule ``not-a-player``), by the field.
+_PLAYER_WORDS: dict[tuple[str, str], Rewording] = {
+    (field, "not-a-player"): _not_a_player for field in ("calls.player", *_PLAYER_FIELDS)}
 
 
 #: The piles form's fields by their labels (``entry/round_piles.html``), for the core's keys.
@@ -551,10 +560,6 @@ def _not_in_deck(e: RoundFieldError) -> str:
             "again.")
 
 
-#: The form's words for a core refusal of one field, from its parts (``RoundFieldError``), by ``(field, rule)``.
-Rewording = Callable[[RoundFieldError], str]
-
-
 #: The Go-Stop core's refusals of the piles form's fields (``referee.gostop.inputs.make_round``), in the form's words.
 _PILES_WORDS: dict[tuple[str, str], Rewording] = {
     **{(key, "count"): lambda e: f"{e.player}'s {_PILES_FIELDS[e.field]} must be a whole number 0 to {e.limit} "
@@ -582,9 +587,23 @@ _PILES_WORDS: dict[tuple[str, str], Rewording] = {
                                      "“Whichever is best for its holder”.",
 }
 
+
+def _not_whole_deck(e: RoundFieldError) -> str:
+    gap = e.limit - e.value
+    how = f"{gap} missing" if gap > 0 else f"{-gap} extra"
+    names = ", ".join(BY_ID[c].name if c in BY_ID else c for c in e.cards) or "none"
+    return (f"the piles hold {e.value} of {e.limit} points ({how}); with {len(e.players)} players every card is "
+            f"played, so a round settled on card points needs all {len(CARD_IDS)} cards. Cards in no pile: {names}.")
+
+
 #: The Hachi-hachi core's refusals of the money form's drop-out call order and field multiplier
-#: (``referee.hachihachi.round.make_round``), in the form's words.
+#: (``referee.hachihachi.round.make_round``) and of its piles settled on card points
+#: (``referee.hachihachi.deal.DeckCheck.refusal``), in the form's words.
 _MONEY_WORDS: dict[tuple[str, str], Rewording] = {
+    ("piles", "whole-deck"): _not_whole_deck,
+    ("piles", "in-play"): lambda e: f"the piles hold {e.value} cards; with {len(e.players)} players "
+                                    f"{len(CARD_IDS) - e.limit} cards are never drawn, so at most {e.limit} can be "
+                                    "captured: a card is entered twice or belongs to another round",
     ("multiplier", "choice"): lambda e: f"The field's multiplier must be {words([f'×{v}' for v in e.limit], 'or')}; "
                                         f"the form sent {_given(e.value)}. Reload the round page and choose it again.",
     ("dropped", "order"): lambda e: f"The call order of the players who drop out must number them 1 to {e.limit}, "
@@ -609,13 +628,14 @@ def _rewords(rules: Mapping[tuple[str, str], Rewording]) -> Callable[[RefereeErr
 
 #: The round entry forms, by the kind a family names (``referee.family.ENTRY_FORMS``).
 ENTRY_FORMS: dict[str, EntryForm] = {
-    "picker": EntryForm("entry/round.html", parse_round_form, "partials/round_facts/picker.html"),
+    "picker": EntryForm("entry/round.html", parse_round_form, "partials/round_facts/picker.html",
+                        words=_rewords(_PLAYER_WORDS)),
     "money": EntryForm("entry/round_money.html", parse_money_round_form, "partials/round_facts/money.html",
-                       dropped_with_cards, _rewords(_MONEY_WORDS)),
+                       dropped_with_cards, _rewords({**_PLAYER_WORDS, **_MONEY_WORDS})),
     "calls": EntryForm("entry/round_calls.html", parse_calls_round_form, "partials/round_facts/calls.html",
-                       calls_unanswered),
+                       calls_unanswered, _rewords(_PLAYER_WORDS)),
     "piles": EntryForm("entry/round_piles.html", parse_piles_round_form, "partials/round_facts/piles.html",
-                       ending_unanswered, _rewords(_PILES_WORDS)),
+                       ending_unanswered, _rewords({**_PLAYER_WORDS, **_PILES_WORDS})),
 }
 
 

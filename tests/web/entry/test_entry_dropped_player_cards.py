@@ -7,6 +7,9 @@ import pytest
 from web_helpers import first_form_error, session
 
 from referee.cards import BY_ID, CARD_IDS
+from referee.errors import RoundFieldError
+from referee.hachihachi import settle_round
+from referee.ruleset import load_ruleset
 from referee.web.forms.rounds import entry_form
 
 PLAYERS = ["A", "B", "C", "D"]
@@ -31,7 +34,11 @@ def test_a_dropped_players_cards_are_named_before_scoring(client, h, seat, statu
 
 
 def test_the_deck_checks_refusal_names_cards_by_their_names():
-    message = ("the piles hold 250 of 264 points (14 missing); with 3 players every card is played, so a round "
-               "settled on card points needs all 48 cards. Cards in no pile: chrysanthemum-sake-cup, pine-chaff-1")
-    said = entry_form("hachihachi").words(message)
-    assert said.endswith(f"Cards in no pile: {BY_ID['chrysanthemum-sake-cup'].name}, {BY_ID['pine-chaff-1'].name}.")
+    held = [c for c in CARD_IDS if c not in ("chrysanthemum-sake-cup", "pine-chaff-1")]
+    piles = {p: held[i::3] for i, p in enumerate(PLAYERS[:3])}
+    with pytest.raises(RoundFieldError) as e:
+        settle_round(load_ruleset("hachihachi"), players=PLAYERS[:3], multiplier=1, piles=piles)
+    assert e.value.message.endswith("Cards in no pile: pine-chaff-1, chrysanthemum-sake-cup")
+    said = entry_form("hachihachi").words(e.value)
+    assert said.startswith("the piles hold 253 of 264 points (11 missing); with 3 players every card is played")
+    assert said.endswith(f"Cards in no pile: {BY_ID['pine-chaff-1'].name}, {BY_ID['chrysanthemum-sake-cup'].name}.")

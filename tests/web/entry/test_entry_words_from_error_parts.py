@@ -1,15 +1,20 @@
 """A round form says the core's refusal of one of its fields in its own words from the error's parts
-(``referee.errors.RoundFieldError``: field, rule, player, value, limit), never by reading the core's message: the
-message is the command line's and the API's, and may change without the form's words changing."""
+(``referee.errors.RoundFieldError``: field, rule, player, value, limit, players, index, cards), never by reading the
+core's message: the message is the command line's and the API's, and may change without the form's words changing.
+Among them: a name that is not one of the players (``referee.errors.one_of_the_players``), in every form, and the
+Hachi-hachi piles that do not fit the deal (``referee.hachihachi.deal.DeckCheck.refusal``), cards by their names."""
 
 from __future__ import annotations
 
 import pytest
 
 from referee import families
+from referee.cards import CARD_IDS
 from referee.errors import RoundFieldError
 from referee.gostop.inputs import make_round as gostop_round
+from referee.hachihachi import settle_round
 from referee.hachihachi.round import make_round as hachihachi_round
+from referee.koikoi.round import make_round as koikoi_round
 from referee.ruleset import load_ruleset
 from referee.web.forms import rounds
 from referee.web.forms.rounds import entry_form, in_form_words
@@ -25,6 +30,17 @@ def _piles(options=None, piles=None, **fields):
 
 def _money(players=THREE, options=None, **fields):
     return lambda: hachihachi_round(load_ruleset("hachihachi", options or {}), players=players, **fields)
+
+
+def _calls(**fields):
+    return lambda: koikoi_round(load_ruleset("koikoi"), ["Aki", "Ben"], **fields)
+
+
+def _settled(players, cards=(), piles=None, **fields):
+    """A Hachi-hachi round settled on card points (no dekiyaku): its ``piles``, or ``cards`` dealt in turn into
+    the piles."""
+    piles = piles or {p: list(cards[i::len(players)]) for i, p in enumerate(players)}
+    return lambda: settle_round(load_ruleset("hachihachi"), players=players, multiplier=1, piles=piles, **fields)
 
 
 #: (the game, the core's call that refuses, the form's words), id citing the rule the core applies.
@@ -81,6 +97,31 @@ CASES = [
     ("hachihachi", _money(players=FIVE, dropped={"Ben": {"order": 2}, "Cho": {"order": 1}}),
      "The call order of the players who drop out (2, 1) does not follow the seating from the dealer (Aki, Ben, "
      "Cho, Dai, Eri), in which they call.", "RULES.md:147 drop-out calls in seating order"),
+    ("hachihachi", _settled(THREE, [c for c in CARD_IDS if c != "pine-crane"]),
+     "the piles hold 244 of 264 points (20 missing); with 3 players every card is played, so a round settled on "
+     "card points needs all 48 cards. Cards in no pile: Pine with Crane (and Sun).",
+     "RULES.md Hachi-hachi: three players play all 48 cards"),
+    ("hachihachi", _settled(FIVE[:4], piles={"Aki": CARD_IDS[2:20], "Ben": CARD_IDS[26:44]},  # no dekiyaku
+                            dropped={"Cho": {"order": 1}, "Dai": {"order": 2}}),
+     "the piles hold 36 cards; with 2 players 14 cards are never drawn, so at most 34 can be captured: a card is "
+     "entered twice or belongs to another round", "FudaWiki Hachi-Hachi for Two Players: 34 cards reach the table"),
+    ("koikoi", _calls(calls=[{"player": "Aki"}, {"player": "Zed"}], stopped_by="Aki"),
+     "Koi-koi call 2 must be one of the players (Aki, Ben); the form sent “Zed”.", "KOIKOI-RULES.md:51 calls"),
+    ("koikoi", _calls(stopped_by="Zed"),
+     "Who stopped must be one of the players (Aki, Ben); the form sent “Zed”.", "KOIKOI-RULES.md:50 stopped_by"),
+    ("koikoi", _calls(dealer=7), "The dealer must be one of the players (Aki, Ben); the form sent 7.",
+     "KOIKOI-RULES.md JSON dealer"),
+    ("gostop", _piles(stopped_by="Zed"),
+     "Who stopped must be one of the players (Aki, Ben, Cho); the form sent “Zed”.", "GOSTOP-RULES.md:89 stopped_by"),
+    ("gostop", _piles(last_go="Zed", stopped_by="Aki"),
+     "“Who called last” must be one of the players (Aki, Ben, Cho); the form sent “Zed”.",
+     "GOSTOP-RULES.md:74 last_go a player"),
+    ("gostop", _piles(dokbak=["x"], stopped_by="Aki"),
+     "“독박 declared” must be one of the players (Aki, Ben, Cho); the form sent “x”.",
+     "GOSTOP-RULES.md:74 dokbak a player"),
+    ("gostop", _piles(instant={"type": "chongtong", "player": "Zed", "cards": JANUARY}),
+     "Chongtong's “Who” must be one of the players (Aki, Ben, Cho); the form sent “Zed”.",
+     "GOSTOP-RULES.md:64 chongtong by a player"),
 ]
 
 
@@ -110,7 +151,14 @@ def test_the_forms_words_stay_when_the_core_rewords_its_message(game, call, said
 
 def test_every_rewording_of_the_forms_has_a_worked_example():
     seen = {(e.field, e.rule) for e in (_refusal(c[1]) for c in CASES)}
-    assert seen == set(rounds._PILES_WORDS) | set(rounds._MONEY_WORDS)
+    assert seen == set(rounds._PILES_WORDS) | set(rounds._MONEY_WORDS) | set(rounds._PLAYER_WORDS)
+
+
+@pytest.mark.parametrize("game", ["roppyakken", "hachihachi", "koikoi", "gostop"])
+def test_every_form_says_a_name_that_is_not_a_player_from_its_parts(game):
+    error = _refusal(_calls(stopped_by="Zed"))
+    error.message, error.args = "reworded", ("reworded",)
+    assert entry_form(game).words(error) == "Who stopped must be one of the players (Aki, Ben); the form sent “Zed”."
 
 
 def test_the_json_box_keeps_the_cores_message():
