@@ -462,7 +462,7 @@ def test_export_csv(client, keeper, h):
     ("body", "message"),
     [
         ("{not json", "not a session export"),
-        ("[]", "expected a JSON object"),
+        ("[]", "it is JSON, but not an object"),
         ('{"game": {"players": ["A", "B", "C", "D"]}}', "players"),
         ('{"game": {"ruleset": "nope", "players": ["A", "B"]}}', "unknown ruleset"),
     ],
