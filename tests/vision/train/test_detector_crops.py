@@ -5,7 +5,6 @@ Runs without the train extra: the crops are numpy, cut by the shipped ONNX model
 import numpy as np
 import pytest
 
-from referee.cards import CARD_IDS
 from vision.train.datasets import LABEL_FROM, REJECT_BELOW, box_labels, gen_detector_crops, load_crops
 from vision.train.labels import REJECT
 
@@ -41,22 +40,6 @@ def test_thresholds_leave_a_gap_for_boxes_across_cards():
 def test_no_boxes_and_no_cards():
     assert box_labels(np.zeros((0, 5)), np.array([CARD]), [1], [1.0], 0.15) == []
     assert box_labels(np.array([CARD]), np.zeros((0, 5)), [], [], 0.15) == [(REJECT, 1.0)]
-
-
-@pytest.fixture(scope="module")
-def toy_art(tmp_path_factory):
-    from PIL import Image
-
-    d = tmp_path_factory.mktemp("art")
-    png = d / "toy"
-    png.mkdir()
-    rng = np.random.default_rng(0)
-    for cid in CARD_IDS:
-        im = Image.new("RGBA", (61, 100), (*(int(v) for v in rng.integers(0, 256, 3)), 255))
-        im.paste((*(int(v) for v in rng.integers(0, 256, 3)), 255), (10, 10, 50, 60))
-        im.save(png / f"{cid}.png")
-    (png / ".done").touch()
-    return d
 
 
 def test_crops_come_from_the_detector_with_their_labels(toy_art, tmp_path):
