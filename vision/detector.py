@@ -152,9 +152,10 @@ class Detector:
     ``imgsz``: localiser input side in pixels (read from the ONNX model when possible);
     ``conf``: minimum localiser score for a card candidate (0-1); ``iou``: rotated NMS
     threshold (default: the localiser's, :func:`localiser_meta`: 0.5 for the shipped whole-card
-    localiser too, chosen on the calib split, docs/VISION.md); ``same_card_iou``: above 0, of two
-    boxes overlapping at least this much whose whole crops read as one card, the lower-scored is
-    dropped (:func:`vision.postprocess.drop_same_card`; None: off, the default); ``uncertain_below``:
+    localiser too, chosen on the calib split, docs/VISION.md); ``same_card_iou``: when given, of two
+    boxes overlapping at least this much (IoU, 0-1) whose whole crops read as one card, the
+    lower-scored is dropped (:func:`vision.postprocess.drop_same_card`; costs a classifier pass
+    over the whole crops; None: off, the default); ``uncertain_below``:
     detections with a lower final confidence are flagged
     ``uncertain``; ``max_side``: the photo's long side is reduced to this many pixels before
     cropping cards; ``tta``: also classify each crop turned by 180 degrees and average;
