@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import api, families
-from referee.errors import RefereeError, given
+from referee.errors import RefereeError, given, without_round_number
 
 GAME_KEYS = ("ruleset", "options", "players", "dealer", "rounds")
 
@@ -52,11 +52,6 @@ def merged_options(game: Mapping[str, Any], ruleset: str | None, overrides: Mapp
     if ruleset is None or ruleset == before:
         return before, {**options, **overrides}
     return ruleset, dict(overrides)
-
-
-def _strip_round(message: str) -> str:
-    head, sep, rest = message.partition(": ")
-    return rest if sep and head.startswith("round ") and head[6:].isdigit() else message
 
 
 def _round_of(e: RefereeError) -> int | None:
@@ -90,7 +85,7 @@ def replay(game: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]
                     notes[i] = "not played: the game was already over"
                 keep = keep[: k - 1]
             else:
-                notes[keep.pop(k - 1)] = _strip_round(e.message)
+                notes[keep.pop(k - 1)] = without_round_number(e.message)
     played = dict(zip(keep, out["rounds"], strict=True))
     sides = []
     for i in range(len(rounds)):
