@@ -42,6 +42,7 @@ from vision.synth.render import DEFAULT_ART_DIR, render_art
 from vision.synth.scenes import quad_to_obb
 from vision.train.evaluate import ERROR_KINDS, Evaluator, error_sources
 from vision.train.testset import read_testset, write_testset
+from vision.train.verifier import verifier_arg
 from vision.visibility import READABLE_FROM
 
 
@@ -179,6 +180,8 @@ def main(argv=None) -> int:
         "--same-card-iou", type=float, default=None,
         help="drop the lower of two boxes overlapping this much that read as one card",
     )
+    p.add_argument("--verifier", default=None, help="box verifier JSON file (false: none; default: shipped)")
+    p.add_argument("--keep-at", type=float, default=None, help="the verifier's keep threshold (0-1)")
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument(
         "--whole-reads", type=float, default=None,
@@ -236,6 +239,8 @@ def main(argv=None) -> int:
     }
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
+    if a.verifier or a.keep_at is not None:
+        kw["verifier"] = verifier_arg(a.verifier, a.keep_at)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)
     dets = [det]
     if a.compare:
@@ -246,7 +251,7 @@ def main(argv=None) -> int:
         "set": str(a.set),
         "photos": len(photos),
         "models": {"localiser": str(a.localiser or "shipped"), "classifier": str(a.classifier or "shipped")},
-        "settings": {k: v for k, v in kw.items() if k != "calibration"},
+        "settings": {k: (v.keep_at if k == "verifier" and v else v) for k, v in kw.items() if k != "calibration"},
         "uncertain_below": det.uncertain_below,
         "floor": floor,
         **summarise(tallies[0], layouts, styles),

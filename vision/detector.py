@@ -90,6 +90,27 @@ def localiser_meta(localiser: Path) -> dict:
     return meta
 
 
+def _load_verifier(path):
+    """The box verifier (:class:`vision.verify.Verifier`) of ``path`` (a JSON file, or a
+    Verifier itself); None/True: the shipped ``verifier.json`` when there is one; False: none.
+    Raises ModelError for a bad file."""
+    from vision.verify import Verifier
+
+    if isinstance(path, Verifier):
+        return path
+    if path is False:
+        return None
+    if path is None or path is True:
+        try:
+            path = find_model("verifier.json")
+        except ModelError:
+            return None
+    try:
+        return Verifier.load(path)
+    except ValueError as e:
+        raise ModelError(str(e)) from None
+
+
 def _load_calibration(path: Path | bool | None):
     from vision.calibration import Calibration
 
@@ -150,9 +171,14 @@ class Detector:
     """Find and name hanafuda cards in a photo.
 
     ``imgsz``: localiser input side in pixels (read from the ONNX model when possible);
-    ``conf``: minimum localiser score for a card candidate (0-1); ``iou``: rotated NMS
-    threshold (default: the localiser's, :func:`localiser_meta`: 0.5 for the shipped whole-card
-    localiser too, chosen on the calib split, docs/VISION.md); ``same_card_iou``: when given, of two
+    ``conf``: minimum localiser score for a card candidate (0-1; default the verifier's, else
+    0.35); ``iou``: rotated NMS threshold (default: the verifier's, else the localiser's,
+    :func:`localiser_meta`: 0.5 for the shipped whole-card localiser too, chosen on the calib
+    split, docs/VISION.md); ``verifier``: a box verifier JSON file
+    (:class:`vision.verify.Verifier`; default: the shipped ``verifier.json`` when there is one;
+    ``False``: none) that keeps the candidates lying on one card and gives each its
+    probability in place of the localiser score (costs a classifier pass over the candidates'
+    whole crops); ``same_card_iou``: when given, of two
     boxes overlapping at least this much (IoU, 0-1) whose whole crops read as one card, the
     lower-scored is dropped (:func:`vision.postprocess.drop_same_card`; costs a classifier pass
     over the whole crops; None: off, the default); ``uncertain_below``:
@@ -188,7 +214,7 @@ class Detector:
         *,
         localiser: Path | None = None,
         classifier: Path | None = None,
-        conf: float = 0.35,
+        conf: float | None = None,
         iou: float | None = None,
         uncertain_below: float = CERTAIN_AT,
         max_side: int = 1280,
@@ -203,11 +229,17 @@ class Detector:
         readable_from: float = READABLE_FROM,
         whole_reads: float = WHOLE_READS,
         same_card_iou: float | None = None,
+        verifier=None,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
         tile_windows(1, 1, tiles, tile_overlap)  # ValueError for a bad tiling
         self.backend = backend
+        self.verifier = _load_verifier(verifier)
+        if conf is None:
+            conf = self.verifier.conf if self.verifier else 0.35
+        if iou is None and self.verifier:
+            iou = self.verifier.iou
         self.conf, self.uncertain_below = conf, uncertain_below
         self.max_side, self.tta, self.imgsz = max_side, tta, imgsz
         self.pre_blur, self.zoom_out = pre_blur, zoom_out
@@ -402,6 +434,10 @@ class Detector:
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)
+        if self.verifier is not None and len(obbs):
+            whole0 = self.classify_views(loaded.array, obbs)[0]
+            keep, scores = self.verifier.select(obbs, scores, whole0)
+            obbs = obbs[keep]
         if self.same_card_iou is not None and len(obbs) > 1:
             keep = drop_same_card(obbs, scores, self.classify_views(loaded.array, obbs)[0], self.same_card_iou)
             obbs, scores = obbs[keep], scores[keep]

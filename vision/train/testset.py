@@ -24,15 +24,24 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.synth.backgrounds import TEST_BACKGROUNDS
+from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
 from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import MERGED_IDS, load_art, rendered_styles
 from vision.synth.scenes import make_scene
 
-#: Seeds of the two held-out sets (training uses 1-7 and its own offsets).
-SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8}
+#: Seeds of the two held-out sets (training uses 1-7 and its own offsets), and of the
+#: ``verify`` set, which trains the box verifier (:mod:`vision.verify`) on the training
+#: backgrounds so that calib and test stay unseen by it.
+SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8, "verify": 11}
 #: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
-PER_CELL: dict[str, int] = {"test": 4, "calib": 6}
+PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 6}
+#: The table surfaces each set is drawn on: the held-out sets only on those never used in
+#: training; the ``verify`` set on the training ones.
+SPLIT_BACKGROUNDS: dict[str, tuple[str, ...]] = {
+    "test": TEST_BACKGROUNDS,
+    "calib": TEST_BACKGROUNDS,
+    "verify": TRAIN_BACKGROUNDS,
+}
 
 _ART: dict | None = None
 
@@ -67,7 +76,7 @@ def _init(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _job(args):
-    seed, out, layout, style, size, quality, texture_scale = args
+    seed, out, layout, style, size, quality, texture_scale, backgrounds = args
     done = Path(out) / "labels" / f"{seed}.json"
     if done.exists():  # resumable: a photo already written is kept
         return json.loads(done.read_text(encoding="utf-8"))
@@ -77,7 +86,7 @@ def _job(args):
         size=size,
         layout=layout,
         styles=(style,),
-        backgrounds=TEST_BACKGROUNDS,
+        backgrounds=backgrounds,
         exclude={k: v[:1] for k, v in MERGED_IDS.items()},
         texture_scale=texture_scale,
     )
@@ -133,8 +142,9 @@ def write_testset(
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     base = SPLIT_SEEDS[split] * 1_000_000
+    backgrounds = SPLIT_BACKGROUNDS[split]
     jobs = [
-        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality, texture_scale)
+        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality, texture_scale, backgrounds)
         for li, layout in enumerate((*LAYOUTS, NO_CARDS))
         for si, style in enumerate(styles)
         for i in range(per_cell)
