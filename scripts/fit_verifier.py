@@ -26,7 +26,7 @@ from vision.detector import Detector
 from vision.synth.layouts import LAYOUTS
 from vision.synth.render import DEFAULT_ART_DIR, render_art
 from vision.train.testset import read_testset, write_testset
-from vision.train.verifier import candidate_table
+from vision.train.verifier import candidate_table, photo_candidates
 from vision.verify import FEATURES, Verifier, fit_logistic
 
 
@@ -50,19 +50,27 @@ def main(argv: list[str] | None = None) -> int:
     photos = read_testset(a.set)
     det = Detector(conf=a.conf, iou=a.iou, verifier=False, calibration=False, threads=a.threads)
     t0 = time.time()
-    tab = candidate_table(det, photos)
+    tab = candidate_table(photos, [photo_candidates(det, ph) for ph in photos])
     secs = time.time() - t0
     x, y = tab["x"], tab["on_card"]
     w, b, mean, scale = fit_logistic(x, y, a.l2)
     v = Verifier(
-        tuple(map(float, w)), b, tuple(map(float, mean)), tuple(map(float, scale)),
-        a.conf, a.iou, a.keep_at, a.same_iou,
+        tuple(map(float, w)),
+        b,
+        tuple(map(float, mean)),
+        tuple(map(float, scale)),
+        a.conf,
+        a.iou,
+        a.keep_at,
+        a.same_iou,
         fitted_on=f"{a.set} ({len(photos)} photos, {len(y)} candidates, {int(y.sum())} on a card)",
     )
     prob = v.prob(x)
     print(f"{len(photos)} photos, {len(y)} candidates ({y.mean():.1%} on a card), {secs:.0f} s; load {os.getloadavg()}")
     print("weights (standardised):", ", ".join(f"{f} {c:+.2f}" for f, c in zip(FEATURES, w, strict=True)))
-    print(f"{'layout':8} {'boxes':>6} {'on card':>8}  kept at 0.2/0.3/0.5: on card kept, off card kept; score >= 0.35 alike")
+    print(
+        f"{'layout':8} {'boxes':>6} {'on card':>8}  kept at 0.2/0.3/0.5: on card kept, off card kept; score >= 0.35 alike"
+    )
     for lay in (*LAYOUTS, None):
         m = np.ones(len(y), bool) if lay is None else tab["layout"] == lay
         on, off = m & y, m & ~y

@@ -389,32 +389,49 @@ class Detector:
         return self.classify_views(im, obbs, masks)[1]
 
     def classify_views(
-        self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None
+        self,
+        im: Image.Image | np.ndarray,
+        obbs: np.ndarray,
+        masks: np.ndarray | None = None,
+        whole: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`classify`, also giving the whole crops' own probabilities: ``(whole (K, 48),
-        averaged (K, 48))``; without masks the two are equal."""
+        averaged (K, 48))``; without masks the two are equal.  ``whole``: the whole crops'
+        probabilities ``(K, 48)`` when already known (the verifier read them): only the
+        masked crops are then classified (not with ``tta``, which reads every view again)."""
         if len(obbs) == 0:
             return np.zeros((0, 48)), np.zeros((0, 48))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
-        crops = crop_obbs(a, obbs, CROP_SIZE)
         k = len(obbs)
         # a card nothing covers has a masked view equal to its whole one: classified once
         covered = np.zeros(k, bool) if masks is None else ~np.asarray(masks, bool).reshape(k, -1).all(1)
+        if whole is not None and not self.tta:
+            whole = np.asarray(whole, np.float64)
+            avg = whole.copy()
+            if covered.any():
+                crops = crop_obbs(a, np.asarray(obbs)[covered], CROP_SIZE)
+                avg[covered] = (whole[covered] + self._probs(mask_crops(crops, masks[covered]))) / 2
+            return whole, avg
+        crops = crop_obbs(a, obbs, CROP_SIZE)
         views = [crops]
         if covered.any():  # the masked crop and the whole one, averaged (docs/VISION.md)
             views.append(mask_crops(crops[covered], masks[covered]))
         if self.tta:
             views += [v[:, ::-1, ::-1] for v in views]
-        x = np.ascontiguousarray(np.concatenate(views).transpose(0, 3, 1, 2), dtype=np.float32)
+        p = self._probs(np.concatenate(views))
+        return _whole_views(p, covered, self.tta), _average_views(p, covered, self.tta)
+
+    def _probs(self, crops: np.ndarray) -> np.ndarray:
+        """The 48 card probabilities ``(N, 48)`` of upright crops ``(N, 112, 72, 3)`` uint8;
+        a 49th "not a card" output's probability is left out, so rows sum to 1 minus it."""
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         x /= 255.0
         if self.backend == "ultralytics":
             with self._torch.no_grad():
                 logits = self._net(self._torch.from_numpy(x)).numpy()
         else:
             logits = self._cls(x)
-        # a 49th output is "not a card": its probability is left out of the 48 card classes
-        p = softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
-        return _whole_views(p, covered, self.tta), _average_views(p, covered, self.tta)
+        return softmax(np.asarray(logits, dtype=np.float64))[:, : len(CARD_IDS)]
 
     def detect(self, image) -> list[Detection]:
         """Detect cards in ``image`` (path, bytes, PIL image, ``(H, W[, C])`` array, or a
@@ -434,15 +451,18 @@ class Detector:
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)
+        known = None  # the whole crops' probabilities, when the verifier read them
         if self.verifier is not None and len(obbs):
-            whole0 = self.classify_views(loaded.array, obbs)[0]
-            keep, scores = self.verifier.select(obbs, scores, whole0)
-            obbs = obbs[keep]
+            known = self.classify_views(loaded.array, obbs)[0]
+            keep, scores = self.verifier.select(obbs, scores, known)
+            obbs, known = obbs[keep], known[keep]
         if self.same_card_iou is not None and len(obbs) > 1:
-            keep = drop_same_card(obbs, scores, self.classify_views(loaded.array, obbs)[0], self.same_card_iou)
-            obbs, scores = obbs[keep], scores[keep]
+            if known is None:
+                known = self.classify_views(loaded.array, obbs)[0]
+            keep = drop_same_card(obbs, scores, known, self.same_card_iou)
+            obbs, scores, known = obbs[keep], scores[keep], known[keep]
         masks, visible = self.visibility(loaded.array, obbs)
-        whole, probs = self.classify_views(loaded.array, obbs, masks)
+        whole, probs = self.classify_views(loaded.array, obbs, masks, known)
         assigned = assign_cards(probs, scores, self.calibration, visible)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale

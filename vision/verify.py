@@ -47,6 +47,9 @@ FEATURES: tuple[str, ...] = (
     "centres_inside",  # how many other boxes' centres lie inside this one
     "boxes",  # log(1 + candidate boxes in the photo)
     "rank",  # the box's place by score, 0 (best) to 1 (last)
+    "second",  # logit of the whole crop's second most probable card: a box across two reads as both
+    "crowd_above",  # how many higher-scored boxes overlap it at IoU 0.3 or more
+    "score_gap",  # logit of its score less that of the photo's best
 )
 #: A card's long side over its short side, as the classifier's crop has it (112 / 72).
 CARD_ASPECT = CROP_SIZE[1] / CROP_SIZE[0]
@@ -112,6 +115,9 @@ def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) 
     out[:, 9] = inside.sum(1)
     out[:, 10] = np.log1p(k)
     out[:, 11] = rank
+    out[:, 12] = _logit(np.sort(pooled, 1)[:, -2]) if pooled.shape[1] > 1 else _logit(0.0)
+    out[:, 13] = (above & (iou >= 0.3)).sum(1)
+    out[:, 14] = out[:, 0] - out[:, 0].max()
     return out
 
 
@@ -142,9 +148,7 @@ class Verifier:
         z = (np.asarray(x, np.float64) - np.asarray(self.mean)) / np.asarray(self.scale)
         return 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.weights) + self.bias)))
 
-    def select(
-        self, obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def select(self, obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boxes to keep of one photo's candidates, and their verified probabilities:
         ``(indices (M,), probabilities (M,))``, most probable first.  Greedy by probability:
         a box is kept when it reaches :attr:`keep_at`, overlaps no kept box at :attr:`iou`
@@ -196,7 +200,9 @@ class Verifier:
         return v
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-2, iters: int = 100) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float = 1e-2, iters: int = 100
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """Logistic regression of ``y`` (bool ``(N,)``) on standardised ``x`` ``(N, F)`` by
     Newton's method with an L2 term ``l2`` on the weights.  Returns ``(weights (F,), bias,
     mean (F,), scale (F,))`` as :class:`Verifier` takes them.  Raises ValueError when ``y``

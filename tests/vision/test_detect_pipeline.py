@@ -20,7 +20,7 @@ def fake_detector(box_in_model_px, card="paulownia-chaff-yellow", score=0.9, pro
     det.zoom_out = 1.0
     det.tiles, det.tile_overlap = 1, 1 / 3
     det.boxes, det.readable_from, det.whole_reads = "visible", 0.3, 0.5
-    det.same_card_iou = None
+    det.same_card_iou, det.verifier = None, None
     cx, cy, w, h, a = box_in_model_px
 
     def loc(x):
@@ -156,7 +156,7 @@ def heap_of_two(whole_top: int, whole_p: float = 0.6):
     whole = probs.copy()
     whole[0] = (1 - whole_p) / 47
     whole[0, whole_top] = whole_p
-    det.classify_views = lambda a, o, masks=None: (whole, probs)
+    det.classify_views = lambda a, o, masks=None, whole_known=None: (whole, probs)
     return det.trace(img)
 
 
@@ -227,3 +227,50 @@ def test_masked_and_whole_views_average_and_uncovered_cards_are_classified_once(
     np.testing.assert_allclose(probs, expected, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(whole, np.mean([p(v) for v in views[1::2]], 0), rtol=1e-6, atol=1e-9)
     assert sent[0] == (3 + 1) * (2 if tta else 1)  # 3 whole crops and 1 masked one (each turned)
+
+
+def test_views_given_the_whole_crops_probabilities_classify_only_the_masked_crops():
+    # the verifier already read the whole crops: the same averages come back, and only the
+    # covered card's masked crop is sent to the classifier
+    rng = np.random.default_rng(6)
+    image = rng.integers(0, 256, (400, 600, 3), np.uint8)
+    obbs = np.array([[150, 200, 100, 160, 0.2], [300, 200, 100, 160, -0.3], [450, 200, 100, 160, 0.0]])
+    masks = np.ones((3, 112, 72), bool)
+    masks[1, :40] = False
+    det = fake_detector((0, 0, 1, 1, 0))
+    w = rng.normal(size=(3 * 112 * 72, 48)).astype(np.float32) / 300
+    sent = []
+
+    def cls(x):
+        sent.append(len(x))
+        return x.reshape(len(x), -1) @ w
+
+    det._cls = cls
+    whole, averaged = det.classify_views(image, obbs, masks)
+    sent.clear()
+    whole2, averaged2 = det.classify_views(image, obbs, masks, whole)
+    np.testing.assert_allclose(averaged2, averaged, rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(whole2, whole)
+    assert sent == [1]
+
+
+def test_a_verifier_keeps_its_boxes_and_its_probability_replaces_the_localiser_score():
+    from vision.verify import FEATURES, Verifier
+
+    # the third box is twice the photo's card size: a verifier that doubts odd-sized boxes drops it
+    det = fake_detector((0, 0, 1, 1, 0.0))
+    det.iou = 0.9
+    w = tuple(-30.0 if f == "size_off" else 0.0 for f in FEATURES)
+    det.verifier = Verifier(w, 2.0, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES), keep_at=0.5)
+
+    def loc(x):
+        out = np.zeros((1, 6, 3), np.float32)
+        out[0, :, 0] = [100, 256, 61, 100, 0.9, 0.0]
+        out[0, :, 1] = [200, 256, 61, 100, 0.8, 0.0]
+        out[0, :, 2] = [380, 256, 122, 100, 0.95, 0.0]
+        return out
+
+    det._loc = loc
+    tr = det.trace(np.full((512, 512, 3), 128, np.uint8))
+    assert sorted(tr.obbs[:, 0].round()) == [100, 200]
+    assert tr.scores == pytest.approx([1 / (1 + np.exp(-2.0))] * 2, abs=1e-3)

@@ -26,7 +26,9 @@ from vision.verify import box_features
 ON_CARD_IOU = 0.5
 
 
-def label_candidates(obbs: np.ndarray, scores: np.ndarray, whole_obbs: np.ndarray, thr: float = ON_CARD_IOU) -> np.ndarray:
+def label_candidates(
+    obbs: np.ndarray, scores: np.ndarray, whole_obbs: np.ndarray, thr: float = ON_CARD_IOU
+) -> np.ndarray:
     """Per candidate ``(K,)``: the index of the card (row of ``whole_obbs`` ``(N, 5)``, the
     true whole-face boxes, same pixels as ``obbs`` ``(K, 5)``) it lies on, or -1.  Greedy by
     localiser ``scores`` ``(K,)``: the best-scored candidate at IoU ``thr`` or more takes
@@ -44,35 +46,48 @@ def label_candidates(obbs: np.ndarray, scores: np.ndarray, whole_obbs: np.ndarra
     return out
 
 
-def candidate_table(det, photos) -> dict[str, np.ndarray]:
-    """Run ``det`` (a :class:`vision.detector.Detector` set to the verifier's candidate
-    ``conf`` and ``iou``) over ``photos`` (:class:`vision.train.testset.Photo` with whole
-    quads) and return one row per candidate box: ``x`` ``(N, F)`` features
-    (:func:`vision.verify.box_features`), ``on_card`` (bool), ``reads_right`` (bool: the
-    whole crop's first card is the card it lies on), ``visible`` (the card's true visible
-    share, 0 off cards), ``score`` (localiser), ``photo`` (index), ``layout`` and ``style``.
-    """
-    rows: dict[str, list] = {k: [] for k in ("x", "on_card", "reads_right", "visible", "score", "photo", "layout", "style")}
-    for n, ph in enumerate(photos):
-        loaded = load_image(ph.path, det.max_side)
-        obbs, scores = det.localise(loaded.array)
-        whole = det.classify_views(loaded.array, obbs)[0]
-        gt = np.array([quad_to_obb(q / loaded.scale) for q in ph.gt_quads("whole")]).reshape(-1, 5)
-        card = label_candidates(obbs, scores, gt)
-        first = pooled_groups(whole).argmax(1) if len(obbs) else np.zeros(0, int)
-        rows["x"].append(box_features(obbs, scores, whole))
-        rows["on_card"] += list(card >= 0)
-        for i, j in enumerate(card):
-            named = CARD_IDS[GROUPS[first[i]][0]]
-            right = j >= 0 and identity_key(named, ph.style) == identity_key(ph.cards[j], ph.style)
-            rows["reads_right"].append(bool(right))
-            rows["visible"].append(float(ph.visible[j]) if j >= 0 else 0.0)
-        rows["score"] += list(scores)
-        rows["photo"] += [n] * len(obbs)
-        rows["layout"] += [ph.layout] * len(obbs)
-        rows["style"] += [ph.style] * len(obbs)
-    out = {k: np.array(v) for k, v in rows.items() if k != "x"}
-    out["x"] = np.concatenate(rows["x"]) if rows["x"] else np.zeros((0, 0))
+def photo_candidates(det, photo) -> dict:
+    """One photo's candidate boxes with what the verifier is fitted on: ``obbs`` ``(K, 5)``
+    and ``scores`` ``(K,)`` (``det``'s localiser, working pixels), ``whole`` ``(K, 48)`` (the
+    whole crops' card probabilities), ``card`` ``(K,)`` (:func:`label_candidates`: the card's
+    index in ``photo.cards`` or -1) and ``reads_right`` (bool ``(K,)``: the whole crop's first
+    card is the card the box lies on).  ``det``: a :class:`vision.detector.Detector` set to
+    the verifier's candidate ``conf`` and ``iou``; ``photo``: a
+    :class:`vision.train.testset.Photo` with whole quads."""
+    loaded = load_image(photo.path, det.max_side)
+    obbs, scores = det.localise(loaded.array)
+    whole = det.classify_views(loaded.array, obbs)[0]
+    gt = np.array([quad_to_obb(q / loaded.scale) for q in photo.gt_quads("whole")]).reshape(-1, 5)
+    card = label_candidates(obbs, scores, gt)
+    first = pooled_groups(whole).argmax(1) if len(obbs) else np.zeros(0, int)
+    right = [
+        j >= 0 and identity_key(CARD_IDS[GROUPS[g][0]], photo.style) == identity_key(photo.cards[j], photo.style)
+        for g, j in zip(first, card, strict=True)
+    ]
+    return {"obbs": obbs, "scores": scores, "whole": whole, "card": card, "reads_right": np.array(right, bool)}
+
+
+def candidate_table(photos, found: list[dict]) -> dict[str, np.ndarray]:
+    """One row per candidate box of ``photos`` (:class:`vision.train.testset.Photo`), from
+    each photo's :func:`photo_candidates` in ``found``: ``x`` ``(N, F)`` features
+    (:func:`vision.verify.box_features`), ``on_card`` (bool), ``reads_right`` (bool),
+    ``visible`` (the card's true visible share, 0 off cards), ``score`` (localiser),
+    ``photo`` (index), ``layout`` and ``style``."""
+    cols = ("on_card", "reads_right", "visible", "score", "photo", "layout", "style")
+    rows: dict[str, list] = {k: [] for k in cols}
+    xs = []
+    for n, (ph, c) in enumerate(zip(photos, found, strict=True)):
+        k = len(c["obbs"])
+        xs.append(box_features(c["obbs"], c["scores"], c["whole"]))
+        rows["on_card"] += list(c["card"] >= 0)
+        rows["reads_right"] += list(c["reads_right"])
+        rows["visible"] += [float(ph.visible[j]) if j >= 0 else 0.0 for j in c["card"]]
+        rows["score"] += list(c["scores"])
+        rows["photo"] += [n] * k
+        rows["layout"] += [ph.layout] * k
+        rows["style"] += [ph.style] * k
+    out = {k: np.array(v) for k, v in rows.items()}
+    out["x"] = np.concatenate(xs) if xs else np.zeros((0, 0))
     out["on_card"] = out["on_card"].astype(bool)
     out["reads_right"] = out["reads_right"].astype(bool)
     return out

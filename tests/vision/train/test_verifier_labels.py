@@ -1,0 +1,22 @@
+"""Which candidate boxes count as lying on a card, for fitting the box verifier."""
+
+import numpy as np
+
+from vision.train.verifier import label_candidates
+
+CARDS = np.array([[100, 100, 72, 112, 0], [300, 100, 72, 112, 0]], float)
+
+
+def test_the_best_scored_box_on_a_card_takes_it_and_a_second_box_on_it_does_not():
+    boxes = np.array([[101, 100, 72, 112, 0], [104, 103, 72, 112, 0], [300, 100, 72, 112, 0]], float)
+    assert label_candidates(boxes, np.array([0.6, 0.9, 0.5]), CARDS).tolist() == [-1, 0, 1]
+
+
+def test_a_box_across_two_cards_or_on_the_table_lies_on_none():
+    boxes = np.array([[200, 100, 272, 112, 0], [600, 500, 72, 112, 0]], float)
+    assert label_candidates(boxes, np.array([0.9, 0.8]), CARDS).tolist() == [-1, -1]
+
+
+def test_no_boxes_or_no_cards():
+    assert label_candidates(np.zeros((0, 5)), np.zeros(0), CARDS).tolist() == []
+    assert label_candidates(CARDS, np.array([0.9, 0.9]), np.zeros((0, 5))).tolist() == [-1, -1]
