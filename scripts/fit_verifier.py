@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(photos)} photos, {len(y)} candidates ({y.mean():.1%} on a card), {secs:.0f} s; load {os.getloadavg()}")
     print("weights (standardised):", ", ".join(f"{f} {c:+.2f}" for f, c in zip(FEATURES, w, strict=True)))
     print(
-        f"{'layout':8} {'boxes':>6} {'on card':>8}  kept at 0.2/0.3/0.5: on card kept, off card kept; score >= 0.35 alike"
+        f"{'layout':8} {'boxes':>6} {'on card':>8}  kept at 0.2/0.3/0.5: on card, off card; score >= 0.35 alike"
     )
     for lay in (*LAYOUTS, None):
         m = np.ones(len(y), bool) if lay is None else tab["layout"] == lay

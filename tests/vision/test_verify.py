@@ -34,8 +34,10 @@ def test_a_box_across_two_cards_is_too_large_and_holds_their_centres():
     assert x[3, F["size"]] == pytest.approx(np.log(172 / 72))
     assert x[3, F["centres_inside"]] == 2
     assert x[:3, F["size_off"]] == pytest.approx([0, 0, 0])
-    assert x[3, F["covered_above"]] > 0.5 and x[0, F["covered_above"]] == 0
-    assert x[3, F["iou_above"]] > 0.3 and x[0, F["iou_above"]] == 0
+    assert x[3, F["covered_above"]] > 0.5
+    assert x[0, F["covered_above"]] == 0
+    assert x[3, F["iou_above"]] > 0.3
+    assert x[0, F["iou_above"]] == 0
 
 
 def test_a_second_box_on_one_card_overlaps_a_higher_box_read_as_the_same_card():
@@ -44,7 +46,8 @@ def test_a_second_box_on_one_card_overlaps_a_higher_box_read_as_the_same_card():
     assert x[1, F["same_above"]] > 0.8
     assert x[0, F["same_above"]] == 0  # the best box has nothing above it
     y = box_features(obbs, np.array([0.9, 0.6]), reads("pine-crane", "plum-bush-warbler"))
-    assert y[1, F["same_above"]] == 0 and y[1, F["iou_above"]] > 0.8
+    assert y[1, F["same_above"]] == 0
+    assert y[1, F["iou_above"]] > 0.8
 
 
 def test_no_boxes_give_no_rows_and_mismatched_shapes_are_refused():
@@ -66,7 +69,8 @@ def test_select_keeps_cards_and_drops_what_the_verifier_doubts():
         obbs, np.array([0.9, 0.8, 0.7, 0.95]), reads("pine-crane", "plum-bush-warbler", "maple-deer", "iris-bridge")
     )
     assert sorted(keep.tolist()) == [0, 1, 2]
-    assert (p >= 0.5).all() and list(p) == sorted(p, reverse=True)
+    assert (p >= 0.5).all()
+    assert list(p) == sorted(p, reverse=True)
 
 
 def test_select_drops_the_less_probable_of_two_boxes_read_as_one_card_but_keeps_two_fanned_cards():
@@ -91,7 +95,7 @@ def test_a_verifier_round_trips_through_its_file(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text, message",
+    ("text", "message"),
     [
         ("not json", "not a verifier file"),
         ('{"weights": [1]}', "not a verifier file"),
@@ -122,7 +126,8 @@ def test_fit_logistic_finds_the_feature_that_separates_the_labels():
     x = rng.normal(size=(400, 3))
     y = x[:, 1] + 0.1 * rng.normal(size=400) > 0
     w, b, mean, scale = fit_logistic(x, y, l2=1e-3)
-    assert np.argmax(np.abs(w)) == 1 and w[1] > 0
+    assert np.argmax(np.abs(w)) == 1
+    assert w[1] > 0
     p = 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
     assert ((p > 0.5) == y).mean() > 0.95
     with pytest.raises(ValueError, match="one class"):
