@@ -8,8 +8,10 @@ only from the backgrounds never used in training
 (:data:`vision.synth.backgrounds.TEST_BACKGROUNDS`), in every layout (including distractor-only
 photos) and every art style, the same number of photos per cell.
 
-Two sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure, and
-``calib`` (seed 8) for fitting the confidence calibration and choosing the thresholds.
+Two held-out sets are used (docs/VISION.md): ``test`` (seed 9) for every reported figure,
+and ``calib`` (seed 8) for fitting the confidence calibration and choosing the thresholds.
+A third, ``verify`` (seed 11), is drawn the same way but on the training backgrounds: it
+trains the box verifier (:mod:`vision.verify`), so neither held-out set is seen by it.
 
 Part of :mod:`vision.train`: draws its photos with :mod:`vision.synth`; never torch.
 """

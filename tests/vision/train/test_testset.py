@@ -21,3 +21,13 @@ def test_a_set_holds_one_photo_per_layout_and_says_how_it_was_made(tmp_path, toy
 def test_an_unknown_split_is_refused(tmp_path, toy_art):
     with pytest.raises(ValueError, match="split"):
         write_testset(tmp_path / "x", toy_art, "train")
+
+
+def test_the_verifier_set_shares_no_background_or_seed_with_the_held_out_sets():
+    from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
+    from vision.train.testset import SPLIT_BACKGROUNDS, SPLIT_SEEDS
+
+    assert SPLIT_BACKGROUNDS["test"] == SPLIT_BACKGROUNDS["calib"] == TEST_BACKGROUNDS
+    assert SPLIT_BACKGROUNDS["verify"] == TRAIN_BACKGROUNDS
+    assert not set(TEST_BACKGROUNDS) & set(TRAIN_BACKGROUNDS)
+    assert len(set(SPLIT_SEEDS.values())) == len(SPLIT_SEEDS)
