@@ -70,7 +70,7 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
     from vision.detector import Detector
     from vision.imageio import load_image
 
-    det = Detector(backend, tta=tta)
+    det = Detector(backend, tta=tta, **({"verifier": False} if os.environ.get("BENCH_NO_VERIFIER") else {}))
     load_s = time.perf_counter() - t_imp
     times, cpu, n = [], [], 0
     for i in range(warmup + runs):
@@ -81,25 +81,33 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
             times.append(dt)
             cpu.append((time.process_time() - c) * 1000)
             n = len(dets)
-    stages = {"decode": [], "localise": [], "visibility": [], "classify": []}
+    stages = {"decode": [], "localise": [], "verify": [], "visibility": [], "classify": []}
     for _ in range(max(3, runs // 2)):
         t0 = time.perf_counter()
         li = load_image(photo, det.max_side)
         t1 = time.perf_counter()
-        obbs, _ = det.localise(li.array)
+        obbs, scores = det.localise(li.array)
         t2 = time.perf_counter()
-        masks, _ = det.visibility(li.array, obbs)  # stacking order and visible masks
+        whole = None
+        if det.verifier is not None and len(obbs):  # the box verifier reads every candidate's whole crop
+            whole = det.classify_views(li.array, obbs)[0]
+            keep, _ = det.verifier.select(obbs, scores, whole)
+            obbs, whole = obbs[keep], whole[keep]
         t3 = time.perf_counter()
-        det.classify(li.array, obbs, masks)
+        masks, _ = det.visibility(li.array, obbs)  # stacking order and visible masks
         t4 = time.perf_counter()
+        det.classify_views(li.array, obbs, masks, whole)
+        t5 = time.perf_counter()
         stages["decode"].append((t1 - t0) * 1000)
         stages["localise"].append((t2 - t1) * 1000)
-        stages["visibility"].append((t3 - t2) * 1000)
-        stages["classify"].append((t4 - t3) * 1000)
+        stages["verify"].append((t3 - t2) * 1000)
+        stages["visibility"].append((t4 - t3) * 1000)
+        stages["classify"].append((t5 - t4) * 1000)
     times.sort()
     return {
         "backend": backend,
-        "models": os.environ.get("HANAFUDA_VISION_MODELS", "shipped"),
+        "models": os.environ.get("HANAFUDA_VISION_MODELS", "shipped")
+        + (" without verifier" if os.environ.get("BENCH_NO_VERIFIER") else ""),
         "tta": tta,
         "median_ms": statistics.median(times),
         "p90_ms": times[int(0.9 * (len(times) - 1))],
@@ -156,6 +164,11 @@ def main(argv=None) -> int:
         "localiser.onnx, classifier.onnx, calibration.json), e.g. a candidate beside the shipped one",
     )
     p.add_argument(
+        "--without-verifier",
+        action="store_true",
+        help="also time ONNX Runtime with the box verifier off (Detector(verifier=False))",
+    )
+    p.add_argument(
         "--interleave",
         action="store_true",
         help="also time all backends round-robin in one process (fair under load)",
@@ -172,15 +185,19 @@ def main(argv=None) -> int:
         photo.parent.mkdir(parents=True, exist_ok=True)
         if not photo.exists():
             make_photo(photo, a.png, a.art)
-    jobs = [(b, "0", None) for b in a.backends]
+    jobs = [(b, "0", None, False) for b in a.backends]
     if a.tta:
-        jobs.insert(1, ("onnxruntime", "1", None))
-    jobs[1:1] = [("onnxruntime", "0", d) for d in a.models]
+        jobs.insert(1, ("onnxruntime", "1", None, False))
+    jobs[1:1] = [("onnxruntime", "0", d, False) for d in a.models]
+    if a.without_verifier:
+        jobs.insert(1, ("onnxruntime", "0", None, True))
     results = []
-    for backend, tta, models in jobs:
+    for backend, tta, models, no_verifier in jobs:
         cmd = [sys.executable, __file__, "--runs", str(a.runs), "--warmup", str(a.warmup)]
         cmd += ["--child", backend, str(photo), tta]
-        env = {**os.environ, "HANAFUDA_VISION_MODELS": str(models.resolve())} if models else None
+        env = {**os.environ, "HANAFUDA_VISION_MODELS": str(models.resolve())} if models else dict(os.environ)
+        if no_verifier:
+            env["BENCH_NO_VERIFIER"] = "1"
         r = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if r.returncode != 0:
             err = (r.stderr.strip().splitlines() or ["?"])[-1]
@@ -195,9 +212,13 @@ def main(argv=None) -> int:
             f"p90 {res['p90_ms']:7.1f}  cpu {res['cpu_ms_median']:6.1f}  "
             f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
-            f"{st['localise']:.1f}, visibility {st['visibility']:.1f}, classify {st['classify']:.1f})"
+            f"{st['localise']:.1f}, verify {st['verify']:.1f}, visibility {st['visibility']:.1f}, classify {st['classify']:.1f})"
         )
     ok = {r["backend"]: r for r in results if "median_ms" in r and not r["tta"] and r["models"] == "shipped"}
+    plain = [r for r in results if r.get("models") == "shipped without verifier"]
+    if plain and "onnxruntime" in ok:
+        ratio = ok["onnxruntime"]["median_ms"] / plain[0]["median_ms"]
+        print(f"the box verifier costs {ratio:.2f}x the median without it (separate processes)")
     if "ultralytics" in ok:
         for b in ("onnxruntime", "openvino"):
             if b in ok:
