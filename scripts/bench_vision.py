@@ -212,7 +212,8 @@ def main(argv=None) -> int:
             f"p90 {res['p90_ms']:7.1f}  cpu {res['cpu_ms_median']:6.1f}  "
             f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
-            f"{st['localise']:.1f}, verify {st['verify']:.1f}, visibility {st['visibility']:.1f}, classify {st['classify']:.1f})"
+            f"{st['localise']:.1f}, verify {st['verify']:.1f}, visibility {st['visibility']:.1f}, "
+            f"classify {st['classify']:.1f})"
         )
     ok = {r["backend"]: r for r in results if "median_ms" in r and not r["tta"] and r["models"] == "shipped"}
     plain = [r for r in results if r.get("models") == "shipped without verifier"]

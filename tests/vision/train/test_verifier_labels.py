@@ -20,3 +20,14 @@ def test_a_box_across_two_cards_or_on_the_table_lies_on_none():
 def test_no_boxes_or_no_cards():
     assert label_candidates(np.zeros((0, 5)), np.zeros(0), CARDS).tolist() == []
     assert label_candidates(CARDS, np.array([0.9, 0.9]), np.zeros((0, 5))).tolist() == [-1, -1]
+
+
+def test_the_scripts_verifier_option_reads_a_file_and_replaces_its_keep_threshold(tmp_path):
+    from vision.train.verifier import verifier_arg
+    from vision.verify import FEATURES, Verifier
+
+    v = Verifier((0.0,) * len(FEATURES), 0.0, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES), keep_at=0.5)
+    v.save(tmp_path / "v.json")
+    assert verifier_arg("false", None) is False
+    assert verifier_arg(str(tmp_path / "v.json"), None) == v
+    assert verifier_arg(str(tmp_path / "v.json"), 0.3).keep_at == 0.3
