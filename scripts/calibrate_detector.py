@@ -150,7 +150,7 @@ def main(argv=None) -> int:
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
-    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d)
+    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, verifier=det.verifier is not None)
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]

@@ -1,7 +1,8 @@
 """Confidence calibration: turning the detector's raw scores into "probability it is right".
 
-A detection's raw evidence is the localiser score ``s`` (is there a card?) and the pooled
-class probability ``p`` of the card it was given (which card?).  Their product was the old
+A detection's raw evidence is its box score ``s`` (is there a card?: the box verifier's
+probability when the detector has one, :mod:`vision.verify`, else the localiser score) and
+the pooled class probability ``p`` of the card it was given (which card?).  Their product was the old
 confidence; it was not a probability (issue 9: certain detections far from 99% right on
 overlapping piles).  :class:`Calibration` is a Platt scaling in two features,
 
@@ -43,7 +44,9 @@ class Calibration:
     ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
     split (``scripts/calibrate_detector.py``); the shipped ones must equal
     :data:`vision.detection.CERTAIN_AT` and :data:`vision.detection.SUGGEST_FLOOR` (a test
-    pins them).  None when not chosen.
+    pins them).  None when not chosen.  ``verifier``: whether the box scores it was fitted on
+    were the box verifier's probabilities (True) or the localiser's scores (False); a
+    detector refuses a calibration fitted for the other kind (:class:`vision.detector.Detector`).
     """
 
     a: float
@@ -53,10 +56,11 @@ class Calibration:
     certain_at: float | None = None
     suggest_floor: float | None = None
     d: float = 0.0
+    verifier: bool = False
 
     def __call__(self, score, prob, visible=1.0) -> np.ndarray:
-        """Calibrated confidence (0-1) for localiser scores, class probabilities and visible
-        shares (0-1; broadcasting arrays of any shape)."""
+        """Calibrated confidence (0-1) for box scores (see the module doc), class probabilities
+        and visible shares (0-1; broadcasting arrays of any shape)."""
         v = np.asarray(visible, np.float64)
         z = self.a * _logit(score) + self.b * _logit(prob) + self.d * (v - 1.0) + self.c
         return 1.0 / (1.0 + np.exp(-z))
@@ -71,7 +75,10 @@ class Calibration:
         try:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
             opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor", "d") if d.get(k) is not None}
-            return cls(float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")), **opt)
+            return cls(
+                float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")),
+                **opt, verifier=bool(d.get("verifier", False)),
+            )
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None
 
@@ -79,7 +86,7 @@ class Calibration:
 def fit_platt(score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50) -> Calibration:
     """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
 
-    ``score``, ``prob``: ``(N,)`` raw localiser scores and class probabilities; ``right``:
+    ``score``, ``prob``: ``(N,)`` box scores (localiser or verifier) and class probabilities; ``right``:
     ``(N,)`` booleans; ``visible``: optional ``(N,)`` visible shares (0-1), fitted as the
     third feature when given (else ``d`` is 0).  Raises ValueError when ``right`` is all one
     value (nothing to fit).

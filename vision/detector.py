@@ -90,7 +90,7 @@ def localiser_meta(localiser: Path) -> dict:
     return meta
 
 
-def _load_verifier(path):
+def load_verifier(path):
     """The box verifier (:class:`vision.verify.Verifier`) of ``path`` (a JSON file, or a
     Verifier itself); None/True: the shipped ``verifier.json`` when there is one; False: none.
     Raises ModelError for a bad file."""
@@ -174,11 +174,12 @@ class Detector:
     ``conf``: minimum localiser score for a card candidate (0-1; default the verifier's, else
     0.35); ``iou``: rotated NMS threshold (default: the verifier's, else the localiser's,
     :func:`localiser_meta`: 0.5 for the shipped whole-card localiser too, chosen on the calib
-    split, docs/VISION.md); ``verifier``: a box verifier JSON file
-    (:class:`vision.verify.Verifier`; default: the shipped ``verifier.json`` when there is one;
-    ``False``: none) that keeps the candidates lying on one card and gives each its
-    probability in place of the localiser score (costs a classifier pass over the candidates'
-    whole crops); ``same_card_iou``: when given, of two
+    split, docs/VISION.md); ``verifier``: a box verifier (``Path`` of a JSON file or a
+    :class:`vision.verify.Verifier`; default None: the shipped ``verifier.json`` when there is
+    one; ``False``: none) that keeps the candidates lying on one card and gives each its
+    probability in place of the localiser score (its whole-crop readings are reused by the
+    classifier; it was fitted on candidates at its own ``conf`` and ``iou`` without ``tta``,
+    so other settings give it candidates it was not fitted on); ``same_card_iou``: when given, of two
     boxes overlapping at least this much (IoU, 0-1) whose whole crops read as one card, the
     lower-scored is dropped (:func:`vision.postprocess.drop_same_card`; costs a classifier pass
     over the whole crops; None: off, the default); ``uncertain_below``:
@@ -193,7 +194,8 @@ class Detector:
     the shipped models when there is one; ``False``: none).  ``zoom_out``: above 1, a
     close-up gets a second localiser pass on the photo shrunk by this factor (see
     :meth:`localise`).  Without one the confidence is
-    the raw product of the localiser score and the class probability.
+    the raw product of the box score (the verifier's probability, else the localiser score)
+    and the class probability; a calibration fitted for the other kind of box score is refused.
     ``tiles``: above 1, the localiser also looks at ``tiles`` x ``tiles`` overlapping
     windows of the photo (neighbours sharing ``tile_overlap`` of a window's side), each
     enlarged to its input (:mod:`vision.tiling`; off by default, measured in
@@ -204,7 +206,8 @@ class Detector:
     :data:`READABLE_FROM`) is reported ``covered``, unless its whole crop reads as the card
     it was given at ``whole_reads`` or more (:func:`vision.postprocess.reads_whole`; above
     1: never).
-    Raises ModelError for missing files, an unreadable calibration or an unknown backend;
+    Raises ModelError for missing files, an unreadable calibration or verifier, a calibration
+    fitted with (without) the verifier on a detector without (with) one, or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
 
@@ -235,7 +238,7 @@ class Detector:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
         tile_windows(1, 1, tiles, tile_overlap)  # ValueError for a bad tiling
         self.backend = backend
-        self.verifier = _load_verifier(verifier)
+        self.verifier = load_verifier(verifier)
         if conf is None:
             conf = self.verifier.conf if self.verifier else 0.35
         if iou is None and self.verifier:
@@ -247,6 +250,13 @@ class Detector:
         self.readable_from, self.whole_reads = readable_from, whole_reads
         self.same_card_iou = same_card_iou
         self.calibration = _load_calibration(calibration)
+        if self.calibration is not None and self.calibration.verifier != (self.verifier is not None):
+            fitted = "with" if self.calibration.verifier else "without"
+            raise ModelError(
+                f"the calibration was fitted {fitted} the box verifier, and this detector has "
+                f"{'one' if self.verifier is not None else 'none'}: give a calibration fitted for it "
+                "(scripts/calibrate_detector.py) or calibration=False"
+            )
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)
             self._set_meta(Path(localiser or find_model("localiser.pt")), iou)
@@ -442,6 +452,27 @@ class Detector:
         """
         return self.trace(image).detections
 
+    def keep_boxes(
+        self, a: np.ndarray, obbs: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The localiser's candidates ``(obbs (K, 5), scores (K,))`` in pixels of the working
+        image ``a`` ``(H, W, 3)`` less those the box verifier and the same-card rule drop:
+        ``(obbs (M, 5), scores (M,), whole (M, 48) or None)``.  With a verifier the scores are
+        its probabilities (0-1) that each box lies on one card, and ``whole`` the whole crops'
+        card probabilities it read (reused by :meth:`classify_views`); without either step the
+        input comes back with ``None``."""
+        known = None  # the whole crops' probabilities, once read
+        if self.verifier is not None and len(obbs):
+            known = self.classify_views(a, obbs)[0]
+            keep, scores = self.verifier.select(obbs, scores, known)
+            obbs, known = obbs[keep], known[keep]
+        if self.same_card_iou is not None and len(obbs) > 1:
+            if known is None:
+                known = self.classify_views(a, obbs)[0]
+            keep = drop_same_card(obbs, scores, known, self.same_card_iou)
+            obbs, scores, known = obbs[keep], scores[keep], known[keep]
+        return obbs, scores, known
+
     def trace(self, image) -> Trace:
         """:meth:`detect`, keeping every stage's output (see :class:`Trace`)."""
         loaded = load_image(image, self.max_side)
@@ -451,16 +482,7 @@ class Detector:
             obbs[:, :4] /= loaded.scale
         else:
             obbs, scores = self.localise(loaded.array)
-        known = None  # the whole crops' probabilities, when the verifier read them
-        if self.verifier is not None and len(obbs):
-            known = self.classify_views(loaded.array, obbs)[0]
-            keep, scores = self.verifier.select(obbs, scores, known)
-            obbs, known = obbs[keep], known[keep]
-        if self.same_card_iou is not None and len(obbs) > 1:
-            if known is None:
-                known = self.classify_views(loaded.array, obbs)[0]
-            keep = drop_same_card(obbs, scores, known, self.same_card_iou)
-            obbs, scores, known = obbs[keep], scores[keep], known[keep]
+        obbs, scores, known = self.keep_boxes(loaded.array, obbs, scores)
         masks, visible = self.visibility(loaded.array, obbs)
         whole, probs = self.classify_views(loaded.array, obbs, masks, known)
         assigned = assign_cards(probs, scores, self.calibration, visible)
@@ -504,7 +526,8 @@ class Trace:
     """Everything one :meth:`Detector.trace` call saw, for evaluation and calibration.
 
     ``obbs`` ``(K, 5)``: localiser boxes in pixels of the oriented original; ``scores``
-    ``(K,)``: localiser scores; ``probs`` ``(K, 48)``: class probabilities (summing to
+    ``(K,)``: box scores (the box verifier's probabilities, else the localiser's scores);
+    ``probs`` ``(K, 48)``: class probabilities (summing to
     1 - the "not a card" probability when the classifier has that class); ``assigned``:
     per box ``(class index or -1, confidence)`` after the pile rules; ``detections``: what
     :meth:`Detector.detect` returns; ``visible`` ``(K,)``: each box's visible share (0-1).

@@ -181,12 +181,13 @@ def assign_cards(
 ) -> list[tuple[int, float]]:
     """Give each detection a distinct card under the pile rules.
 
-    ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` localiser scores;
+    ``probs``: ``(K, 48)`` class probabilities; ``det_scores``: ``(K,)`` box scores (the box
+    verifier's probabilities, :mod:`vision.verify`, or the localiser's scores);
     ``calibration``: a callable ``(score, pooled prob, visible) -> confidence`` on arrays
     (:class:`vision.calibration.Calibration`), or None for the raw product; ``visible``:
     optional ``(K,)`` visible share of each card (default 1).
     Returns, per detection, ``(class index, confidence)`` with confidence =
-    ``calibration(localiser score, pooled class probability)``, or their product without
+    ``calibration(box score, pooled class probability)``, or their product without
     one.  Greedy over (detection, group) pairs by confidence; a group
     of ``n`` interchangeable chaff takes at most ``n`` detections.  If there are more
     detections than cards (impossible in a real photo), the extra ones get index -1.

@@ -1,11 +1,12 @@
 """Box verifier: which of the localiser's candidate boxes lie on exactly one card.
 
-The whole-card localiser finds a box for most readable cards of a pile, but rotated NMS at
-0.5 deletes many of them (two fanned cards' whole boxes overlap by more than half) and in
-heaps they score under the 0.35 threshold; lowering both brings in boxes across two cards,
-second boxes on one card and boxes on the table (docs/VISION.md, "Boxes that NMS
-deletes").  The localiser's score alone cannot tell them apart; the photo's other boxes and
-what each box's crop shows can.  :class:`Verifier` is a logistic regression on
+The whole-card localiser finds a box for most readable cards of a pile, but with the
+pipeline before this module, rotated NMS at 0.5 deleted many of them (two fanned cards'
+whole boxes overlap by more than half) and in heaps they scored under the 0.35 threshold;
+lowering both brought in boxes across two cards, second boxes on one card and boxes on the
+table (docs/VISION.md, "Boxes that NMS deletes").  The detector now proposes candidates at
+score 0.2 and NMS 0.7 and lets the verifier choose.  The localiser's score alone cannot tell
+them apart; the photo's other boxes and what each box's crop shows can.  :class:`Verifier` is a logistic regression on
 :data:`FEATURES`, computed for every candidate of a photo (:func:`box_features`):
 
 - the box's own evidence: localiser score, how well its whole crop reads as one card, the
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.cards import CARD_IDS
 from vision.geometry import CROP_SIZE, in_obbs, obb_grid, obb_iou
 from vision.postprocess import pooled_groups
 
@@ -61,6 +63,15 @@ def _logit(x) -> np.ndarray:
     return np.log(x / (1 - x))
 
 
+def _check(obbs, scores, whole_probs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    obbs = np.asarray(obbs, np.float64).reshape(-1, 5)
+    scores = np.asarray(scores, np.float64).reshape(-1)
+    whole = np.asarray(whole_probs, np.float64).reshape(-1, len(CARD_IDS))
+    if not len(obbs) == len(scores) == len(whole):
+        raise ValueError(f"box_features: {len(obbs)} boxes, {len(scores)} scores, {len(whole)} rows of probabilities")
+    return obbs, scores, whole
+
+
 def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) -> np.ndarray:
     """Features ``(K, len(FEATURES))`` of one photo's candidate boxes.
 
@@ -69,11 +80,7 @@ def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) 
     whole crop (rows sum to 1 minus the "not a card" probability).  The photo's typical card
     area is the median area of its boxes scoring 0.5 or more (of all boxes when none does).
     Raises ValueError on mismatched shapes."""
-    obbs = np.asarray(obbs, np.float64).reshape(-1, 5)
-    scores = np.asarray(scores, np.float64).reshape(-1)
-    whole = np.asarray(whole_probs, np.float64).reshape(len(obbs), -1) if len(obbs) else np.zeros((0, 48))
-    if not len(obbs) == len(scores) == len(whole):
-        raise ValueError(f"box_features: {len(obbs)} boxes, {len(scores)} scores, {len(whole)} rows of probabilities")
+    obbs, scores, whole = _check(obbs, scores, whole_probs)
     k = len(obbs)
     out = np.zeros((k, len(FEATURES)))
     if k == 0:
@@ -89,8 +96,7 @@ def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) 
     rank = np.empty(k)
     rank[order] = np.arange(k) / max(k - 1, 1)
     iou = obb_iou(obbs, obbs) if k > 1 else np.zeros((1, 1))
-    above = scores[None, :] > scores[:, None]  # [i, j]: j scores higher than i
-    np.fill_diagonal(above, False)
+    above = rank[None, :] < rank[:, None]  # [i, j]: j ranks before i (equal scores: input order)
     cos_sin = np.stack([np.cos(obbs[:, 4]), np.sin(obbs[:, 4])], 1)
     # centres_inside[i]: boxes j != i whose centre lies inside box i
     inside = in_obbs(obbs[None, :, :2], obbs[:, None, :], cos_sin[:, None, :])
@@ -129,6 +135,9 @@ class Verifier:
     for the candidates it judges; ``keep_at``: the probability (0-1) under which a box is
     dropped; ``same_iou``: of two kept boxes overlapping at this IoU or more that read as
     the same card, the less probable is dropped.  ``fitted_on``: a note of the data.
+    The features' meaning depends on the candidates: a verifier judges well only candidates
+    made at its own ``conf`` and ``iou``, from whole crops read without test-time augmentation,
+    as it was fitted.
     """
 
     weights: tuple[float, ...]
@@ -137,7 +146,7 @@ class Verifier:
     scale: tuple[float, ...]
     conf: float = 0.2
     iou: float = 0.7
-    keep_at: float = 0.3
+    keep_at: float = 0.5
     same_iou: float = 0.5
     features: tuple[str, ...] = FEATURES
     fitted_on: str = ""
@@ -154,11 +163,11 @@ class Verifier:
         a box is kept when it reaches :attr:`keep_at`, overlaps no kept box at :attr:`iou`
         or more, and no kept box at :attr:`same_iou` or more reads as the same card.
         Arguments as :func:`box_features`."""
-        obbs = np.asarray(obbs, np.float64).reshape(-1, 5)
+        obbs, scores, whole = _check(obbs, scores, whole_probs)
         if len(obbs) == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        p = self.prob(box_features(obbs, scores, whole_probs))
-        group = pooled_groups(np.asarray(whole_probs, np.float64).reshape(len(obbs), -1)).argmax(1)
+        p = self.prob(box_features(obbs, scores, whole))
+        group = pooled_groups(whole).argmax(1)
         iou = obb_iou(obbs, obbs)
         kept: list[int] = []
         for i in np.argsort(-p, kind="stable"):
@@ -187,7 +196,7 @@ class Verifier:
                 tuple(map(float, d["scale"])),
                 float(d.get("conf", 0.2)),
                 float(d.get("iou", 0.7)),
-                float(d.get("keep_at", 0.3)),
+                float(d.get("keep_at", 0.5)),
                 float(d.get("same_iou", 0.5)),
                 tuple(d.get("features", FEATURES)),
                 str(d.get("fitted_on", "")),
@@ -197,6 +206,8 @@ class Verifier:
             raise ValueError(f"{path}: not a verifier file ({e})") from None
         if v.features != FEATURES or not len(v.weights) == len(v.mean) == len(v.scale) == len(FEATURES):
             raise ValueError(f"{path}: fitted on features {v.features}, this code computes {FEATURES}")
+        if not all(0 <= t <= 1 for t in (v.conf, v.iou, v.keep_at, v.same_iou)) or min(v.scale) <= 0:
+            raise ValueError(f"{path}: conf, iou, keep_at and same_iou must lie in [0, 1] and scales above 0")
         return v
 
 

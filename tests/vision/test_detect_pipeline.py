@@ -156,7 +156,7 @@ def heap_of_two(whole_top: int, whole_p: float = 0.6):
     whole = probs.copy()
     whole[0] = (1 - whole_p) / 47
     whole[0, whole_top] = whole_p
-    det.classify_views = lambda a, o, masks=None, whole_known=None: (whole, probs)
+    det.classify_views = lambda a, o, masks=None, _known=None: (whole, probs)
     return det.trace(img)
 
 

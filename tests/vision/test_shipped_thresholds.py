@@ -80,6 +80,7 @@ def test_shipped_calibration_is_the_fitted_one():
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
     assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.379, 0.969, 0.151, -0.656)
     assert "calib" in cal.fitted_on
+    assert cal.verifier  # fitted on the box verifier's probabilities, as the shipped detector gives
     # monotone: a better box probability (the verifier's) or class probability never lowers it
     s = np.linspace(0.36, 0.99, 20)
     assert np.all(np.diff(cal(s, 0.8)) > 0)

@@ -54,6 +54,18 @@ def test_no_boxes_give_no_rows_and_mismatched_shapes_are_refused():
     assert box_features(np.zeros((0, 5)), np.zeros(0), np.zeros((0, 48))).shape == (0, len(FEATURES))
     with pytest.raises(ValueError, match="2 boxes, 1 scores"):
         box_features(ROW[:2], np.array([0.9]), reads("pine-crane", "maple-deer"))
+    with pytest.raises(ValueError, match="2 boxes, 2 scores, 4 rows"):  # not read as (2, 96)
+        box_features(ROW[:2], np.array([0.9, 0.8]), reads("pine-crane", "maple-deer", "iris-bridge", "pine-crane"))
+    with pytest.raises(ValueError, match="4 rows"):
+        verifier({}).select(ROW[:2], np.array([0.9, 0.8]), reads("pine-crane", "maple-deer", "iris-bridge", "pine-crane"))  # noqa: E501
+
+
+def test_two_boxes_with_equal_scores_still_see_each_other():
+    # the first in input order ranks above: a second box on its card is seen as one
+    obbs = np.array([[100, 100, 72, 112, 0], [103, 101, 72, 112, 0.02]])
+    x = box_features(obbs, np.array([0.8, 0.8]), reads("pine-crane", "pine-crane"))
+    assert x[0, F["same_above"]] == 0
+    assert x[1, F["same_above"]] > 0.8
 
 
 def verifier(weights: dict, bias=0.0, **kw) -> Verifier:
@@ -112,13 +124,13 @@ def test_a_bad_verifier_file_is_refused_clearly(tmp_path, text, message):
 
 
 def test_the_detector_refuses_a_bad_verifier_file_as_a_model_error(tmp_path):
-    from vision.detector import _load_verifier
+    from vision.detector import load_verifier
     from vision.errors import ModelError
 
     (tmp_path / "v.json").write_text("{}")
     with pytest.raises(ModelError, match="not a verifier file"):
-        _load_verifier(tmp_path / "v.json")
-    assert _load_verifier(False) is None
+        load_verifier(tmp_path / "v.json")
+    assert load_verifier(False) is None
 
 
 def test_fit_logistic_finds_the_feature_that_separates_the_labels():
@@ -132,3 +144,17 @@ def test_fit_logistic_finds_the_feature_that_separates_the_labels():
     assert ((p > 0.5) == y).mean() > 0.95
     with pytest.raises(ValueError, match="one class"):
         fit_logistic(x, np.ones(400, bool))
+
+
+def test_a_detector_refuses_a_calibration_fitted_for_the_other_kind_of_box_score(tmp_path):
+    from vision.calibration import Calibration
+    from vision.detector import Detector
+    from vision.errors import ModelError
+
+    # the shipped calibration was fitted on the verifier's probabilities
+    with pytest.raises(ModelError, match="fitted with the box verifier, and this detector has none"):
+        Detector(verifier=False)
+    Calibration(1.0, 1.0, 0.0, verifier=False).save(tmp_path / "plain.json")
+    with pytest.raises(ModelError, match="fitted without the box verifier, and this detector has one"):
+        Detector(calibration=tmp_path / "plain.json")
+    assert Detector(verifier=False, calibration=tmp_path / "plain.json").verifier is None

@@ -342,7 +342,8 @@ def _detector_crop_job(args):
     scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
     loaded = load_image(scene.image, det.max_side)
     a = loaded.array
-    obbs, _ = det.localise(a)
+    obbs, scores = det.localise(a)
+    obbs = det.keep_boxes(a, obbs, scores)[0]  # the boxes the box verifier keeps, as detect does
     masks, _ = det.visibility(a, obbs)  # (None, ...) for no box: the loop below keeps nothing
     crops = crop_obbs(a, obbs, CROP_SIZE)
     px = obbs.copy()

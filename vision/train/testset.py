@@ -36,7 +36,7 @@ from vision.synth.scenes import make_scene
 #: backgrounds so that calib and test stay unseen by it.
 SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8, "verify": 11}
 #: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
-PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 6}
+PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 18}
 #: The table surfaces each set is drawn on: the held-out sets only on those never used in
 #: training; the ``verify`` set on the training ones.
 SPLIT_BACKGROUNDS: dict[str, tuple[str, ...]] = {

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.cards import CARD_IDS
-from vision.detector import _load_verifier
+from vision.detector import load_verifier
 from vision.geometry import obb_iou
 from vision.imageio import load_image
 from vision.postprocess import GROUPS, pooled_groups
@@ -99,7 +99,7 @@ def verifier_arg(path: str | None, keep_at: float | None):
     when there is no verifier to load, ModelError for a malformed file."""
     if path and path.lower() == "false":
         return False
-    v = _load_verifier(Path(path) if path else None)
+    v = load_verifier(Path(path) if path else None)
     if v is None:
         raise ValueError("no shipped verifier: give a verifier file")
     return dataclasses.replace(v, keep_at=keep_at) if keep_at is not None else v
