@@ -90,41 +90,35 @@ def localiser_meta(localiser: Path) -> dict:
     return meta
 
 
+def _load_shipped(path, name: str, load):
+    """``load(path)`` of a model's JSON file; None/True: the shipped file ``name`` when there
+    is one (else None); False: None.  A ValueError from ``load`` becomes a ModelError."""
+    if path is False:
+        return None
+    if path is None or path is True:
+        try:
+            path = find_model(name)
+        except ModelError:
+            return None
+    try:
+        return load(path)
+    except ValueError as e:
+        raise ModelError(str(e)) from None
+
+
 def load_verifier(path):
     """The box verifier (:class:`vision.verify.Verifier`) of ``path`` (a JSON file, or a
     Verifier itself); None/True: the shipped ``verifier.json`` when there is one; False: none.
     Raises ModelError for a bad file."""
     from vision.verify import Verifier
 
-    if isinstance(path, Verifier):
-        return path
-    if path is False:
-        return None
-    if path is None or path is True:
-        try:
-            path = find_model("verifier.json")
-        except ModelError:
-            return None
-    try:
-        return Verifier.load(path)
-    except ValueError as e:
-        raise ModelError(str(e)) from None
+    return path if isinstance(path, Verifier) else _load_shipped(path, "verifier.json", Verifier.load)
 
 
 def _load_calibration(path: Path | bool | None):
     from vision.calibration import Calibration
 
-    if path is False:
-        return None
-    if path is None or path is True:
-        try:
-            path = find_model("calibration.json")
-        except ModelError:
-            return None
-    try:
-        return Calibration.load(path)
-    except ValueError as e:
-        raise ModelError(str(e)) from None
+    return _load_shipped(path, "calibration.json", Calibration.load)
 
 
 class _OrtModel:
