@@ -21,8 +21,14 @@ from vision.errors import ModelError
 ONE = [
     Detection("pine-crane", 0.97, (10, 10, 110, 170)),
     Detection("pine-poetry-ribbon", 0.91, (120, 10, 220, 170)),
-    Detection("cherry-curtain", 0.42, (230, 10, 330, 170), uncertain=True),
+    Detection("cherry-curtain", 0.62, (230, 10, 330, 170), uncertain=True),
 ]
+
+
+def test_the_stub_photos_uncertain_card_is_worth_asking_about():
+    # the tests below read it as a suggestion, so it must stay at or above the floor: it was
+    # 0.42 until the floor rose to 0.43 with the box verifier, and three tests fell with it
+    assert SUGGEST_FLOOR <= ONE[2].confidence < 1
 
 
 def jpeg(w: int = 640, h: int = 480, *, gps: bool = False) -> bytes:
@@ -218,11 +224,11 @@ def test_snap_fills_the_players_picker_with_confidences(client, keeper, stub):
     r = snap(client, keeper, "pile-1")
     html = r.get_data(as_text=True)
     assert r.status_code == 200
-    # issue 9: only the certain cards are tapped in; the 42% one is a suggestion beside the photo
+    # issue 9: only the certain cards are tapped in; the 62% one is a suggestion beside the photo
     assert checked(html, "pile-1") == {"pine-crane", "pine-poetry-ribbon"}
     assert checked(html, "pile-0") == set()
     assert "Cherry with Curtain 桜に幕?" in html
-    assert "42% sure" in html
+    assert "62% sure" in html
     assert "97%" in html
     assert 'capture="environment"' in html
     assert 'accept="image/*"' in html
