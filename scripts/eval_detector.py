@@ -349,4 +349,9 @@ def print_report(res: dict, layouts, styles) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from vision.errors import ModelError
+
+    try:
+        raise SystemExit(main())
+    except ModelError as e:  # a missing or mismatched model file: one line, no traceback
+        raise SystemExit(f"error: {e}") from None

@@ -84,4 +84,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from vision.errors import ModelError
+
+    try:
+        raise SystemExit(main())
+    except ModelError as e:  # a missing or mismatched model file: one line, no traceback
+        raise SystemExit(f"error: {e}") from None
