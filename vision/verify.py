@@ -72,13 +72,16 @@ def _check(obbs, scores, whole_probs) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return obbs, scores, whole
 
 
-def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) -> np.ndarray:
+def box_features(
+    obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray, iou: np.ndarray | None = None
+) -> np.ndarray:
     """Features ``(K, len(FEATURES))`` of one photo's candidate boxes.
 
     ``obbs`` ``(K, 5)``: oriented boxes in photo pixels; ``scores`` ``(K,)``: localiser scores
     (0-1); ``whole_probs`` ``(K, 48)``: the classifier's card probabilities for each box's
     whole crop (rows sum to 1 minus the "not a card" probability).  The photo's typical card
     area is the median area of its boxes scoring 0.5 or more (of all boxes when none does).
+    ``iou``: the boxes' pairwise polygon IoU ``(K, K)`` when already computed.
     Raises ValueError on mismatched shapes."""
     obbs, scores, whole = _check(obbs, scores, whole_probs)
     k = len(obbs)
@@ -95,7 +98,8 @@ def box_features(obbs: np.ndarray, scores: np.ndarray, whole_probs: np.ndarray) 
     order = np.argsort(-scores, kind="stable")
     rank = np.empty(k)
     rank[order] = np.arange(k) / max(k - 1, 1)
-    iou = obb_iou(obbs, obbs) if k > 1 else np.zeros((1, 1))
+    if iou is None:
+        iou = obb_iou(obbs, obbs)
     above = rank[None, :] < rank[:, None]  # [i, j]: j ranks before i (equal scores: input order)
     cos_sin = np.stack([np.cos(obbs[:, 4]), np.sin(obbs[:, 4])], 1)
     # centres_inside[i]: boxes j != i whose centre lies inside box i
@@ -166,9 +170,9 @@ class Verifier:
         obbs, scores, whole = _check(obbs, scores, whole_probs)
         if len(obbs) == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        p = self.prob(box_features(obbs, scores, whole))
-        group = pooled_groups(whole).argmax(1)
         iou = obb_iou(obbs, obbs)
+        p = self.prob(box_features(obbs, scores, whole, iou))
+        group = pooled_groups(whole).argmax(1)
         kept: list[int] = []
         for i in np.argsort(-p, kind="stable"):
             if p[i] < self.keep_at:
