@@ -39,7 +39,7 @@ from vision.detector import PACKAGE_MODELS, Detector
 from vision.synth.layouts import NO_CARDS
 from vision.train.evaluate import label_detections
 from vision.train.testset import read_testset
-from vision.train.verifier import verifier_arg
+from vision.train.verifier import add_verifier_options, verifier_option
 
 
 def limited(photos, limit: int | None):
@@ -121,14 +121,12 @@ def main(argv=None) -> int:
         "--same-card-iou", type=float, default=None,
         help="drop the lower of two boxes overlapping this much that read as one card (default: off)",
     )
-    p.add_argument("--verifier", default=None, help="box verifier JSON file (false: none; default: shipped)")
-    p.add_argument("--keep-at", type=float, default=None, help="the verifier's keep threshold (0-1)")
+    add_verifier_options(p)
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
     kw = {k: v for k, v in (("conf", a.conf), ("iou", a.iou), ("same_card_iou", a.same_card_iou)) if v is not None}
-    if a.verifier or a.keep_at is not None:
-        kw["verifier"] = verifier_arg(a.verifier, a.keep_at)
+    kw |= verifier_option(a)
     det = Detector(
         localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta, **kw
     )
@@ -213,9 +211,6 @@ def plot(res: dict, path: Path) -> None:
 
 
 if __name__ == "__main__":
-    from vision.errors import ModelError
+    from vision.errors import exit_on_model_error
 
-    try:
-        raise SystemExit(main())
-    except ModelError as e:  # a missing or mismatched model file: one line, no traceback
-        raise SystemExit(f"error: {e}") from None
+    exit_on_model_error(main)

@@ -42,7 +42,7 @@ from vision.synth.render import DEFAULT_ART_DIR, render_art
 from vision.synth.scenes import quad_to_obb
 from vision.train.evaluate import ERROR_KINDS, Evaluator, error_sources
 from vision.train.testset import read_testset, write_testset
-from vision.train.verifier import verifier_arg
+from vision.train.verifier import add_verifier_options, verifier_option
 from vision.visibility import READABLE_FROM
 
 
@@ -180,8 +180,7 @@ def main(argv=None) -> int:
         "--same-card-iou", type=float, default=None,
         help="drop the lower of two boxes overlapping this much that read as one card",
     )
-    p.add_argument("--verifier", default=None, help="box verifier JSON file (false: none; default: shipped)")
-    p.add_argument("--keep-at", type=float, default=None, help="the verifier's keep threshold (0-1)")
+    add_verifier_options(p)
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument(
         "--whole-reads", type=float, default=None,
@@ -239,8 +238,7 @@ def main(argv=None) -> int:
     }
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
-    if a.verifier or a.keep_at is not None:
-        kw["verifier"] = verifier_arg(a.verifier, a.keep_at)
+    kw |= verifier_option(a)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)
     dets = [det]
     if a.compare:
@@ -349,9 +347,6 @@ def print_report(res: dict, layouts, styles) -> None:
 
 
 if __name__ == "__main__":
-    from vision.errors import ModelError
+    from vision.errors import exit_on_model_error
 
-    try:
-        raise SystemExit(main())
-    except ModelError as e:  # a missing or mismatched model file: one line, no traceback
-        raise SystemExit(f"error: {e}") from None
+    exit_on_model_error(main)

@@ -84,9 +84,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from vision.errors import ModelError
+    from vision.errors import exit_on_model_error
 
-    try:
-        raise SystemExit(main())
-    except ModelError as e:  # a missing or mismatched model file: one line, no traceback
-        raise SystemExit(f"error: {e}") from None
+    exit_on_model_error(main)

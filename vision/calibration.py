@@ -30,9 +30,31 @@ import numpy as np
 _EPS = 1e-6
 
 
-def _logit(x: np.ndarray) -> np.ndarray:
-    x = np.clip(np.asarray(x, np.float64), _EPS, 1 - _EPS)
+def logit(x, eps: float = _EPS) -> np.ndarray:
+    """``log(x / (1 - x))`` of probabilities ``x`` (any shape), clipped to ``[eps, 1 - eps]``
+    first so that 0 and 1 stay finite."""
+    x = np.clip(np.asarray(x, np.float64), eps, 1 - eps)
     return np.log(x / (1 - x))
+
+
+def newton_logistic(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, penalty: np.ndarray, iters: int, tol: float, jitter: float = 0.0
+) -> np.ndarray:
+    """Logistic regression weights ``(F,)`` of ``y`` (``(N,)``, 0/1) on ``x`` ``(N, F)`` (its
+    last column the constant 1 when a bias is wanted) by Newton's method from ``w`` ``(F,)``,
+    with an L2 term ``w . penalty . w / 2`` (``penalty`` ``(F, F)``); stops after ``iters`` steps
+    or when no weight moves more than ``tol``.  ``jitter`` is added to the Hessian's diagonal
+    (keeps the solve defined for a constant column)."""
+    w = np.array(w, np.float64)
+    for _ in range(iters):
+        q = 1.0 / (1.0 + np.exp(-(x @ w)))
+        g = x.T @ (q - y) + penalty @ w
+        h = (x * (q * (1 - q))[:, None]).T @ x + penalty
+        step = np.linalg.solve(h + jitter * np.eye(len(w)) if jitter else h, g)
+        w -= step
+        if np.abs(step).max() < tol:
+            break
+    return w
 
 
 @dataclass(frozen=True)
@@ -62,7 +84,7 @@ class Calibration:
         """Calibrated confidence (0-1) for box scores (see the module doc), class probabilities
         and visible shares (0-1; broadcasting arrays of any shape)."""
         v = np.asarray(visible, np.float64)
-        z = self.a * _logit(score) + self.b * _logit(prob) + self.d * (v - 1.0) + self.c
+        z = self.a * logit(score) + self.b * logit(prob) + self.d * (v - 1.0) + self.c
         return 1.0 / (1.0 + np.exp(-z))
 
     def save(self, path: Path) -> None:
@@ -94,21 +116,13 @@ def fit_platt(score, prob, right, visible=None, l2: float = 1e-3, iters: int = 5
     y = np.asarray(right, np.float64)
     if len(y) == 0 or y.min() == y.max():
         raise ValueError("fit_platt: need both right and wrong detections")
-    cols = [_logit(score), _logit(prob)]
+    cols = [logit(score), logit(prob)]
     if visible is not None:
         cols.append(np.asarray(visible, np.float64) - 1.0)
     x = np.stack([*cols, np.ones(len(y))], 1)
     k = len(cols)
-    w = np.r_[np.ones(2), np.zeros(k - 2), 0.0]
-    reg = np.diag([1.0] * k + [0.0])
-    for _ in range(iters):
-        q = 1.0 / (1.0 + np.exp(-(x @ w)))
-        g = x.T @ (q - y) + l2 * (reg @ w)
-        h = (x * (q * (1 - q))[:, None]).T @ x + l2 * reg
-        step = np.linalg.solve(h, g)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
+    w0 = np.r_[np.ones(2), np.zeros(k - 2), 0.0]
+    w = newton_logistic(x, y, w0, l2 * np.diag([1.0] * k + [0.0]), iters, 1e-9)
     return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=float(w[2]) if k == 3 else 0.0)
 
 

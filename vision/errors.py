@@ -16,3 +16,13 @@ class ImageError(VisionError):
 class ModelError(VisionError):
     """A model file is missing, unreadable or has an unexpected shape, or a backend is
     not installed."""
+
+
+def exit_on_model_error(main) -> None:
+    """Run a script's ``main()`` and exit with its return code; a :class:`ModelError` (a
+    missing or mismatched model file) ends it with one ``error:`` line instead of a traceback."""
+    try:
+        code = main()
+    except ModelError as e:
+        raise SystemExit(f"error: {e}") from None
+    raise SystemExit(code)

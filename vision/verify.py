@@ -6,8 +6,8 @@ whole boxes overlap by more than half) and in heaps they scored under the 0.35 t
 lowering both brought in boxes across two cards, second boxes on one card and boxes on the
 table (docs/VISION.md, "Boxes that NMS deletes").  The detector now proposes candidates at
 score 0.2 and NMS 0.7 and lets the verifier choose.  The localiser's score alone cannot tell
-them apart; the photo's other boxes and what each box's crop shows can.  :class:`Verifier` is a logistic regression on
-:data:`FEATURES`, computed for every candidate of a photo (:func:`box_features`):
+them apart; the photo's other boxes and what each box's crop shows can.  :class:`Verifier`
+is a logistic regression on :data:`FEATURES`, computed for every candidate of a photo (:func:`box_features`):
 
 - the box's own evidence: localiser score, how well its whole crop reads as one card, the
   classifier's "not a card" share;
@@ -26,12 +26,13 @@ replaces the localiser score in the calibration.  NumPy only.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
 from referee.cards import CARD_IDS
+from vision.calibration import logit, newton_logistic
 from vision.geometry import CROP_SIZE, in_obbs, obb_grid, obb_iou
 from vision.postprocess import pooled_groups
 
@@ -55,12 +56,11 @@ FEATURES: tuple[str, ...] = (
 )
 #: A card's long side over its short side, as the classifier's crop has it (112 / 72).
 CARD_ASPECT = CROP_SIZE[1] / CROP_SIZE[0]
-_EPS = 1e-4
+_EPS = 1e-4  # the features' logits clip at this (the shipped weights were fitted so)
 
 
 def _logit(x) -> np.ndarray:
-    x = np.clip(np.asarray(x, np.float64), _EPS, 1 - _EPS)
-    return np.log(x / (1 - x))
+    return logit(x, _EPS)
 
 
 def _check(obbs, scores, whole_probs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -125,7 +125,7 @@ def box_features(
     out[:, 9] = inside.sum(1)
     out[:, 10] = np.log1p(k)
     out[:, 11] = rank
-    out[:, 12] = _logit(np.sort(pooled, 1)[:, -2]) if pooled.shape[1] > 1 else _logit(0.0)
+    out[:, 12] = _logit(np.sort(pooled, 1)[:, -2])
     out[:, 13] = (above & (iou >= 0.3)).sum(1)
     out[:, 14] = out[:, 0] - out[:, 0].max()
     return out
@@ -154,7 +154,6 @@ class Verifier:
     same_iou: float = 0.5
     features: tuple[str, ...] = FEATURES
     fitted_on: str = ""
-    extra: dict = field(default_factory=dict)
 
     def prob(self, x: np.ndarray) -> np.ndarray:
         """Probability (0-1) that each row of features ``(K, F)`` is a box on one card."""
@@ -204,7 +203,6 @@ class Verifier:
                 float(d.get("same_iou", 0.5)),
                 tuple(d.get("features", FEATURES)),
                 str(d.get("fitted_on", "")),
-                dict(d.get("extra", {})),
             )
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a verifier file ({e})") from None
@@ -229,15 +227,7 @@ def fit_logistic(
     mean, scale = x.mean(0), x.std(0)
     scale = np.where(scale > 1e-9, scale, 1.0)
     z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
-    w = np.zeros(z.shape[1])
     reg = np.full(z.shape[1], l2 * len(x))
-    reg[-1] = 0.0
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-(z @ w)))
-        g = z.T @ (p - y) + reg * w
-        h = (z * (p * (1 - p))[:, None]).T @ z + np.diag(reg)
-        step = np.linalg.solve(h + 1e-9 * np.eye(len(w)), g)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
+    reg[-1] = 0.0  # the bias is not penalised
+    w = newton_logistic(z, y, np.zeros(z.shape[1]), np.diag(reg), iters, 1e-8, jitter=1e-9)
     return w[:-1], float(w[-1]), mean, scale

@@ -103,3 +103,17 @@ def verifier_arg(path: str | None, keep_at: float | None):
     if v is None:
         raise ValueError("no shipped verifier: give a verifier file")
     return dataclasses.replace(v, keep_at=keep_at) if keep_at is not None else v
+
+
+def add_verifier_options(parser) -> None:
+    """Add ``--verifier FILE|false`` and ``--keep-at P`` to a script's argparse ``parser``."""
+    parser.add_argument("--verifier", default=None, help="box verifier JSON file (false: none; default: shipped)")
+    parser.add_argument("--keep-at", type=float, default=None, help="the verifier's keep threshold (0-1)")
+
+
+def verifier_option(args) -> dict:
+    """``Detector`` keywords from the options of :func:`add_verifier_options`: ``{}`` when
+    neither was given (the shipped verifier), else ``{"verifier": ...}`` (:func:`verifier_arg`)."""
+    if args.verifier or args.keep_at is not None:
+        return {"verifier": verifier_arg(args.verifier, args.keep_at)}
+    return {}
