@@ -249,7 +249,8 @@ class Detector:
             raise ModelError(
                 f"the calibration was fitted {fitted} the box verifier, and this detector has "
                 f"{'one' if self.verifier is not None else 'none'}: give a calibration fitted for it "
-                "(scripts/calibrate_detector.py) or calibration=False"
+                "(scripts/calibrate_detector.py), or none (calibration=False; in the scripts "
+                "--calibration FILE or false)"
             )
         if backend == "ultralytics":
             self._init_torch(localiser, classifier)

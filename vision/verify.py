@@ -141,7 +141,7 @@ class Verifier:
     the same card, the less probable is dropped.  ``fitted_on``: a note of the data.
     The features' meaning depends on the candidates: a verifier judges well only candidates
     made at its own ``conf`` and ``iou``, from whole crops read without test-time augmentation,
-    as it was fitted.
+    as it was fitted.  Raises ValueError for a threshold outside [0, 1] or a scale not above 0.
     """
 
     weights: tuple[float, ...]
@@ -154,6 +154,16 @@ class Verifier:
     same_iou: float = 0.5
     features: tuple[str, ...] = FEATURES
     fitted_on: str = ""
+
+    def __post_init__(self):
+        # every way of making one checks its bounds: a file, dataclasses.replace, a script option
+        if not all(0 <= t <= 1 for t in (self.conf, self.iou, self.keep_at, self.same_iou)):
+            raise ValueError(
+                f"conf, iou, keep_at and same_iou must lie in [0, 1], got {self.conf}, {self.iou}, "
+                f"{self.keep_at}, {self.same_iou}"
+            )
+        if self.scale and min(self.scale) <= 0:
+            raise ValueError("the feature scales must be above 0")
 
     def prob(self, x: np.ndarray) -> np.ndarray:
         """Probability (0-1) that each row of features ``(K, F)`` is a box on one card."""
@@ -188,8 +198,8 @@ class Verifier:
 
     @classmethod
     def load(cls, path: Path) -> Verifier:
-        """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file
-        or one fitted on other features than :data:`FEATURES`."""
+        """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file,
+        thresholds outside [0, 1], or one fitted on other features than :data:`FEATURES`."""
         try:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
             v = cls(
@@ -208,8 +218,6 @@ class Verifier:
             raise ValueError(f"{path}: not a verifier file ({e})") from None
         if v.features != FEATURES or not len(v.weights) == len(v.mean) == len(v.scale) == len(FEATURES):
             raise ValueError(f"{path}: fitted on features {v.features}, this code computes {FEATURES}")
-        if not all(0 <= t <= 1 for t in (v.conf, v.iou, v.keep_at, v.same_iou)) or min(v.scale) <= 0:
-            raise ValueError(f"{path}: conf, iou, keep_at and same_iou must lie in [0, 1] and scales above 0")
         return v
 
 

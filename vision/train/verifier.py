@@ -14,6 +14,7 @@ import numpy as np
 
 from referee.cards import CARD_IDS
 from vision.detector import load_verifier
+from vision.errors import ModelError
 from vision.geometry import obb_iou
 from vision.imageio import load_image
 from vision.postprocess import GROUPS, pooled_groups
@@ -96,13 +97,17 @@ def candidate_table(photos, found: list[dict]) -> dict[str, np.ndarray]:
 def verifier_arg(path: str | None, keep_at: float | None):
     """``Detector(verifier=...)`` from a script's command line: ``"false"`` for none, a JSON file
     or the shipped one (None), with its keep threshold replaced by ``keep_at`` when given.  Raises ValueError
-    when there is no verifier to load, ModelError for a malformed file."""
+    when there is no verifier to load, ModelError for a malformed file or a ``keep_at`` outside
+    [0, 1]."""
     if path and path.lower() == "false":
         return False
     v = load_verifier(Path(path) if path else None)
     if v is None:
         raise ValueError("no shipped verifier: give a verifier file")
-    return dataclasses.replace(v, keep_at=keep_at) if keep_at is not None else v
+    try:
+        return dataclasses.replace(v, keep_at=keep_at) if keep_at is not None else v
+    except ValueError as e:
+        raise ModelError(f"--keep-at {keep_at}: {e}") from None
 
 
 def add_verifier_options(parser) -> None:

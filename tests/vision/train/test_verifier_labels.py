@@ -31,3 +31,18 @@ def test_the_scripts_verifier_option_reads_a_file_and_replaces_its_keep_threshol
     assert verifier_arg("false", None) is False
     assert verifier_arg(str(tmp_path / "v.json"), None) == v
     assert verifier_arg(str(tmp_path / "v.json"), 0.3).keep_at == 0.3
+
+
+def test_a_keep_threshold_outside_0_to_1_is_refused_not_run(tmp_path):
+    # --keep-at 2 once ran and dropped every box, reporting F1 0 with exit code 0
+    import pytest
+
+    from vision.errors import ModelError
+    from vision.train.verifier import verifier_arg
+    from vision.verify import FEATURES, Verifier
+
+    Verifier((0.0,) * len(FEATURES), 0.0, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES)).save(tmp_path / "v.json")
+    with pytest.raises(ModelError, match=r"--keep-at 2\.0: .*must lie in"):
+        verifier_arg(str(tmp_path / "v.json"), 2.0)
+    with pytest.raises(ValueError, match="must lie in"):
+        Verifier((0.0,) * len(FEATURES), 0.0, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES), keep_at=-0.1)
