@@ -59,8 +59,10 @@ def main(argv=None) -> int:
     p.add_argument("--cls-seconds", type=float, default=None)
     p.add_argument(
         "--leave-out",
+        nargs="+",
         default=None,
-        help="classifier stage: train without this art style, validate on it",
+        help="classifier stage: train without these art styles (one style, or a design family such as "
+        "pysol-hanafuda pysol-hwato), validate on them; the model goes to --out/loso/<style>/ for each",
     )
     p.add_argument(
         "--cls-mode",
@@ -198,8 +200,8 @@ def main(argv=None) -> int:
     if a.stage in ("classifier", "all"):
         d = load_crops(a.crops or [a.out / "crops.npz"])
         dev = f"cuda:{a.device}" if cuda else "cpu"
-        hold = d["s"] == a.leave_out if a.leave_out else None
-        tag = f"classifier_wo_{a.leave_out}" if a.leave_out else "classifier"
+        hold = np.isin(d["s"], a.leave_out) if a.leave_out else None
+        tag = f"classifier_wo_{'+'.join(a.leave_out)}" if a.leave_out else "classifier"
         if a.cls_mode == "effnet":
             entry[tag] = train_effnet_top(
                 d["x"],
@@ -247,8 +249,8 @@ def main(argv=None) -> int:
                 tag=tag,
                 init=a.cls_init,
             )
-        if a.leave_out:  # ready for eval_detector.py --loso <out>/loso
-            dest = a.out / "loso" / a.leave_out
+        for style in a.leave_out or ():  # ready for eval_detector.py --loso <out>/loso
+            dest = a.out / "loso" / style
             dest.mkdir(parents=True, exist_ok=True)
             export_classifier_onnx(a.out / f"{tag}.pt", dest / "classifier.onnx")
         print(tag, entry[tag], flush=True)

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision.detection import BACKENDS, CERTAIN_AT
+from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR
 from vision.errors import ImageError, ModelError
 
 
@@ -47,6 +47,11 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="P",
         help=f"flag detections under this calibrated confidence as uncertain (default {CERTAIN_AT})",
     )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help=f"also list (and draw) the guesses under {SUGGEST_FLOOR}, which the photo flow hides",
+    )
 
 
 def _annotate_path(base: Path, index: int, total: int) -> Path:
@@ -60,6 +65,9 @@ def run_detect(args: argparse.Namespace) -> int:
 
     Without ``--json`` prints one line per card (``id  confidence  box``), with ``?`` for
     uncertain ones and "(too covered to read)" for cards the detector sees but cannot read.
+    Like the photo flow, it lists (prints, writes as JSON, draws) only the detections players
+    are shown (``Detection.shown``: at or above ``SUGGEST_FLOOR``, or too covered) and says
+    how many guesses it hid; ``--all`` lists every detection.
     An unusable image gets one line on stderr and the others are still
     read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
     for a bad ``--annotate`` path (before any work) and :class:`vision.errors.ModelError`
@@ -83,19 +91,25 @@ def run_detect(args: argparse.Namespace) -> int:
     failed = 0
     for i, path in enumerate(args.images):
         try:
-            dets = det.detect(path)
+            found = det.detect(path)
         except ImageError as e:
             print(f"hanafuda-referee: error: {e}", file=sys.stderr)
             failed += 1
             continue
+        dets = found if args.all else [d for d in found if d.shown]
+        hidden = len(found) - len(dets)
         if args.json:
-            print(json.dumps({"image": str(path), "detections": [d.to_dict() for d in dets]}))
+            rec = {"image": str(path), "detections": [d.to_dict() for d in dets]}
+            print(json.dumps(dict(rec, hidden=hidden)))
         else:
             print(f"{path}: {len(dets)} card{'s' if len(dets) != 1 else ''}")
             for d in dets:
                 box = ", ".join(f"{v:.0f}" for v in d.box)
                 flag = " (too covered to read)" if d.covered else " ?" if d.uncertain else ""
                 print(f"  {d.card:26} {d.confidence:5.2f}  [{box}]{flag}")
+            if hidden:
+                guesses = f"{hidden} guess{'es' if hidden != 1 else ''}"
+                print(f"  ({guesses} under {SUGGEST_FLOOR} not shown; --all lists them)")
         if args.annotate:
             from vision.annotate import annotate
 

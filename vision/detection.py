@@ -69,6 +69,13 @@ class Detection:
         object.__setattr__(self, "covered", bool(self.covered))
         object.__setattr__(self, "uncertain", bool(self.uncertain) or self.covered)
 
+    @property
+    def shown(self) -> bool:
+        """Whether players see this detection: a card too covered to read (reported as such),
+        or a confidence at or above :data:`SUGGEST_FLOOR` (tapped in when certain, offered as a
+        suggestion when not).  The rest are hidden by the photo flow and by ``detect``."""
+        return self.covered or self.confidence >= SUGGEST_FLOOR
+
     def to_dict(self) -> dict:
         """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain",
         "covered", "visible"}``."""

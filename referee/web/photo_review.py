@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from referee.cards import BY_ID, CARDS, Card
 from referee.web.forms.limits import shortened
-from vision.detection import SUGGEST_FLOOR, Detection
+from vision.detection import Detection
 from vision.merge import merge
 
 #: ``ask`` of a stored uncertain detection: not answered yet, answered Yes, answered No.
@@ -57,18 +57,19 @@ def asked(d: Mapping[str, Any]) -> str | None:
 def records(dets: Iterable[Detection], dismissed: Iterable[str] = ()) -> list[dict[str, Any]]:
     """A photo's detections as stored (see the module docstring), in the detector's order.
 
-    Detections below ``SUGGEST_FLOOR`` are dropped; an uncertain one whose card is in
-    ``dismissed`` (answered No in this pile before) is stored answered No.  A card the
+    Detections players are not shown (``Detection.shown`` False: under
+    ``vision.SUGGEST_FLOOR``) are dropped; an uncertain one whose card is in ``dismissed``
+    (answered No in this pile before) is stored answered No.  A card the
     detector saw but could not read (``Detection.covered``) is kept whatever its confidence,
     puts nothing in the pile and asks nothing: the review counts it (:attr:`Review.covered`).
     """
     no = set(dismissed)
     out = []
     for d in dets:
+        if not d.shown:
+            continue
         if d.covered:
             out.append(dict(d.to_dict(), fixed=d.card))
-            continue
-        if d.confidence < SUGGEST_FLOOR:
             continue
         rec = dict(d.to_dict(), fixed=d.card)
         if d.uncertain:

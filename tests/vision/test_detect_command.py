@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 import vision.cli as cli
-from vision.detection import Detection
+from vision.detection import SUGGEST_FLOOR, Detection
 from vision.errors import ImageError
 from vision.imageio import load_image
 
@@ -22,7 +22,9 @@ class FakeDetector:
         load_image(path)  # the real input checks
         return [
             Detection("paulownia-chaff-yellow", 0.91, (1, 2, 30, 40), False),
-            Detection("willow-lightning", 0.3, (5, 5, 20, 20), True),
+            Detection("willow-lightning", SUGGEST_FLOOR + 0.1, (5, 5, 20, 20), True),
+            Detection("pine-crane", SUGGEST_FLOOR - 0.1, (3, 3, 9, 9), True),
+            Detection("maple-deer", 0.1, (2, 2, 8, 8), True, covered=True, visible=0.2),
         ]
 
 
@@ -56,12 +58,41 @@ def test_json_output(parser, photo, capsys):
     assert rec["detections"][1]["uncertain"] is True
 
 
-def test_text_output_marks_uncertain(parser, photo, capsys):
+def test_text_output_marks_uncertain_and_covered(parser, photo, capsys):
+    cli.run_detect(parser.parse_args([str(photo)]))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("3 cards")
+    assert "willow-lightning" in lines[2]
+    assert lines[2].endswith("?")
+    assert "maple-deer" in lines[3]
+    assert lines[3].endswith("(too covered to read)")
+
+
+# What players are shown (the photo flow's rule, Detection.shown) is what detect lists:
+# a guess under SUGGEST_FLOOR is hidden, and said to be; --all lists it.
+def test_guesses_under_the_floor_are_hidden_and_counted(parser, photo, capsys):
     cli.run_detect(parser.parse_args([str(photo)]))
     out = capsys.readouterr().out
-    assert "2 cards" in out
-    assert "willow-lightning" in out
-    assert out.rstrip().endswith("?")
+    assert "pine-crane" not in out
+    assert f"(1 guess under {SUGGEST_FLOOR} not shown; --all lists them)" in out
+
+
+def test_json_holds_only_shown_detections_and_the_hidden_count(parser, photo, capsys):
+    cli.run_detect(parser.parse_args([str(photo), "--json"]))
+    rec = json.loads(capsys.readouterr().out)
+    assert [d["card"] for d in rec["detections"]] == ["paulownia-chaff-yellow", "willow-lightning", "maple-deer"]
+    assert rec["hidden"] == 1
+
+
+def test_all_lists_every_detection(parser, photo, capsys):
+    cli.run_detect(parser.parse_args([str(photo), "--all", "--json"]))
+    rec = json.loads(capsys.readouterr().out)
+    assert len(rec["detections"]) == 4
+    assert rec["hidden"] == 0
+    cli.run_detect(parser.parse_args([str(photo), "--all"]))
+    out = capsys.readouterr().out
+    assert "pine-crane" in out
+    assert "not shown" not in out
 
 
 def test_annotate_writes_one_file_per_image(parser, photo, tmp_path):

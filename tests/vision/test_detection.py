@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from vision.detection import Detection
+from vision.detection import SUGGEST_FLOOR, Detection
 
 
 def test_valid_detection_normalises_types():
@@ -55,3 +55,16 @@ def test_detection_validators_name_expected_and_actual(kwargs, message):
     base = {"card": "pine-crane", "confidence": 0.5, "box": (0, 0, 1, 1), "uncertain": False}
     with pytest.raises(ValueError, match=message):
         Detection(**{**base, **kwargs})
+
+
+@pytest.mark.parametrize(
+    ("confidence", "covered", "shown"),
+    [
+        (SUGGEST_FLOOR, False, True),  # at the floor: offered
+        (SUGGEST_FLOOR - 0.01, False, False),  # under it: hidden
+        (0.05, True, True),  # too covered to read: reported whatever its confidence
+    ],
+)
+def test_shown_is_the_floor_or_too_covered(confidence, covered, shown):
+    d = Detection("pine-crane", confidence, (0, 0, 1, 1), True, covered=covered)
+    assert d.shown is shown
