@@ -103,6 +103,7 @@ from referee.store.schema import (
 from referee.store.sessions import (
     SESSION_FIELDS,
     Session,
+    SessionKeyReusedError,
     create_rematch,
     create_session,
     create_sessions_once,
@@ -126,6 +127,7 @@ __all__ = [
     "RoundRow",
     "RoundTakenError",
     "Session",
+    "SessionKeyReusedError",
     "SpentFormTokenError",
     "StoreError",
     "StoreUnavailableError",

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from referee.store.database import NotFoundError, _now, guarded, writing
+from referee.store.database import NotFoundError, StoreError, _now, guarded, writing
 
 
 @dataclass(frozen=True)
@@ -194,24 +194,48 @@ def create_rematch(db: Database, of: Session, **fields: Any) -> tuple[Session, b
     return new, True
 
 
+class SessionKeyReusedError(StoreError):
+    """An API ``form_token`` (idempotency key) already created a session from a different
+    request: nothing is created (a key names one request)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this form_token already created a session from a different request; nothing was created (send a new "
+            "form_token for a new session, or the same request to retry it)"
+        )
+
+
 @guarded
 def create_sessions_once(db: Database, form_token: str | None,
-                         created: Sequence[Mapping[str, Any]]) -> tuple[list[Session], bool]:
+                         created: Sequence[Mapping[str, Any]],
+                         digest: str | None = None) -> tuple[list[Session], bool]:
     """Create the sessions ``created`` (each as :func:`create_session`) in one transaction,
-    recording them under ``form_token`` (a new-session or import form's one-time token); a later
-    call with the same token (a double tap, a form posted again) creates nothing and gets those
-    sessions back.  Returns ``(sessions, created)``.  Without a token, always creates."""
+    recording them under ``form_token`` (a new-session or import form's one-time token, or an
+    API client's idempotency key); a later call with the same token (a double tap, a form posted
+    again, a retry) creates nothing and gets those sessions back.  Returns ``(sessions,
+    created)``.  Without a token, always creates.
+
+    ``digest`` (64 hex characters naming the request) is kept with the token; a later call with
+    the same token and another digest raises :class:`SessionKeyReusedError`."""
+    if digest is not None and len(digest) != 64:
+        raise ValueError(f"digest: expected 64 hex characters, got {len(digest)}")
     with writing(db):
         if form_token:
-            ids = [r["session_id"] for r in db["session_form_tokens"].rows_where(
-                "token = ?", [form_token], order_by="rowid")]
-            if ids:
-                return [get_session(db, i) for i in ids], False
+            prefix = form_token + "#" if digest is not None else form_token
+            rows = list(db["session_form_tokens"].rows_where(
+                "token = ?" if digest is None else "length(token) = ? AND substr(token, 1, ?) = ?",
+                [form_token] if digest is None else [len(prefix) + 64, len(prefix), prefix],
+                order_by="rowid"))
+            if rows:
+                if digest is not None and rows[0]["token"] != prefix + digest:
+                    raise SessionKeyReusedError()
+                return [get_session(db, r["session_id"]) for r in rows], False
         made = [create_session(db, **c) for c in created]
         if form_token:
             now = _now()
+            kept = form_token if digest is None else form_token + "#" + digest
             for sess in made:
-                db["session_form_tokens"].insert({"token": form_token, "session_id": sess.id, "created": now})
+                db["session_form_tokens"].insert({"token": kept, "session_id": sess.id, "created": now})
     return made, True
 
 

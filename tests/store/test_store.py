@@ -513,3 +513,24 @@ def test_undo_discards_names_the_rounds_an_undo_throws_away(db, sess):
     other = store.create_session(db, name="U", ruleset="roppyakken", family="roppyakken", options={},
                                  players=["A", "B"], dealer="A")
     assert store.undo_discards(db, other.id, edited.id) == []  # another session's change
+
+
+# A session creation under an idempotency key with the request's digest (the API's form_token).
+NEW = {
+    "name": "T", "ruleset": "roppyakken", "family": "roppyakken", "options": {}, "players": ["A", "B"], "dealer": "A",
+}
+
+
+def test_a_key_with_its_digest_creates_once_and_refuses_another_request(db):
+    made, fresh = store.create_sessions_once(db, "api:k", [NEW], "a" * 64)
+    again, fresh_again = store.create_sessions_once(db, "api:k", [NEW], "a" * 64)
+    assert (fresh, fresh_again) == (True, False)
+    assert again[0].id == made[0].id
+    with pytest.raises(store.SessionKeyReusedError, match="different request"):
+        store.create_sessions_once(db, "api:k", [NEW], "b" * 64)
+    assert len(store.list_sessions(db)) == 1
+
+
+def test_a_digest_must_be_a_sha256(db):
+    with pytest.raises(ValueError, match="64 hex"):
+        store.create_sessions_once(db, "api:k", [NEW], "abc")

@@ -223,6 +223,14 @@ class NewSessionIn(_Request):
     rounds: list[dict[str, Any]] = Field(
         default_factory=list, max_length=MAX_ROUNDS, description=f"must be a list of at most {MAX_ROUNDS} rounds"
     )
+    form_token: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+        "a retry of the same request with the same key creates the session once and gets it back; "
+        "another request with a used key is refused",
+    )
 
 
 class UndoIn(_Request):

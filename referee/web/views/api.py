@@ -184,17 +184,29 @@ def list_sessions():
 
 
 @bp.post("/sessions")
-@validate(json=NewSessionIn, resp=responses({201: SessionOut}, 400, 413, 422, 501, 503))
+@validate(json=NewSessionIn, resp=responses({201: SessionOut, 200: SessionOut}, 400, 413, 422, 501, 503))
 def create_session():
-    """Create a session from ``{name, ruleset, options, players, dealer, rounds?}``."""
+    """Create a session from ``{name, ruleset, options, players, dealer, rounds?, form_token?}``.
+
+    ``form_token`` is the idempotency key: a retry of the same request with the same key (a
+    lost reply, a double tap) creates nothing and gets the first session back with 200
+    instead of 201; another request with a used key is refused with 422 ``form-token-reused``.
+    API keys are kept apart from the web forms' one-time tokens."""
     body = body_object()
     try:
         created = archive.session_from_export({"name": body["name"], "game": body})
     except RefereeError as e:
         return error_response(422, e.message, e.code)
-    sess = store.create_session(get_db(), **created)
+    key = body.get("form_token")
+    try:
+        made, fresh = store.create_sessions_once(
+            get_db(), f"api:{key}" if key else None, [created], rounds.request_digest(body) if key else None
+        )
+    except store.SessionKeyReusedError as e:
+        return error_response(422, str(e), "form-token-reused")
+    sess = made[0]
     privacy.remember(sess.edit_token, "edit")
-    return jsonify(session_json(Opened(sess))), 201
+    return jsonify(session_json(Opened(sess))), 201 if fresh else 200
 
 
 @bp.get("/sessions/<token>")
