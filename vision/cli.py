@@ -66,7 +66,7 @@ def run_detect(args: argparse.Namespace) -> int:
     Without ``--json`` prints one line per card (``id  confidence  box``), with ``?`` for
     uncertain ones and "(too covered to read)" for cards the detector sees but cannot read.
     Like the photo flow, it lists (prints, writes as JSON, draws) only the detections players
-    are shown (``Detection.shown``: certain, at or above ``SUGGEST_FLOOR``, or too covered) and says
+    are shown (``Detection.shown``: at or above ``SUGGEST_FLOOR``, or too covered) and says
     how many guesses it hid; ``--all`` lists every detection.
     An unusable image gets one line on stderr and the others are still
     read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`

@@ -71,11 +71,12 @@ class Detection:
 
     @property
     def shown(self) -> bool:
-        """Whether players see this detection: a card too covered to read (reported as such), a
-        certain one (tapped in, even where a detector's ``uncertain_below`` is set under the
-        floor), or an uncertain one at or above :data:`SUGGEST_FLOOR` (offered as a
-        suggestion).  The rest are hidden by the photo flow and by ``detect``."""
-        return self.covered or not self.uncertain or self.confidence >= SUGGEST_FLOOR
+        """Whether players see this detection: a card too covered to read (reported as such),
+        or a confidence at or above :data:`SUGGEST_FLOOR` (tapped in when certain, offered as a
+        suggestion when not).  The rest are hidden by the photo flow and by ``detect``, even a
+        certain one where a detector's ``uncertain_below`` was set under the floor (issue 9:
+        under the floor a detection is neither kept nor shown)."""
+        return self.covered or self.confidence >= SUGGEST_FLOOR
 
     def to_dict(self) -> dict:
         """JSON-ready form: ``{"card", "confidence", "box": [x1, y1, x2, y2], "uncertain",

@@ -63,9 +63,9 @@ def test_detection_validators_name_expected_and_actual(kwargs, message):
         (SUGGEST_FLOOR, True, False, True),  # at the floor: offered
         (SUGGEST_FLOOR - 0.01, True, False, False),  # under it: hidden
         (0.05, True, True, True),  # too covered to read: reported whatever its confidence
-        (SUGGEST_FLOOR - 0.01, False, False, True),  # certain (a threshold set under the floor): tapped in
+        (SUGGEST_FLOOR - 0.01, False, False, False),  # hidden even if certain (a threshold set under the floor)
     ],
 )
-def test_shown_is_certain_or_the_floor_or_too_covered(confidence, uncertain, covered, shown):
+def test_shown_is_the_floor_or_too_covered(confidence, uncertain, covered, shown):
     d = Detection("pine-crane", confidence, (0, 0, 1, 1), uncertain, covered=covered)
     assert d.shown is shown
