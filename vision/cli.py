@@ -24,7 +24,7 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
         "images", nargs="+", metavar="IMAGE", help="photos (JPEG, PNG, HEIC with pillow-heif, ...)"
     )
     parser.add_argument(
-        "--json", action="store_true", help="one JSON object per image: {image, detections}"
+        "--json", action="store_true", help="one JSON object per image: {image, detections, hidden}"
     )
     parser.add_argument(
         "--annotate",

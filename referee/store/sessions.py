@@ -222,9 +222,12 @@ def create_sessions_once(db: Database, form_token: str | None,
     with writing(db):
         if form_token:
             prefix = form_token + "#" if digest is not None else form_token
+            # Compared as bytes: SQLite's length() and substr() on text stop at a NUL character.
+            raw = prefix.encode()
             rows = list(db["session_form_tokens"].rows_where(
-                "token = ?" if digest is None else "length(token) = ? AND substr(token, 1, ?) = ?",
-                [form_token] if digest is None else [len(prefix) + 64, len(prefix), prefix],
+                "token = ?" if digest is None else
+                "length(CAST(token AS BLOB)) = ? AND substr(CAST(token AS BLOB), 1, ?) = ?",
+                [form_token] if digest is None else [len(raw) + 64, len(raw), raw],
                 order_by="rowid"))
             if rows:
                 if digest is not None and rows[0]["token"] != prefix + digest:

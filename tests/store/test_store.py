@@ -531,6 +531,19 @@ def test_a_key_with_its_digest_creates_once_and_refuses_another_request(db):
     assert len(store.list_sessions(db)) == 1
 
 
+# Bug (fresh-user try): a key holding a NUL character never matched (SQLite's length() stops at it).
+@pytest.mark.parametrize(
+    "key", ["api:a\x00b", "api:\x00", "api:松のカス🎴", "api:a#b"], ids=["nul", "only-nul", "unicode", "hash"]
+)
+def test_any_key_matches_itself(db, key):
+    made, _ = store.create_sessions_once(db, key, [NEW], "a" * 64)
+    again, fresh = store.create_sessions_once(db, key, [NEW], "a" * 64)
+    assert fresh is False
+    assert again[0].id == made[0].id
+    with pytest.raises(store.SessionKeyReusedError):
+        store.create_sessions_once(db, key, [NEW], "b" * 64)
+
+
 def test_a_digest_must_be_a_sha256(db):
     with pytest.raises(ValueError, match="64 hex"):
         store.create_sessions_once(db, "api:k", [NEW], "abc")
