@@ -99,8 +99,7 @@ def run_detect(args: argparse.Namespace) -> int:
         dets = found if args.all else [d for d in found if d.shown]
         hidden = len(found) - len(dets)
         if args.json:
-            rec = {"image": str(path), "detections": [d.to_dict() for d in dets]}
-            print(json.dumps(dict(rec, hidden=hidden)))
+            print(json.dumps({"image": str(path), "detections": [d.to_dict() for d in dets], "hidden": hidden}))
         else:
             print(f"{path}: {len(dets)} card{'s' if len(dets) != 1 else ''}")
             for d in dets:

@@ -221,22 +221,21 @@ def create_sessions_once(db: Database, form_token: str | None,
         raise ValueError(f"digest: expected 64 hex characters, got {len(digest)}")
     with writing(db):
         if form_token:
-            prefix = form_token + "#" if digest is not None else form_token
+            kept = form_token if digest is None else f"{form_token}#{digest}"
             # Compared as bytes: SQLite's length() and substr() on text stop at a NUL character.
-            raw = prefix.encode()
+            raw = f"{form_token}#".encode()
             rows = list(db["session_form_tokens"].rows_where(
                 "token = ?" if digest is None else
                 "length(CAST(token AS BLOB)) = ? AND substr(CAST(token AS BLOB), 1, ?) = ?",
-                [form_token] if digest is None else [len(raw) + 64, len(raw), raw],
+                [kept] if digest is None else [len(raw) + 64, len(raw), raw],
                 order_by="rowid"))
             if rows:
-                if digest is not None and rows[0]["token"] != prefix + digest:
+                if rows[0]["token"] != kept:
                     raise SessionKeyReusedError()
                 return [get_session(db, r["session_id"]) for r in rows], False
         made = [create_session(db, **c) for c in created]
         if form_token:
             now = _now()
-            kept = form_token if digest is None else form_token + "#" + digest
             for sess in made:
                 db["session_form_tokens"].insert({"token": kept, "session_id": sess.id, "created": now})
     return made, True
