@@ -60,6 +60,40 @@ def _annotate_path(base: Path, index: int, total: int) -> Path:
     return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.jpg'}")
 
 
+def _cannot_write(path: Path) -> str | None:
+    """Why a file cannot be written at ``path`` (in words), or None when it can.
+
+    Opens the file for appending, which leaves an existing file as it is, and removes it
+    again when it did not exist, so a read-only folder or disk is caught too."""
+    if path.is_dir():
+        return "it is a folder"
+    if not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        return f"the folder {path.parent} {what}"
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
+def _check_annotate(base: Path, total: int) -> None:
+    """Refuse an ``--annotate`` path before any work: not an image file name, or a file (one
+    per image, :func:`_annotate_path`) that cannot be written.  Raises ImageError."""
+    if base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
+        raise ImageError(f"--annotate {base}: expected an image file name ending in .jpg, .png or .webp")
+    for i in range(total):
+        out = _annotate_path(base, i, total)
+        why = _cannot_write(out)
+        if why:
+            name = "" if out == base else f" ({out} for image {i + 1})"
+            raise ImageError(f"--annotate {base}: cannot write the annotated image{name}: {why}")
+
+
 def run_detect(args: argparse.Namespace) -> int:
     """Detect cards in each of ``args.images`` and print them.
 
@@ -70,11 +104,14 @@ def run_detect(args: argparse.Namespace) -> int:
     how many guesses it hid; ``--all`` lists every detection.
     An unusable image gets one line on stderr and the others are still
     read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
-    for a bad ``--annotate`` path (before any work) and :class:`vision.errors.ModelError`
-    when the model cannot be loaded.
+    for a bad ``--annotate`` path (not an image file name, or any of its per-image files
+    unwritable: checked before any model is loaded or image read) and
+    :class:`vision.errors.ModelError` when the model cannot be loaded.
     """
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
+    if args.annotate:
+        _check_annotate(Path(args.annotate), len(args.images))
     try:  # numpy, Pillow, OpenCV and onnxruntime are base dependencies; a broken install lacks them
         from vision.detector import Detector
     except ImportError as e:
@@ -83,10 +120,6 @@ def run_detect(args: argparse.Namespace) -> int:
             f"detect needs {package}, which the install lacks: pip install hanafuda-referee "
             "(onnxruntime, numpy, Pillow and opencv-python-headless are part of it)"
         ) from None
-    if args.annotate:
-        target = Path(args.annotate)
-        if target.is_dir() or target.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
-            raise ImageError(f"--annotate {target}: expected an image file name ending in .jpg, .png or .webp")
     det = Detector(args.backend, uncertain_below=args.uncertain_below)
     failed = 0
     for i, path in enumerate(args.images):

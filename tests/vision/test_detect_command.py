@@ -2,6 +2,8 @@
 
 import argparse
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -161,3 +163,74 @@ def test_a_missing_opencv_is_named_by_its_package():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "detect needs opencv-python-headless, which the install lacks" in out
+
+
+def _unwritable_annotate(tmp_path, case):
+    """An --annotate path that cannot be written, and the number of images it is given with."""
+    if case == "missing-folder":
+        return tmp_path / "missing" / "out.jpg", 2
+    if case == "folder-is-a-file":
+        (tmp_path / "notes.txt").write_text("x")
+        return tmp_path / "notes.txt" / "out.jpg", 1
+    if case == "a-folder-named-like-an-image":
+        (tmp_path / "out.jpg").mkdir()
+        return tmp_path / "out.jpg", 1
+    if case == "second-image's-file-is-a-folder":
+        (tmp_path / "out-2.jpg").mkdir()
+        return tmp_path / "out.jpg", 2
+    assert case == "read-only-folder"
+    if os.geteuid() == 0:
+        pytest.skip("root writes into a read-only folder")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    return ro / "out.jpg", 2
+
+
+UNWRITABLE = [
+    "missing-folder",
+    "folder-is-a-file",
+    "a-folder-named-like-an-image",
+    "second-image's-file-is-a-folder",
+    "read-only-folder",
+]
+
+
+# Bug: an unwritable --annotate path (e.g. /missing/dir/out.jpg) was found only when the first
+# image's annotation was saved, after its result had been printed.
+@pytest.mark.parametrize("case", UNWRITABLE)
+def test_an_unwritable_annotate_path_is_refused_before_any_work(monkeypatch, photo, tmp_path, capsys, case):
+    target, images = _unwritable_annotate(tmp_path, case)
+    read = []
+    monkeypatch.setattr(FakeDetector, "detect", lambda self, path: read.append(path) or [])
+    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
+    p = argparse.ArgumentParser()
+    cli.add_detect_arguments(p)
+    with pytest.raises(ImageError, match=rf"^--annotate {re.escape(str(target))}: cannot write"):
+        cli.run_detect(p.parse_args([str(photo)] * images + ["--annotate", str(target)]))
+    assert read == []
+    assert capsys.readouterr().out == ""
+    assert not (tmp_path / "out-1.jpg").exists()  # the check leaves no file behind
+
+
+def test_an_unwritable_annotate_path_is_one_error_line_from_the_command(monkeypatch, photo, tmp_path, capsys):
+    from referee.cli import main
+
+    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
+    target = tmp_path / "missing" / "dir" / "out.jpg"
+    assert main(["detect", str(photo), str(photo), "--annotate", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"hanafuda-referee: error: --annotate {target}: cannot write the annotated image "
+        f"({tmp_path / 'missing' / 'dir' / 'out-1.jpg'} for image 1): "
+        f"the folder {tmp_path / 'missing' / 'dir'} does not exist\n"
+    )
+
+
+def test_annotate_may_overwrite_an_existing_file(parser, photo, tmp_path):
+    out = tmp_path / "ann.jpg"
+    out.write_bytes(b"old")
+    assert cli.run_detect(parser.parse_args([str(photo), "--annotate", str(out)])) == 0
+    with Image.open(out) as im:
+        assert im.size == (64, 48)
