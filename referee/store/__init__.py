@@ -5,7 +5,7 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m013_session_form_tokens``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m015_session_form_token_digest``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
@@ -98,6 +98,7 @@ from referee.store.schema import (
     m011_explicit_round_endings,
     m012_rematches,
     m013_session_form_tokens,
+    m015_session_form_token_digest,
     migrations,
 )
 from referee.store.sessions import (
@@ -164,6 +165,7 @@ __all__ = [
     "m011_explicit_round_endings",
     "m012_rematches",
     "m013_session_form_tokens",
+    "m015_session_form_token_digest",
     "migrate",
     "migrations",
     "move_revs_past",

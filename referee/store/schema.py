@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m014_change_ids``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m015_session_form_token_digest``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -284,3 +284,26 @@ def m014_change_ids(db: Database) -> None:
     db.execute("DROP TABLE changes")
     db.execute("ALTER TABLE changes_new RENAME TO changes")
     db["changes"].create_index(["session_id"])
+
+
+# ---- session keys kept apart from their digests (an API key was found by a scan of the table) ----
+
+#: A row ``m015_session_form_token_digest`` splits: an API key (``api:`` and the client's key, as
+#: ``POST /api/v1/sessions`` keeps it) packed with its request's digest, ``<token>#<64 hex>``.
+_PACKED_API_KEY = re.compile(r"(api:.+)#([0-9a-f]{64})", re.DOTALL)
+
+
+@migrations()
+def m015_session_form_token_digest(db: Database) -> None:
+    """``session_form_tokens.digest``: the digest of the request that used the token, beside it
+    (as ``m006_service_form_token_digest`` gave the round forms' tokens), so a key is found by
+    ``token = ?`` through the primary key's index.  API rows kept before as one packed
+    ``api:<key>#<digest>`` token are split into the two; a web form's token has no digest."""
+    db["session_form_tokens"].add_column("digest", str)
+    for token, session_id in db.execute("SELECT token, session_id FROM session_form_tokens").fetchall():
+        packed = _PACKED_API_KEY.fullmatch(token)
+        if packed:
+            db.execute(
+                "UPDATE session_form_tokens SET token = ?, digest = ? WHERE token = ? AND session_id = ?",
+                [packed[1], packed[2], token, session_id],
+            )

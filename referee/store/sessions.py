@@ -215,29 +215,28 @@ def create_sessions_once(db: Database, form_token: str | None,
     again, a retry) creates nothing and gets those sessions back.  Returns ``(sessions,
     created)``.  Without a token, always creates.
 
-    ``digest`` (64 hex characters naming the request) is kept with the token; a later call with
-    the same token and another digest raises :class:`SessionKeyReusedError`."""
+    ``digest`` (64 hex characters naming the request, or None) is kept beside the token (the
+    ``session_form_tokens`` row: ``token``, ``digest``, ``session_id``); a later call with the
+    same token and another digest (a token kept without one included) raises
+    :class:`SessionKeyReusedError` and creates nothing.  Any token string matches itself
+    (``#``, NUL, any Unicode).  Raises ``ValueError`` for a digest not 64 characters long and
+    ``StoreUnavailableError`` when the database stays busy."""
     if digest is not None and len(digest) != 64:
         raise ValueError(f"digest: expected 64 hex characters, got {len(digest)}")
     with writing(db):
         if form_token:
-            kept = form_token if digest is None else f"{form_token}#{digest}"
-            # Compared as bytes: SQLite's length() and substr() on text stop at a NUL character.
-            raw = f"{form_token}#".encode()
-            rows = list(db["session_form_tokens"].rows_where(
-                "token = ?" if digest is None else
-                "length(CAST(token AS BLOB)) = ? AND substr(CAST(token AS BLOB), 1, ?) = ?",
-                [kept] if digest is None else [len(raw) + 64, len(raw), raw],
-                order_by="rowid"))
+            rows = list(db["session_form_tokens"].rows_where("token = ?", [form_token], order_by="rowid"))
             if rows:
-                if rows[0]["token"] != kept:
+                if rows[0]["digest"] != digest:
                     raise SessionKeyReusedError()
                 return [get_session(db, r["session_id"]) for r in rows], False
         made = [create_session(db, **c) for c in created]
         if form_token:
             now = _now()
             for sess in made:
-                db["session_form_tokens"].insert({"token": kept, "session_id": sess.id, "created": now})
+                db["session_form_tokens"].insert(
+                    {"token": form_token, "digest": digest, "session_id": sess.id, "created": now}
+                )
     return made, True
 
 

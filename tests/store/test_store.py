@@ -547,3 +547,44 @@ def test_any_key_matches_itself(db, key):
 def test_a_digest_must_be_a_sha256(db):
     with pytest.raises(ValueError, match="64 hex"):
         store.create_sessions_once(db, "api:k", [NEW], "abc")
+
+
+# Before m015 an API key was kept packed with its request's digest as one token, "api:<key>#<digest>",
+# and found by a scan of the whole table; m015 splits those rows into token and digest.
+def test_a_database_from_before_m015_splits_packed_api_keys_and_still_finds_them(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = store.open_db(path, apply_migrations=False)
+    store.migrations.apply(old, stop_before="m015_session_form_token_digest")
+    keys = {key: store.create_session(old, **NEW).id for key in ("api:k", "api:a\x00b", "api:a#b", "api:" + "x" * 200)}
+    for key, sid in keys.items():  # as the code before m015 wrote them
+        old["session_form_tokens"].insert({"token": f"{key}#{'a' * 64}", "session_id": sid, "created": ""})
+    form = store.create_session(old, **NEW).id  # a web form's one-time token: no digest
+    old["session_form_tokens"].insert({"token": "n-1.sig", "session_id": form, "created": ""})
+    store.migrate(old)
+    rows = {r["token"]: (r["session_id"], r["digest"]) for r in old["session_form_tokens"].rows}
+    assert rows == {**{key: (sid, "a" * 64) for key, sid in keys.items()}, "n-1.sig": (form, None)}
+    for key, sid in keys.items():
+        again, fresh = store.create_sessions_once(old, key, [NEW], "a" * 64)
+        assert (fresh, [s.id for s in again]) == (False, [sid])
+        with pytest.raises(store.SessionKeyReusedError):
+            store.create_sessions_once(old, key, [NEW], "b" * 64)
+    again, fresh = store.create_sessions_once(old, "n-1.sig", [NEW])
+    assert (fresh, [s.id for s in again]) == (False, [form])
+    assert len(store.list_sessions(old)) == len(keys) + 1
+    old.close()
+
+
+def test_a_key_is_found_through_the_index_not_a_scan(db):
+    store.create_sessions_once(db, "api:k", [NEW], "a" * 64)
+    statements: list[str] = []
+    db.conn.set_trace_callback(statements.append)
+    try:
+        store.create_sessions_once(db, "api:k", [NEW], "a" * 64)
+    finally:
+        db.conn.set_trace_callback(None)
+    lookups = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "session_form_tokens" in s]
+    assert lookups
+    for sql in lookups:
+        plan = [row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall()]
+        assert any(step.startswith("SEARCH session_form_tokens USING") for step in plan), plan
+        assert not any(step.startswith("SCAN session_form_tokens") for step in plan), plan

@@ -56,6 +56,7 @@ def test_migrations_keep_their_names_and_order():
         "m012_rematches",
         "m013_session_form_tokens",
         "m014_change_ids",
+        "m015_session_form_token_digest",
     ]
 
 

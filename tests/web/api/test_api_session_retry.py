@@ -32,6 +32,20 @@ def test_a_used_key_with_another_request_is_refused_and_creates_nothing(client, 
     assert _count(client) == 1
 
 
+@pytest.mark.parametrize(
+    "key",
+    ["a\x00b", "a#b", "松のカス🎴", "k" * 200, "k#" + "a" * 64],
+    ids=["nul", "hash", "unicode", "200-chars", "looks-packed"],
+)
+def test_any_key_retries_to_its_session(client, h, key):
+    first = _new(client, h.players, form_token=key)
+    again = _new(client, h.players, form_token=key)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.get_json()["edit_token"] == first.get_json()["edit_token"]
+    assert _new(client, list(reversed(h.players)), form_token=key).get_json()["error"] == "form-token-reused"
+    assert _count(client) == 1
+
+
 def test_an_api_key_is_not_a_web_forms_token(client, h):
     # The same string used as a web form's one-time token and as an API key names two requests.
     from referee.store import create_sessions_once
