@@ -44,7 +44,10 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
         raise BackupError(f"there is no database at {src_path} to back up")
     if out.exists():
         raise BackupError(f"{out} already exists; choose a new file name")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where a folder should be, a read-only place
+        raise BackupError(f"cannot make the folder {out.parent} for {out}: {e.strerror or e}") from None
     part = out.with_name(out.name + ".part")
     try:
         with _connect(src_path) as src, _connect(part) as dst:
@@ -54,6 +57,9 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
     except sqlite3.Error as e:
         part.unlink(missing_ok=True)
         raise BackupError(f"the backup failed: {e}") from e
+    except OSError as e:  # the finished copy could not be renamed into place
+        part.unlink(missing_ok=True)
+        raise BackupError(f"the backup failed: {out}: {e.strerror or e}") from None
     return out
 
 

@@ -47,6 +47,24 @@ def _read_json(path: str) -> dict:
     return data
 
 
+def _cannot_write(path: Path) -> str | None:
+    """Why a file cannot be written at ``path`` (in words), or None when it can.  Opens it for
+    appending (an existing file is left as it is) and removes it again if it was not there."""
+    if path.is_dir():
+        return "it is a folder"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} {'is not a folder' if path.parent.exists() else 'does not exist'}"
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
     out = {}
     for pair in pairs:
@@ -212,6 +230,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if bool(args.all) == bool(args.token):
         raise RefereeError("bad-round", "give either --all or one session's token")
+    to_file = bool(args.output) and args.output != "-"
+    if to_file and (why := _cannot_write(Path(args.output))):
+        raise RefereeError("bad-round", f"-o {args.output}: cannot write the export: {why}")
     app = _web_app(args)
     with app.app_context():
         if args.all:
@@ -220,8 +241,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             sess, _ = store_find(args.token)
             data = archive.export_data(get_db(), sess)
     text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.output and args.output != "-":
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    if to_file:
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:  # checked above; still possible (a full disk)
+            raise RefereeError("bad-round", f"-o {args.output}: cannot write the export: {e.strerror or e}") from None
         n = len(data["sessions"]) if args.all else 1
         print(f"exported {n} session{'' if n == 1 else 's'} to {args.output}", file=sys.stderr)
     else:

@@ -303,6 +303,18 @@ def test_backup_refuses_to_overwrite(data, tmp_path, capsys):
     assert target.read_text() == "keep me"
 
 
+# Bug: a backup path through a file (notes.txt/b.sqlite3) ended in a FileExistsError traceback.
+def test_a_backup_path_through_a_file_is_one_error_line(data, tmp_path, capsys):
+    folder, _ = data
+    (tmp_path / "notes.txt").write_text("keep me")
+    assert main(["backup", str(tmp_path / "notes.txt" / "b.sqlite3"), "--data", str(folder)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"hanafuda-referee: error: cannot make the folder {tmp_path / 'notes.txt'}")
+    assert err.count("\n") == 1
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
 def test_automatic_backups_rotate(data, monkeypatch):
     folder, app = data
     stamps = iter(f"2026010{i}T000000Z" for i in range(1, 10))
@@ -344,6 +356,27 @@ def test_export_all_then_import_into_a_new_server(data, h, tmp_path, capsys):
     assert capsys.readouterr().out.count("imported ") == 2
     other = create_app({"TESTING": True, "DATA_DIR": str(fresh), "SECRET_KEY": "t", "HTMX_LOCAL": True})
     assert totals(other) == totals(app)
+
+
+# Bug: an unwritable export -o (a missing folder, a folder) ended in a traceback after the export was built.
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("missing/all.json", "does not exist"), ("notes.txt/all.json", "is not a folder"), ("folder", "it is a folder")],
+    ids=["missing-folder", "folder-is-a-file", "a-folder"],
+)
+def test_an_unwritable_export_file_is_refused_before_exporting(data, tmp_path, capsys, monkeypatch, name, why):
+    from referee.web.service import archive
+
+    folder, _ = data
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "folder").mkdir()
+    monkeypatch.setattr(archive, "export_all", lambda db: pytest.fail("exported before checking -o"))
+    assert main(["export", "--all", "-o", str(tmp_path / name), "--data", str(folder)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"hanafuda-referee: error: -o {tmp_path / name}: cannot write the export: ")
+    assert err.rstrip("\n").endswith(why)
+    assert err.count("\n") == 1
 
 
 def test_the_web_import_takes_an_archive(data, tmp_path, capsys, client):
