@@ -159,7 +159,8 @@ def main(argv=None) -> int:
         nargs="*",
         default=[],
         help="also time ONNX Runtime on these model folders (HANAFUDA_VISION_MODELS: "
-        "localiser.onnx, classifier.onnx, calibration.json), e.g. a candidate beside the shipped one",
+        "localiser.onnx, classifier.onnx and, if it has them, verifier.json, calibration.json; nothing is "
+        "taken from the shipped folder), e.g. a candidate beside the shipped one",
     )
     p.add_argument(
         "--without-verifier",

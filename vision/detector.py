@@ -8,8 +8,10 @@ Runtime backends (``backend=``):
 - ``"ultralytics"``: the localiser's ``.pt`` through ultralytics/torch and the classifier's
   ``.pt`` through torch; for comparison only (needs the ``train`` extra).
 
-Weights are looked up in ``$HANAFUDA_VISION_MODELS`` if set, else ``vision/models/`` (the
-ONNX files shipped with the package), else the repository's ``models/`` (``.pt`` files).
+Weights are looked up in ``$HANAFUDA_VISION_MODELS`` if set (and then only there: every
+file, the optional verifier and calibration included, comes from that one folder), else
+``vision/models/`` (the ONNX files shipped with the package), else the repository's
+``models/`` (``.pt`` files).
 """
 
 from __future__ import annotations
@@ -51,13 +53,24 @@ REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 def find_model(name: str) -> Path:
-    """Path of a model file by name (e.g. ``localiser.onnx``); raises ModelError if absent."""
-    dirs = (
-        [Path(os.environ["HANAFUDA_VISION_MODELS"])]
-        if os.environ.get("HANAFUDA_VISION_MODELS")
-        else []
-    )
-    dirs += [PACKAGE_MODELS, REPO_MODELS]
+    """Path of a model file by name (e.g. ``localiser.onnx``).
+
+    With ``$HANAFUDA_VISION_MODELS`` set, every model file comes from that folder and
+    nowhere else, so two trainings' files are never mixed; else from ``vision/models/``,
+    then the repository's ``models/``.  Raises ModelError naming the file and the folders
+    looked in (and the variable when it is set)."""
+    env = os.environ.get("HANAFUDA_VISION_MODELS")
+    if env:
+        d = Path(env)
+        if not d.is_dir():
+            raise ModelError(f"HANAFUDA_VISION_MODELS={env}: expected a folder of model files, there is none")
+        if (d / name).is_file():
+            return d / name
+        raise ModelError(
+            f"model file {name!r} not found in HANAFUDA_VISION_MODELS={env} (with the variable "
+            "set, every model file comes from that folder)"
+        )
+    dirs = [PACKAGE_MODELS, REPO_MODELS]
     for d in dirs:
         if (d / name).is_file():
             return d / name
@@ -91,15 +104,17 @@ def localiser_meta(localiser: Path) -> dict:
 
 
 def _load_shipped(path, name: str, load):
-    """``load(path)`` of a model's JSON file; None/True: the shipped file ``name`` when there
-    is one (else None); False: None.  A ValueError from ``load`` becomes a ModelError."""
+    """``load(path)`` of a model's JSON file; None/True: the file ``name`` from the model
+    folder (:func:`find_model`; with ``$HANAFUDA_VISION_MODELS`` set only from that folder)
+    when there is one, else None; False: None.  A ValueError from ``load`` becomes a
+    ModelError."""
     if path is False:
         return None
     if path is None or path is True:
         try:
             path = find_model(name)
         except ModelError:
-            return None
+            return None  # an optional file: the folder's models run without it
     try:
         return load(path)
     except ValueError as e:
