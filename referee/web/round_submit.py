@@ -109,6 +109,11 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
             rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
     """The page for a Save the store refused: someone else's edit, a round number taken, a used token."""
     sess = opened.session
+    if (isinstance(e, store.ConflictError) and e.current is not None
+            and rounds.round_digest(e.current.data) == rounds.round_digest(data)):
+        # The same edit sent again (Back after Save, a double tap, a retry): saved, nobody else's change.
+        flash(f"Round {number} was already saved with these changes.")
+        return see_other("scoreboard.scoreboard", token=sess.edit_token)
     if isinstance(e, store.ConflictError):
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
         page = render_template("entry/conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd,

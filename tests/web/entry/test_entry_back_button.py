@@ -124,3 +124,22 @@ def test_save_again_from_the_page_back_after_save_says_already_saved_not_another
     assert again.status_code == 303
     assert "Round 1 was already saved" in text(client.get(again.headers["Location"]))
     assert len(client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"]) == 1
+
+
+# Bug (phone walk): Save on an edit page again (Back after Save, a double tap, a Wi-Fi retry) showed
+# "Someone else saved a different version" with "The cards are the same", though nobody else had.
+def test_saving_the_same_edit_again_says_already_saved_not_someone_elses_change(client, keeper, h):
+    assert client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0))).status_code == 303
+    (rnd,) = client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"]
+    url = f"/s/{keeper}/round/{rnd['id']}/edit"
+    edited = h.piles(0)
+    edited["Ben"].append(edited["Aki"].pop())
+    form = h.round_form(edited, nonce="edit", version=str(rnd["version"]))
+    assert client.post(url, data=form).status_code == 303
+    again = client.post(url, data=h.round_form(edited, nonce="edit", version=str(rnd["version"])))
+    assert again.status_code == 303
+    page = text(client.get(again.headers["Location"]))
+    assert "Round 1 was already saved with these changes" in page
+    assert "Someone else" not in page
+    saved = client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"][0]
+    assert sorted(saved["input"]["piles"]["Ben"]) == sorted(edited["Ben"])
