@@ -34,18 +34,24 @@
       var noun = span.nextElementSibling;  // the screen reader's " card" / " cards"
       if (noun && noun.classList.contains("sr")) { noun.textContent = n === 1 ? " card" : " cards"; }
     });
-    // "Every card in no pile goes to X" only on the last pile (every other pile holds cards);
-    // "Clear X's pile" only on a pile that holds some (as the server renders them).
+    // "Every card in no pile goes to X" only on the last pile (every other playing pile holds cards;
+    // a Hachi-hachi player who drops out or is forced out has none); "Clear X's pile" only on a pile
+    // that holds some (as the server renders them, forms.piles.rest_seats).
     var held = {}, seats = {}, total = 0;
+    function sitsOut(seat) {
+      var status = form.querySelector('select[name="status-' + seat + '"]');
+      return !!status && status.value !== "play";
+    }
     form.querySelectorAll('input[type=checkbox][name^="pile-"]').forEach(function (box) {
       var seat = seatOf(box);
-      seats[seat] = true;
+      if (!sitsOut(seat)) { seats[seat] = true; }
       if (box.checked) { held[seat] = (held[seat] || 0) + 1; total += 1; }
     });
     form.querySelectorAll("button.rest, button.clear").forEach(function (b) {
       var seat = b.value.slice(b.value.indexOf("-") + 1);
       if (b.classList.contains("clear")) { b.hidden = !held[seat]; return; }
-      b.hidden = total >= 48 || Object.keys(seats).some(function (s) { return s !== seat && !held[s]; });
+      b.hidden = total >= 48 || sitsOut(seat) ||
+        Object.keys(seats).some(function (s) { return s !== seat && !held[s]; });
     });
   }
   document.addEventListener("change", function (ev) {
