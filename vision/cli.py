@@ -81,14 +81,25 @@ def _cannot_write(path: Path) -> str | None:
     return None
 
 
-def _check_annotate(base: Path, total: int) -> None:
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (through links and ``..``)."""
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _check_annotate(base: Path, images: list[str]) -> None:
     """Refuse an ``--annotate`` path before any work: not an image file name, or a file (one
-    per image, :func:`_annotate_path`) that cannot be written.  Raises ImageError."""
+    per image, :func:`_annotate_path`) that is one of the input ``images`` (it would be
+    overwritten) or cannot be written.  Raises ImageError."""
     if base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
         raise ImageError(f"--annotate {base}: expected an image file name ending in .jpg, .png or .webp")
+    total = len(images)
     for i in range(total):
         out = _annotate_path(base, i, total)
-        why = _cannot_write(out)
+        photo = next((p for p in images if _same_file(out, Path(p))), None)
+        why = f"it is the input photo {photo}, which would be overwritten" if photo else _cannot_write(out)
         if why:
             name = "" if out == base else f" ({out} for image {i + 1})"
             raise ImageError(f"--annotate {base}: cannot write the annotated image{name}: {why}")
@@ -105,13 +116,13 @@ def run_detect(args: argparse.Namespace) -> int:
     An unusable image gets one line on stderr and the others are still
     read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
     for a bad ``--annotate`` path (not an image file name, or any of its per-image files
-    unwritable: checked before any model is loaded or image read) and
+    an input photo or unwritable: checked before any model is loaded or image read) and
     :class:`vision.errors.ModelError` when the model cannot be loaded.
     """
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
     if args.annotate:
-        _check_annotate(Path(args.annotate), len(args.images))
+        _check_annotate(Path(args.annotate), list(args.images))
     try:  # numpy, Pillow, OpenCV and onnxruntime are base dependencies; a broken install lacks them
         from vision.detector import Detector
     except ImportError as e:

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -234,3 +235,33 @@ def test_annotate_may_overwrite_an_existing_file(parser, photo, tmp_path):
     assert cli.run_detect(parser.parse_args([str(photo), "--annotate", str(out)])) == 0
     with Image.open(out) as im:
         assert im.size == (64, 48)
+
+
+def _annotate_onto_an_input(tmp_path, photo, case):
+    """Images and an --annotate path one of whose output files is an input photo."""
+    if case == "the-photo-itself":
+        return [photo], photo
+    if case == "through-dot-dot":
+        return [photo], photo.parent / "sub" / ".." / photo.name
+    assert case == "second-image's-file"
+    second = tmp_path / "out-2.jpg"
+    second.write_bytes(photo.read_bytes())
+    return [photo, second], tmp_path / "out.jpg"
+
+
+# Bug: `detect a.jpg --annotate a.jpg` drew the boxes over the player's photo, losing it.
+@pytest.mark.parametrize("case", ["the-photo-itself", "through-dot-dot", "second-image's-file"])
+def test_an_annotate_path_onto_an_input_photo_is_refused_before_any_work(monkeypatch, photo, tmp_path, capsys, case):
+    (photo.parent / "sub").mkdir(exist_ok=True)
+    images, target = _annotate_onto_an_input(tmp_path, photo, case)
+    before = [Path(p).read_bytes() for p in images]
+    read = []
+    monkeypatch.setattr(FakeDetector, "detect", lambda self, path: read.append(path) or [])
+    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
+    p = argparse.ArgumentParser()
+    cli.add_detect_arguments(p)
+    with pytest.raises(ImageError, match=r"cannot write the annotated image.*: it is the input photo .*overwritten"):
+        cli.run_detect(p.parse_args([str(i) for i in images] + ["--annotate", str(target)]))
+    assert read == []
+    assert capsys.readouterr().out == ""
+    assert [Path(p).read_bytes() for p in images] == before
