@@ -200,6 +200,13 @@
     if (again && window.history.replaceState) { window.history.replaceState(null, "", again + location.hash); }
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
+    // A page shown again with its taps kept (Reload, the phone reloading the tab after the camera app)
+    // but no live score yet: ask for the preview as the next tap would.
+    var preview = document.getElementById("preview");
+    if (form && preview && preview.hasAttribute("data-stale") && window.htmx &&
+        form.querySelector('input[type=checkbox][name^="pile-"]:checked, input[type=checkbox][name^="hand-"]:checked')) {
+      window.htmx.trigger(form, "change");
+    }
     // The capture guide has been seen: later pages show it folded (photos.GUIDE_COOKIE).
     if (document.querySelector("details.photo-guide-fold[open]")) {
       document.cookie = "guide-seen=1; path=/; max-age=31536000; SameSite=Lax";
