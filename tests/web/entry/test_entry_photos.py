@@ -282,6 +282,18 @@ def test_card_in_two_piles_is_flagged_on_both_and_never_scored_twice(client, kee
     assert 'data-conflict="pine-poetry-ribbon"' in html  # the others still wait for a tap
 
 
+# Bug (phone walk): the line read "Keep it with: [Keep with Chiyo's pile]", saying it twice.
+def test_a_conflict_line_says_keep_with_once_on_each_button(client, keeper):
+    import re
+
+    html = snap(client, keeper, "pile-0").get_data(as_text=True)
+    html = snap(client, keeper, "pile-1", form=_state(html)).get_data(as_text=True)
+    line = re.search(r'<p class="warning conflict" data-conflict="pine-crane">.*?</p>', html, re.S).group(0)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", line)).strip().replace("&#39;", "'")
+    assert said.endswith("it counts once at most. Keep with Aki's pile Keep with Ben's pile")
+    assert said.count("Keep") == 2
+
+
 def test_correcting_a_detection_replaces_or_removes_the_card(client, keeper):
     html = snap(client, keeper, "pile-0").get_data(as_text=True)
     pid = photo_ids(html)[0]
