@@ -145,10 +145,11 @@ class Options:
     )
     exhausted_dekiyaku: str = opt(
         "last-continuer",
-        "Hands run out after 'continue': last-continuer (seed 003: the continuer scores half) "
-        "or everyone-half (FudaWiki: every maker scores half; the first continuer wins).",
+        "Hands run out after 'continue': last-continuer (the continuer scores half) "
+        "or everyone-half (as FudaWiki plays it: every maker scores half; the first continuer wins).",
         choices=("last-continuer", "everyone-half"),
         label="Hands run out after “continue”", group="Teyaku and dekiyaku",
+        source="seed 003 \"Rule of Continue playing\"; FudaWiki \"If the Hands Are Exhausted\"",
     )
     liable_thrower: bool = opt(
         False,

@@ -66,9 +66,9 @@ class Options:
         label="Four Brights or Seven Ribbons win at once", group="Yaku",
     )
     first_to_target_wins: bool = opt(
-        False, "The first player to reach the target during the round wins, even if another ends it higher "
-        "(seed 002 local rule); a round where two or more reach it asks who got there first.",
-        label="The first to reach the target wins", group="Game",
+        False, "The first player to reach the target during the round wins, even if another ends it higher; "
+        "a round where two or more reach it asks who got there first.",
+        label="The first to reach the target wins", group="Game", source="seed 002 local rule",
     )
     exact_instant_yaku: bool = opt(
         False, "shiko void with the rain man; nanatan void with 8+ ribbons.",

@@ -2,7 +2,7 @@
 a number of cards ("1 card", "5 cards": ``referee.cards.count_cards``).
 
 Template helpers only (registered by ``init_app``); the rules core's explanation lines are shown
-as they are.  Must not import the store.
+as they are, its notes without the rule sources they cite (``player_words``).  Must not import the store.
 """
 
 from __future__ import annotations
@@ -36,9 +36,27 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+#: A rule source the core cites in a note (the API and the CLI keep it): the rule texts, the seeds, FudaWiki.
+_SOURCE = r"(?:[A-Z]+-)?RULES(?:-DECISIONS)?\.md|docs/[\w./-]+|seeds?(?:/\w+| \d{3})|FudaWiki"
+#: A bracket that only cites: "(RULES.md, Instant wins and the end of the game)", "(FudaWiki)".
+_CITATION = re.compile(rf"\s*\((?:{_SOURCE})\b[^()]*\)")
+#: A citation after what a bracket says: "(house rule first_to_target_wins, seed 002 local rule)".
+_TRAILING_CITATION = re.compile(rf"[,;]\s*(?:{_SOURCE})\b[^()]*(?=\))")
+#: A house rule named by its option key: "house rule first_to_target_wins".
+_HOUSE_RULE_KEY = re.compile(r"\bhouse rule ([a-z]+(?:_[a-z]+)+)\b")
+
+
+def player_words(note: str) -> str:
+    """A core note as players read it: without the rule source it cites (a developer's document), and a house
+    rule named in words, not by its option key ("(house rule: first to target wins)")."""
+    note = _TRAILING_CITATION.sub("", _CITATION.sub("", note))
+    return _HOUSE_RULE_KEY.sub(lambda m: "house rule: " + m.group(1).replace("_", " "), note)
+
+
 def merge_warnings(warnings: Iterable[str], players: Sequence[str]) -> list[str]:
-    """Warnings that differ only by the player they name, said once ("no hand reported for A,
-    B and C: teyaku not scored"); the others as they are, in their first order."""
+    """Warnings as players read them (``player_words``), those that differ only by the player they name said
+    once ("no hand reported for A, B and C: teyaku not scored"); the others as they are, in their first order."""
+    warnings = [player_words(w) for w in warnings]
     names = sorted(players, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(re.escape(p) for p in names) + r")\b") if names else None
     groups: dict[str, list[str]] = {}

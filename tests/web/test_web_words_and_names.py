@@ -56,6 +56,46 @@ def test_no_option_help_names_a_json_key(preset):
     assert keys == []  # once: first_to_target_wins's help ended "(first_to_target)"
 
 
+#: What players read of a note the core cites its rule source in (the API and the CLI keep the source).
+SOURCE_NOTES = [
+    ({"A": 150, "B": 120, "C": 0}, {}, None,
+     "A and B reached 100: A wins with the highest total, 150"),
+    ({"A": 150, "B": 150, "C": 0}, {}, None,
+     "A and B are level at 150, over 100: the game goes on with another round"),
+    ({"A": 150, "B": 120, "C": 0}, {"first_to_target_wins": True}, "B",
+     "A and B reached 100: B wins, the first to get there (house rule: first to target wins)"),
+]
+
+
+# Bug (phone walk): a win note cited "(RULES.md, Instant wins and the end of the game)" to players.
+@pytest.mark.parametrize(("totals", "options", "first", "said"), SOURCE_NOTES,
+                         ids=["highest total", "level: the game goes on", "first to the target"])
+def test_a_game_note_says_why_in_players_words_without_its_rule_source(totals, options, first, said):
+    rnd = {"totals": totals, **({"first_to_target": first} if first else {})}
+    out = api.game_json({"ruleset": "roppyakken", "options": {"target": 100, **options}, "players": ["A", "B", "C"],
+                         "rounds": [rnd]})
+    notes = out["rounds"][0]["warnings"]
+    assert any("RULES.md" in n or "seed 002" in n for n in notes)  # the API keeps the source
+    assert said in merge_warnings(notes, ["A", "B", "C"])
+
+
+def test_the_scoreboard_shows_a_win_note_without_its_rule_source(client, h):
+    from web_helpers import session, totals
+
+    token = session(client, "roppyakken", ["Aki", "Ben", "Chiyo"], target="100")
+    form = totals(h, "n1", 150, 120, 0) | {"round_number": "1"}
+    assert client.post(f"/s/{token}/round/new", data=form).status_code == 303
+    said = words(client.get(f"/s/{token}"))
+    assert "Aki and Ben reached 100: Aki wins with the highest total, 150" in said
+    assert not re.search(r"RULES\.md|seed \d|docs/", said)
+
+
+@pytest.mark.parametrize("preset", api.preset_names())
+def test_no_option_help_cites_a_rule_source(preset):
+    _, specs = option_fields(preset)
+    assert [s["key"] for s in specs if re.search(r"RULES\.md|\bseed \d|docs/", s["doc"] or "")] == []
+
+
 @pytest.mark.parametrize("preset", [p for p in api.preset_names() if "player" in api.ruleset_json(p)["description"]])
 def test_a_presets_description_seats_the_players_its_form_seats(preset):
     from referee import families
