@@ -240,9 +240,10 @@ def make_round(
         for p in group:
             _seated(players, p, what)
     active, drops = _active_and_dropped(players, dealer, dropped)
+    forced = frozenset(d[0] for d in drops if d[2])
     for p in piles:
         if p not in active:
-            raise RefereeError("bad-round", f"{p} dropped out, so has no pile")
+            raise RefereeError("bad-round", f"{p} {_sat_out(p, forced)}, so has no pile")
     # Hands and field share the deal: one deck, no card twice.
     groups: dict[str, list[str]] = {}
     for p in players:
@@ -291,11 +292,11 @@ def make_round(
             f"the dealer {dealer} called Mizuten, so must play; but dealer is listed as dropped",
         )
     pile_ids = parse_groups({p: list(piles.get(p, ())) for p in active}, what="pile")
-    calls = None if not dekiyaku else tuple(_call(rules, players, active, c) for c in dekiyaku)
+    calls = None if not dekiyaku else tuple(_call(rules, players, active, c, forced) for c in dekiyaku)
     for h in hatto:
         _seated(players, h, "hatto player")
         if h not in active:
-            raise RefereeError("bad-decision", f"hatto player {h} dropped out of this round")
+            raise RefereeError("bad-decision", f"hatto player {h} {_sat_out(h, forced)} of this round")
     return RoundInput(
         players=players,
         dealer=dealer,
@@ -341,11 +342,18 @@ def _stated(rules: HachihachiRules, value: int, own: tuple[int, ...] | None) -> 
     return (value,) if value > 1 else ()
 
 
+def _sat_out(player: str, forced: frozenset[str]) -> str:
+    """How ``player`` sat the round out, in words: "was forced out" (after three had joined) or "dropped out"
+    (by choice; RULES.md "4 to 6 players")."""
+    return "was forced out" if player in forced else "dropped out"
+
+
 def _call(
     rules: HachihachiRules,
     players: tuple[str, ...],
     active: tuple[str, ...],
     raw: DekiyakuCall | Mapping,
+    forced: frozenset[str] = frozenset(),
 ) -> DekiyakuCall:
     if isinstance(raw, Mapping):
         unknown = set(raw) - {"player", "yaku", "decision", "liable"}
@@ -361,7 +369,7 @@ def _call(
     _seated(players, raw.player, "dekiyaku player")
     if raw.player not in active:
         raise RefereeError(
-            "bad-decision", f"dekiyaku by {raw.player}, who dropped out ({', '.join(active)} play)"
+            "bad-decision", f"dekiyaku by {raw.player}, who {_sat_out(raw.player, forced)} ({', '.join(active)} play)"
         )
     ids = [d.id for d in rules.dekiyaku]
     if raw.yaku not in ids:

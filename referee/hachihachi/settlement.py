@@ -140,7 +140,8 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
     for d in rnd.dropped:
         if not d.hand:
             warnings.append(
-                f"no hand reported for {d.player}, who dropped out: nothing paid for it"
+                f"no hand reported for {d.player}, who {'was forced out' if d.forced else 'dropped out'}: "
+                "nothing paid for it"
             )
             continue
         v = hand_value(rules, d.hand, d.forced, rnd.field)

@@ -440,6 +440,37 @@ def test_forced_out_compensation(preset, each):
     assert by_reason(r, "dropout-fee") == {"B": -12, "A": 12}
 
 
+# Bug (phone walk): a player forced out was described as "F, who dropped out" (RULES.md "4 to 6 players":
+# dropping out is a choice; forced out is what happens to those after the third to join).
+@pytest.mark.parametrize(("who", "said"), [
+    ("B", "no hand reported for B, who dropped out: nothing paid for it"),
+    ("F", "no hand reported for F, who was forced out: nothing paid for it"),
+], ids=["dropped out by choice", "forced out"])
+def test_a_sitting_out_player_without_a_hand_is_named_as_they_sat_out(who, said):
+    r = settle(
+        players=["A", "B", "C", "D", "E", "F"],
+        dropped={"B": {"order": 1}, "E": {"forced": True, "hand": SHIKO_HAND}, "F": {"forced": True}},
+        piles={"A": PILE_A, "C": PILE_B, "D": PILE_C},
+    )
+    assert said in r.warnings
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"piles": {"A": PILE_A, "B": PILE_B, "C": PILE_C, "D": []}}, "D was forced out, so has no pile"),
+    ({"hatto": ["D"]}, "hatto player D was forced out of this round"),
+    ({"dekiyaku": [{"player": "D", "yaku": "akatan", "decision": "stop"}]},
+     "dekiyaku by D, who was forced out (A, B, C play)"),
+], ids=["pile", "hatto", "dekiyaku"])
+def test_an_error_names_a_forced_out_player_as_forced_out(fields, said):
+    from referee.errors import RefereeError
+
+    round_fields = {"players": ["A", "B", "C", "D"], "dropped": {"D": {"forced": True}},
+                    "piles": {"A": PILE_A, "B": PILE_B, "C": PILE_C}, **fields}
+    with pytest.raises(RefereeError) as e:
+        settle(**round_fields)
+    assert said in str(e.value)
+
+
 def test_dealer_drops_out_next_player_leads():
     r = settle(
         players=["A", "B", "C", "D"],
