@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee import api, store
 from referee.errors import RefereeError
+from referee.presets import load_table
 from referee.rescore import replay, rescore
 from referee.ruleset import canonical_options, load_ruleset
 from referee.web.board import installed, not_installed
@@ -77,6 +78,30 @@ def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
         title = ruleset
     shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
     return title + (f" with {shown}" if shown else "")
+
+
+#: The value fields a ruleset's tables score with, in the order an example takes them.
+_VALUE_FIELDS = ("points", "kan", "mon")
+
+
+def rule_field_examples(ruleset: str, most: int = 2) -> list[str]:
+    """``KEY=VALUE`` lines of ``ruleset``'s own rule fields (the What if page's hint): the first entry with a value
+    of each of its tables (``yaku``, ``teyaku``, ``dekiyaku`` ...), at its value there, such as
+    ``yaku.shiko.points=600``; at most ``most``, none for a ruleset that does not load."""
+    try:
+        table, _ = load_table(ruleset)
+    except (RefereeError, ImportError):
+        return []
+    out = []
+    for name, entries in table.items():
+        if name == "options" or not isinstance(entries, dict):
+            continue
+        for yid, entry in entries.items():
+            found = next((f for f in _VALUE_FIELDS if isinstance(entry, dict) and type(entry.get(f)) is int), None)
+            if found:
+                out.append(f"{name}.{yid}.{found}={entry[found]}")
+                break
+    return out[:most]
 
 
 def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> None:

@@ -169,4 +169,5 @@ def what_if_page(token: str):
     return render_template(
         "history/what_if.html", s=sess, role=role, req=req, form=req, presets=presets_of(sess.family),
         result=result, error=error, now=what_if.describe_rules(sess.ruleset, sess.options), shown=shown,
+        examples=what_if.rule_field_examples(req["ruleset"]),
     ), status

@@ -33,3 +33,20 @@ def test_a_what_if_line_the_rules_refuse_is_said_in_players_words(client, extra,
     error = _error(client, extra)
     assert says in error, error
     assert not INTERNALS.search(error), error
+
+
+# Bug (phone walk): a Roppyakken session's hint gave the Hachi-hachi key teyaku.mukou-sanbon.kan=2.
+@pytest.mark.parametrize(("ruleset", "players", "examples"), [
+    ("roppyakken", ["Aki", "Ben", "Cho"], ["yaku.shiko.points=600", "teyaku.sogasu.points=400"]),
+    ("hachihachi", ["Aki", "Ben", "Cho"], ["teyaku.sanbon.kan=2", "dekiyaku.gokou.kan=12"]),
+    ("koikoi", ["Aki", "Ben"], ["yaku.gokou.points=10", "teyaku.teshi.points=6"]),
+    ("gostop", ["Aki", "Ben", "Cho"], ["yaku.ogwang.points=15"]),
+], ids=["roppyakken", "hachihachi", "koikoi", "gostop"])
+def test_the_key_value_hint_gives_examples_of_the_sessions_own_game(client, ruleset, players, examples):
+    token = session(client, ruleset, players)
+    page = html.unescape(client.get(f"/s/{token}/what-if").get_data(as_text=True))
+    hint = re.search(r"Other rule fields, one .*?\((.*?)\)\s*<textarea", page, flags=re.S).group(1)
+    assert re.findall(r"<code>(.*?)</code>", hint) == examples
+    for line in examples:  # each one a line the page takes
+        r = client.get(f"/s/{token}/what-if", query_string={"ruleset": ruleset, "extra": line})
+        assert r.status_code == 200, line
