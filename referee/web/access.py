@@ -10,14 +10,15 @@ Below the views: must not import them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import abort, make_response, redirect, render_template, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 
 from referee import store
 from referee.web import privacy
 from referee.web.board import installed, not_installed
 from referee.web.db import get_db
+from referee.web.errors import error_response
 from referee.web.service.session import Opened, open_session
 
 NO_SESSION = "No session has this link. Check it, or start a new session from the home page."
@@ -36,13 +37,20 @@ def load(token: str, *, edit: bool = False) -> Opened:
 
 
 def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:
-    """A round of the session, or 404 (also for an id too large to be one)."""
+    """A round of the session, or 404 (``no_round``; also for an id too large to be one)."""
     if not 0 <= round_id < 2**63:
-        abort(404, NO_ROUND)
+        no_round(sess)
     try:
         return store.get_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
-        abort(404, NO_ROUND)
+        no_round(sess)
+
+
+def no_round(sess: store.Session) -> NoReturn:
+    """404 for a round ``sess`` does not have: the page offers the session's scoreboard beside Home, by the link
+    the request came with (a viewer's stays a viewer's); the API's JSON error as before."""
+    token = (request.view_args or {}).get("token") or sess.view_token
+    abort(error_response(404, NO_ROUND, back=url_for("scoreboard.scoreboard", token=token)))
 
 
 def require_installed(opened: Opened, status: int) -> None:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, render_template, request
+from flask import Blueprint, flash, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from referee import store
 from referee.errors import RefereeError
 from referee.web import photos
-from referee.web.access import NO_ROUND, load, require_installed, round_or_404, see_other
+from referee.web.access import load, no_round, require_installed, round_or_404, see_other
 from referee.web.board import rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
@@ -83,7 +83,7 @@ def delete_round(token: str, round_id: int):
     try:
         store.delete_round(get_db(), sess.id, round_id)
     except store.NotFoundError:
-        abort(404, NO_ROUND)
+        no_round(sess)
     flash(f"Round {rnd.position} deleted. “Undo” brings it back.")
     photos.prune()  # the deleted round's photos
     return see_other("scoreboard.scoreboard", token=token)

@@ -104,3 +104,24 @@ def test_the_conflict_page_shows_both_versions_calls(client, h):
     page = text(r.get_data(as_text=True))
     assert "Who stopped (勝負): Aki Koi-koi calls, in order: 1. Ben" in page  # yours
     assert "Who stopped (勝負): Ben Koi-koi calls, in order: none" in page  # saved
+
+
+# Bug (phone walk): the 404 page for a round a session does not have offered only "Home".
+@pytest.mark.parametrize(("link", "method", "path"), [
+    ("edit", "get", "/round/999/edit"),
+    ("edit", "get", "/round/999/delete"),
+    ("edit", "post", "/round/999/delete"),
+    ("view", "get", "/round/999/photos"),
+], ids=["edit page", "delete page", "delete", "photos (viewer link)"])
+def test_a_missing_round_of_a_session_offers_its_scoreboard_beside_home(client, keeper, viewer, link, method, path):
+    token = keeper if link == "edit" else viewer
+    r = getattr(client, method)(f"/s/{token}{path}")
+    assert r.status_code == 404
+    page = r.get_data(as_text=True)
+    assert "This session has no such round" in page
+    assert f'href="/s/{token}"' in page  # the scoreboard, by the link the player used
+    assert "Back to the scoreboard" in text(page)
+    assert 'href="/"' in page  # Home
+    api = client.delete(f"/api/v1/sessions/{keeper}/rounds/999")  # the API answers in JSON, as before
+    assert api.status_code == 404
+    assert api.get_json()["error"] == "not-found"
