@@ -19,6 +19,7 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
+from referee.paths import cannot_write
 from referee.rescore import game_of, merged_options, rescore
 from referee.ruleset import parse_value
 from referee.textout import game_text, rescore_text, round_text, table
@@ -45,24 +46,6 @@ def _read_json(path: str) -> dict:
         if beside.is_file() and not Path(ruleset).is_file():
             data["ruleset"] = str(beside)  # a ruleset path in a file is relative to that file
     return data
-
-
-def _cannot_write(path: Path) -> str | None:
-    """Why a file cannot be written at ``path`` (in words), or None when it can.  Opens it for
-    appending (an existing file is left as it is) and removes it again if it was not there."""
-    if path.is_dir():
-        return "it is a folder"
-    if not path.parent.is_dir():
-        return f"the folder {path.parent} {'is not a folder' if path.parent.exists() else 'does not exist'}"
-    existed = path.exists()
-    try:
-        with path.open("ab"):
-            pass
-    except OSError as e:
-        return e.strerror or str(e)
-    if not existed:
-        path.unlink(missing_ok=True)
-    return None
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -231,7 +214,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if bool(args.all) == bool(args.token):
         raise RefereeError("bad-round", "give either --all or one session's token")
     to_file = bool(args.output) and args.output != "-"
-    if to_file and (why := _cannot_write(Path(args.output))):
+    if to_file and (why := cannot_write(Path(args.output))):
         raise RefereeError("bad-round", f"-o {args.output}: cannot write the export: {why}")
     app = _web_app(args)
     with app.app_context():

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from referee.paths import cannot_write
 from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR
 from vision.errors import ImageError, ModelError
 
@@ -60,27 +61,6 @@ def _annotate_path(base: Path, index: int, total: int) -> Path:
     return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.jpg'}")
 
 
-def _cannot_write(path: Path) -> str | None:
-    """Why a file cannot be written at ``path`` (in words), or None when it can.
-
-    Opens the file for appending, which leaves an existing file as it is, and removes it
-    again when it did not exist, so a read-only folder or disk is caught too."""
-    if path.is_dir():
-        return "it is a folder"
-    if not path.parent.is_dir():
-        what = "is not a folder" if path.parent.exists() else "does not exist"
-        return f"the folder {path.parent} {what}"
-    existed = path.exists()
-    try:
-        with path.open("ab"):
-            pass
-    except OSError as e:
-        return e.strerror or str(e)
-    if not existed:
-        path.unlink(missing_ok=True)
-    return None
-
-
 def _same_file(a: Path, b: Path) -> bool:
     """Whether paths ``a`` and ``b`` name one file (through links and ``..``)."""
     try:
@@ -99,7 +79,7 @@ def _check_annotate(base: Path, images: list[str]) -> None:
     for i in range(total):
         out = _annotate_path(base, i, total)
         photo = next((p for p in images if _same_file(out, Path(p))), None)
-        why = f"it is the input photo {photo}, which would be overwritten" if photo else _cannot_write(out)
+        why = f"it is the input photo {photo}, which would be overwritten" if photo else cannot_write(out)
         if why:
             name = "" if out == base else f" ({out} for image {i + 1})"
             raise ImageError(f"--annotate {base}: cannot write the annotated image{name}: {why}")
