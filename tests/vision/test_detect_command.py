@@ -40,6 +40,17 @@ def parser(monkeypatch):
 
 
 @pytest.fixture
+def reading_parser(monkeypatch):
+    """The detect command's parser with a stand-in detector, and the list of images it read."""
+    read = []
+    monkeypatch.setattr(FakeDetector, "detect", lambda self, path: read.append(path) or [])
+    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
+    p = argparse.ArgumentParser()
+    cli.add_detect_arguments(p)
+    return p, read
+
+
+@pytest.fixture
 def photo(tmp_path):
     p = tmp_path / "table.jpg"
     Image.new("RGB", (64, 48), (90, 60, 30)).save(p)
@@ -200,13 +211,9 @@ UNWRITABLE = [
 # Bug: an unwritable --annotate path (e.g. /missing/dir/out.jpg) was found only when the first
 # image's annotation was saved, after its result had been printed.
 @pytest.mark.parametrize("case", UNWRITABLE)
-def test_an_unwritable_annotate_path_is_refused_before_any_work(monkeypatch, photo, tmp_path, capsys, case):
+def test_an_unwritable_annotate_path_is_refused_before_any_work(reading_parser, photo, tmp_path, capsys, case):
     target, images = _unwritable_annotate(tmp_path, case)
-    read = []
-    monkeypatch.setattr(FakeDetector, "detect", lambda self, path: read.append(path) or [])
-    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
-    p = argparse.ArgumentParser()
-    cli.add_detect_arguments(p)
+    p, read = reading_parser
     with pytest.raises(ImageError, match=rf"^--annotate {re.escape(str(target))}: cannot write"):
         cli.run_detect(p.parse_args([str(photo)] * images + ["--annotate", str(target)]))
     assert read == []
@@ -251,15 +258,11 @@ def _annotate_onto_an_input(tmp_path, photo, case):
 
 # Bug: `detect a.jpg --annotate a.jpg` drew the boxes over the player's photo, losing it.
 @pytest.mark.parametrize("case", ["the-photo-itself", "through-dot-dot", "second-image's-file"])
-def test_an_annotate_path_onto_an_input_photo_is_refused_before_any_work(monkeypatch, photo, tmp_path, capsys, case):
+def test_an_annotate_path_onto_an_input_photo_is_refused_before_any_work(reading_parser, photo, tmp_path, capsys, case):
     (photo.parent / "sub").mkdir(exist_ok=True)
     images, target = _annotate_onto_an_input(tmp_path, photo, case)
     before = [Path(p).read_bytes() for p in images]
-    read = []
-    monkeypatch.setattr(FakeDetector, "detect", lambda self, path: read.append(path) or [])
-    monkeypatch.setattr("vision.detector.Detector", FakeDetector)
-    p = argparse.ArgumentParser()
-    cli.add_detect_arguments(p)
+    p, read = reading_parser
     with pytest.raises(ImageError, match=r"cannot write the annotated image.*: it is the input photo .*overwritten"):
         cli.run_detect(p.parse_args([str(i) for i in images] + ["--annotate", str(target)]))
     assert read == []
