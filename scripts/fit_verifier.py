@@ -41,6 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep-at", type=float, default=0.3, help="probability under which a box is dropped")
     p.add_argument("--same-iou", type=float, default=0.5, help="IoU at which two boxes read as one card are one")
     p.add_argument("--l2", type=float, default=1e-3)
+    p.add_argument("--localiser", type=Path, default=None, help="localiser ONNX (default: shipped)")
+    p.add_argument(
+        "--classifier", type=Path, default=None,
+        help="classifier ONNX whose readings the features hold (default: shipped); fit a verifier for each classifier",
+    )
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", type=Path, default=Path("runs/verify/verifier.json"))
     a = p.parse_args(argv)
@@ -48,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         render_art(a.art, a.png, skip_done=True)
         write_testset(a.set, a.png, "verify", a.per_cell)
     photos = read_testset(a.set)
-    det = Detector(conf=a.conf, iou=a.iou, verifier=False, calibration=False, threads=a.threads)
+    det = Detector(
+        localiser=a.localiser, classifier=a.classifier, conf=a.conf, iou=a.iou, verifier=False,
+        calibration=False, threads=a.threads,
+    )
     t0 = time.time()
     tab = candidate_table(photos, [photo_candidates(det, ph) for ph in photos])
     secs = time.time() - t0
