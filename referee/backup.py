@@ -14,9 +14,11 @@ An app layer (README "Where things live"); errors are ``BackupError`` with words
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import tempfile
 import threading
-from contextlib import closing
+from contextlib import closing, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,25 +44,38 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
     src_path, out = Path(db_path), Path(out)
     if not src_path.is_file():
         raise BackupError(f"there is no database at {src_path} to back up")
-    if out.exists():
-        raise BackupError(f"{out} already exists; choose a new file name")
     try:
+        if out.exists() or out.is_symlink():
+            raise BackupError(f"{out} already exists; choose a new file name")
         out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:  # a file where a folder should be, a read-only place
-        raise BackupError(f"cannot make the folder {out.parent} for {out}: {e.strerror or e}") from None
-    part = out.with_name(out.name + ".part")
+    except FileExistsError:  # a file where a folder should be
+        raise BackupError(f"cannot make the folder {out.parent} for {out}: a file is in the way") from None
+    except OSError as e:  # a read-only place, a folder that cannot be entered
+        raise BackupError(f"cannot write the backup {out}: {e.strerror or e}") from None
+    try:  # a new file of its own beside ``out`` (never a user's ``out.part``), renamed into place when whole
+        fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".part")
+        os.close(fd)
+    except OSError as e:  # a read-only place, a folder that cannot be entered
+        raise BackupError(f"cannot write the backup {out}: {e.strerror or e}") from None
+    part = Path(name)
     try:
         with _connect(src_path) as src, _connect(part) as dst:
             src.backup(dst)
             dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
         part.replace(out)
     except sqlite3.Error as e:
-        part.unlink(missing_ok=True)
-        raise BackupError(f"the backup failed: {e}") from e
+        _remove(part)
+        raise BackupError(f"the backup to {out} failed: {e}") from None
     except OSError as e:  # the finished copy could not be renamed into place
-        part.unlink(missing_ok=True)
-        raise BackupError(f"the backup failed: {out}: {e.strerror or e}") from None
+        _remove(part)
+        raise BackupError(f"the backup to {out} failed: {e.strerror or e}") from None
     return out
+
+
+def _remove(path: Path) -> None:
+    """Remove a half-made file, quietly where it cannot be (the error that stopped it is what the user needs)."""
+    with suppress(OSError):
+        path.unlink(missing_ok=True)
 
 
 def _connect(path: Path) -> closing[sqlite3.Connection]:

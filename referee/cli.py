@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
-from referee.paths import cannot_write
+from referee.paths import cannot_write, same_file, write_whole
 from referee.rescore import game_of, merged_options, rescore
 from referee.ruleset import parse_value
 from referee.textout import game_text, rescore_text, round_text, table
@@ -188,7 +189,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     app = _web_app(args)
     out = Path(args.out) if args.out else Path(app.config["DATA_DIR"]) / "backups" / f"manual-{stamp()}.sqlite3"
-    if out.is_dir():
+    if args.out and (args.out.endswith(("/", os.sep)) or out.is_dir()):  # a folder, made when new
         out = out / f"hanafuda-referee-{stamp()}.sqlite3"
     print(backup(app.config["DATABASE"], out))
     return 0
@@ -217,6 +218,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     if to_file and (why := cannot_write(Path(args.output))):
         raise RefereeError("bad-round", f"-o {args.output}: cannot write the export: {why}")
     app = _web_app(args)
+    if to_file:
+        db = Path(app.config["DATABASE"])
+        kept = [db, *(db.with_name(db.name + end) for end in ("-wal", "-shm", "-journal"))]
+        if any(same_file(Path(args.output), f) for f in kept):
+            raise RefereeError("bad-round", f"-o {args.output}: that is the database itself; choose another file name")
     with app.app_context():
         if args.all:
             data = archive.export_all(get_db())
@@ -225,8 +231,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             data = archive.export_data(get_db(), sess)
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if to_file:
-        try:
-            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:  # whole or not at all: a full disk leaves an earlier export as it was
+            write_whole(Path(args.output), (text + "\n").encode("utf-8"))
         except OSError as e:  # checked above; still possible (a full disk)
             raise RefereeError("bad-round", f"-o {args.output}: cannot write the export: {e.strerror or e}") from None
         n = len(data["sessions"]) if args.all else 1

@@ -10,11 +10,13 @@ there as one line on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
 from pathlib import Path
 
-from referee.paths import cannot_write
+from referee.paths import cannot_write, same_file, write_whole
 from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR
 from vision.errors import ImageError, ModelError
 
@@ -30,8 +32,7 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--annotate",
         metavar="OUT.jpg",
-        type=Path,
-        default=None,
+        default=None,  # kept as typed: a trailing slash says a folder was meant
         help="write the photo with a labelled box per card (with several "
         "images, the image's index is added to the name)",
     )
@@ -55,30 +56,29 @@ def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The image format PIL writes for each --annotate suffix.
+_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".webp": "WEBP"}
+
+
 def _annotate_path(base: Path, index: int, total: int) -> Path:
     if total == 1:
         return base
     return base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.jpg'}")
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether paths ``a`` and ``b`` name one file (through links and ``..``)."""
-    try:
-        return a.exists() and b.exists() and a.samefile(b)
-    except OSError:
-        return a.resolve() == b.resolve()
-
-
-def _check_annotate(base: Path, images: list[str]) -> None:
-    """Refuse an ``--annotate`` path before any work: not an image file name, or a file (one
-    per image, :func:`_annotate_path`) that is one of the input ``images`` (it would be
-    overwritten) or cannot be written.  Raises ImageError."""
-    if base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
+def _check_annotate(arg: str, images: list[str]) -> None:
+    """Refuse an ``--annotate`` path ``arg`` before any work: not an image file name (a
+    folder, ``out.jpg/``, included), or a file (one per image, :func:`_annotate_path`) that is
+    one of the input ``images`` (it would be overwritten) or cannot be written.  Raises
+    ImageError."""
+    arg = str(arg)
+    base = Path(arg)
+    if arg.endswith(("/", os.sep)) or base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
         raise ImageError(f"--annotate {base}: expected an image file name ending in .jpg, .png or .webp")
     total = len(images)
     for i in range(total):
         out = _annotate_path(base, i, total)
-        photo = next((p for p in images if _same_file(out, Path(p))), None)
+        photo = next((p for p in images if same_file(out, Path(p))), None)
         why = f"it is the input photo {photo}, which would be overwritten" if photo else cannot_write(out)
         if why:
             name = "" if out == base else f" ({out} for image {i + 1})"
@@ -102,7 +102,7 @@ def run_detect(args: argparse.Namespace) -> int:
     if not 0.0 <= args.uncertain_below <= 1.0:
         raise ValueError(f"--uncertain-below: expected 0 to 1, got {args.uncertain_below}")
     if args.annotate:
-        _check_annotate(Path(args.annotate), list(args.images))
+        _check_annotate(args.annotate, list(args.images))
     try:  # numpy, Pillow, OpenCV and onnxruntime are base dependencies; a broken install lacks them
         from vision.detector import Detector
     except ImportError as e:
@@ -137,9 +137,11 @@ def run_detect(args: argparse.Namespace) -> int:
             from vision.annotate import annotate
 
             out = _annotate_path(Path(args.annotate), i, len(args.images))
-            try:
-                annotate(path, dets).save(out, quality=90)
+            try:  # whole or not at all: a full disk leaves no partial image and an old file as it was
+                buf = io.BytesIO()
+                annotate(path, dets).save(buf, format=_FORMATS[out.suffix.lower()], quality=90)
+                write_whole(out, buf.getvalue())
             except OSError as e:
-                raise ImageError(f"{out}: cannot write annotated image ({e})") from None
+                raise ImageError(f"--annotate {out}: cannot write the annotated image: {e.strerror or e}") from None
     sys.stdout.flush()
     return 2 if failed else 0

@@ -268,3 +268,25 @@ def test_an_annotate_path_onto_an_input_photo_is_refused_before_any_work(reading
     assert read == []
     assert capsys.readouterr().out == ""
     assert [Path(p).read_bytes() for p in images] == before
+
+
+# Bug: "--annotate newdir.jpg/" (a folder, by its slash) wrote an image file named newdir.jpg.
+def test_an_annotate_path_ending_in_a_slash_is_refused(reading_parser, photo, tmp_path):
+    p, read = reading_parser
+    with pytest.raises(ImageError, match="expected an image file name"):
+        cli.run_detect(p.parse_args([str(photo), "--annotate", f"{tmp_path / 'newdir.jpg'}/"]))
+    assert read == []
+    assert not (tmp_path / "newdir.jpg").exists()
+
+
+# Bug: an annotated image that could not be finished (a full disk) was left half-written over the old one.
+def test_an_annotated_image_is_written_whole_or_not_at_all(parser, photo, tmp_path, monkeypatch):
+    from referee import paths
+
+    out = tmp_path / "ann.jpg"
+    out.write_bytes(b"the earlier drawing")
+    monkeypatch.setattr(paths.os, "replace", lambda a, b: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    with pytest.raises(ImageError, match=r"^--annotate .*ann\.jpg: cannot write the annotated image: No space left"):
+        cli.run_detect(parser.parse_args([str(photo), "--annotate", str(out)]))
+    assert out.read_bytes() == b"the earlier drawing"
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["ann.jpg", "table.jpg"]

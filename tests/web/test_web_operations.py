@@ -428,3 +428,51 @@ def test_kept_connections_are_reused_and_never_left_in_a_transaction(tmp_path, h
     assert len({id(db) for db in seen}) == 1  # one connection for this thread's requests
     assert not seen[-1].conn.in_transaction
     assert len(client.get(f"/api/v1/sessions/{token}").get_json()["rounds"]) == 1
+
+
+# Bug: export -o naming the database wrote JSON over it; every command, restore included, then crashed.
+@pytest.mark.parametrize("which", ["referee.sqlite3", "referee.sqlite3-wal"], ids=["database", "its-wal"])
+def test_export_onto_the_database_is_refused_and_the_database_kept(data, capsys, which):
+    folder, app = data
+    db = Path(app.config["DATABASE"])
+    target = db.with_name(db.name + which.removeprefix("referee.sqlite3"))
+    target.touch()
+    before = db.read_bytes()
+    assert main(["export", "--all", "-o", str(target), "--data", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"hanafuda-referee: error: -o {target}: that is the database itself; choose another file name\n"
+    assert db.read_bytes() == before
+    assert main(["backup", str(folder / "after.sqlite3"), "--data", str(folder)]) == 0
+
+
+# Bug: a failure part way (a full disk) left the earlier export truncated.
+def test_an_export_that_cannot_be_finished_leaves_the_earlier_one(data, tmp_path, capsys, monkeypatch):
+    from referee import paths
+
+    folder, _ = data
+    earlier = tmp_path / "all.json"
+    earlier.write_text('{"earlier": true}\n')
+    monkeypatch.setattr(paths.os, "replace", lambda a, b: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    assert main(["export", "--all", "-o", str(earlier), "--data", str(folder)]) == 2
+    assert capsys.readouterr().err.endswith("cannot write the export: No space left on device\n")
+    assert earlier.read_text() == '{"earlier": true}\n'
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+# Bug: backup OUT used OUT.part for its copy, deleting or taking over a file of that name.
+def test_a_backup_leaves_a_file_named_like_its_part_alone(data, tmp_path):
+    folder, _ = data
+    mine = tmp_path / "b.sqlite3.part"
+    mine.write_text("my notes")
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--data", str(folder)]) == 0
+    assert mine.read_text() == "my notes"
+    assert backups.check_backup(tmp_path / "b.sqlite3") == {"sessions": 1, "rounds": 2}
+
+
+# Bug: "backup newfolder/" (a folder, as --help allows) made a file named newfolder.
+def test_a_backup_into_a_new_folder_named_with_a_slash(data, tmp_path, capsys):
+    folder, _ = data
+    assert main(["backup", f"{tmp_path / 'new'}/", "--data", str(folder)]) == 0
+    (made,) = (tmp_path / "new").iterdir()
+    assert capsys.readouterr().out.strip() == str(made)
+    assert backups.check_backup(made) == {"sessions": 1, "rounds": 2}
