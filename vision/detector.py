@@ -52,29 +52,67 @@ FRAGMENT = (0.9, 1.5, 0.67)
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
+def _cannot_read(path: Path, e: OSError) -> ModelError:
+    """The ModelError for an OSError met finding or reading the model file ``path``: its path
+    and the reason in words (``Permission denied``), with the variable when it is set."""
+    env = os.environ.get("HANAFUDA_VISION_MODELS")
+    inside = env and Path(env) in (Path(path), *Path(path).parents)
+    where = f"HANAFUDA_VISION_MODELS={env}: " if inside else ""
+    return ModelError(f"{where}cannot read {e.filename or path}: {e.strerror or e}")
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, with an OSError (a folder the user may not enter: Python 3.11 raises
+    PermissionError) as a ModelError naming the path."""
+    try:
+        return path.is_file()
+    except OSError as e:
+        raise _cannot_read(path, e) from None
+
+
+def _check_readable(path: Path) -> None:
+    """Raise ModelError naming ``path`` and the reason when the file cannot be opened."""
+    try:
+        with Path(path).open("rb"):
+            pass
+    except OSError as e:
+        raise _cannot_read(path, e) from None
+
+
+def _model_path(name: str) -> Path | None:
+    """:func:`find_model`, with None for a file that is absent (a folder named by the
+    variable that is not there is still an error); ModelError for one that cannot be read."""
+    env = os.environ.get("HANAFUDA_VISION_MODELS")
+    if env:
+        d = Path(env)
+        try:
+            is_dir = d.is_dir()
+        except OSError as e:
+            raise _cannot_read(d, e) from None
+        if not is_dir:
+            raise ModelError(f"HANAFUDA_VISION_MODELS={env}: expected a folder of model files, there is none")
+        return d / name if _is_file(d / name) else None
+    return next((d / name for d in (PACKAGE_MODELS, REPO_MODELS) if _is_file(d / name)), None)
+
+
 def find_model(name: str) -> Path:
     """Path of a model file by name (e.g. ``localiser.onnx``).
 
     With ``$HANAFUDA_VISION_MODELS`` set, every model file comes from that folder and
     nowhere else, so two trainings' files are never mixed; else from ``vision/models/``,
     then the repository's ``models/``.  Raises ModelError naming the file and the folders
-    looked in (and the variable when it is set)."""
+    looked in (and the variable when it is set), or naming the path and the reason when a
+    folder or file cannot be read (permission denied)."""
+    path = _model_path(name)
+    if path is not None:
+        return path
     env = os.environ.get("HANAFUDA_VISION_MODELS")
     if env:
-        d = Path(env)
-        if not d.is_dir():
-            raise ModelError(f"HANAFUDA_VISION_MODELS={env}: expected a folder of model files, there is none")
-        if (d / name).is_file():
-            return d / name
         raise ModelError(
             f"model file {name!r} not found in HANAFUDA_VISION_MODELS={env} (with the variable "
             "set, every model file comes from that folder)"
         )
-    dirs = [PACKAGE_MODELS, REPO_MODELS]
-    for d in dirs:
-        if (d / name).is_file():
-            return d / name
-    raise ModelError(f"model file {name!r} not found in {', '.join(map(str, dirs))}")
+    raise ModelError(f"model file {name!r} not found in {PACKAGE_MODELS}, {REPO_MODELS}")
 
 
 #: What a localiser's boxes hold, read from ``localiser.json`` beside its weights:
@@ -86,13 +124,14 @@ BOX_KINDS = ("visible", "whole")
 def localiser_meta(localiser: Path) -> dict:
     """The localiser's ``{"boxes": kind, "iou": NMS threshold}`` from the JSON file named
     like its weights (``localiser.json`` beside ``localiser.onnx`` or ``.pt``); without one,
-    ``{"boxes": "visible", "iou": 0.5}``.  Raises ModelError for a malformed file."""
+    ``{"boxes": "visible", "iou": 0.5}``.  Raises ModelError for a malformed or unreadable file."""
     import json
 
     meta = {"boxes": "visible", "iou": 0.5}
     path = Path(localiser).with_suffix(".json")
-    if not path.is_file():
+    if not _is_file(path):
         return meta
+    _check_readable(path)
     try:
         d = json.loads(path.read_text(encoding="utf-8"))
         meta.update(boxes=str(d.get("boxes", "visible")), iou=float(d.get("iou", 0.5)))
@@ -106,15 +145,15 @@ def localiser_meta(localiser: Path) -> dict:
 def _load_shipped(path, name: str, load):
     """``load(path)`` of a model's JSON file; None/True: the file ``name`` from the model
     folder (:func:`find_model`; with ``$HANAFUDA_VISION_MODELS`` set only from that folder)
-    when there is one, else None; False: None.  A ValueError from ``load`` becomes a
-    ModelError."""
+    when there is one, else None; False: None.  A ValueError from ``load``, or a folder or
+    file that cannot be read, becomes a ModelError."""
     if path is False:
         return None
     if path is None or path is True:
-        try:
-            path = find_model(name)
-        except ModelError:
+        path = _model_path(name)
+        if path is None:
             return None  # an optional file: the folder's models run without it
+        _check_readable(path)
     try:
         return load(path)
     except ValueError as e:
@@ -134,6 +173,69 @@ def _load_calibration(path: Path | bool | None):
     from vision.calibration import Calibration
 
     return _load_shipped(path, "calibration.json", Calibration.load)
+
+
+#: What each model must look like, as :class:`Detector` calls it: its one input and its first
+#: output, per dimension a size, a tuple of allowed sizes, or None (any size); the localiser's
+#: input is square (``S``: its side).  Written out for the error message.
+_SHAPES = {
+    "localiser": ((1, 3, None, None), (1, 6, None), "one input images [1, 3, S, S], output [1, 6, N]"),
+    "classifier": (
+        (None, 3, CROP_SIZE[1], CROP_SIZE[0]),
+        (None, (len(CARD_IDS), len(CARD_IDS) + 1)),
+        f"one input crops [B, 3, {CROP_SIZE[1]}, {CROP_SIZE[0]}], output logits "
+        f"[B, {len(CARD_IDS)} or {len(CARD_IDS) + 1}]",
+    ),
+}
+
+
+def _fits(shape: list, want: tuple) -> bool:
+    """Whether ``shape`` (ints, with names or None for dynamic dimensions) can be ``want``;
+    an empty shape is one the file does not state (ONNX Runtime gives ``[]``) and fits."""
+    if not shape:
+        return True
+    if len(shape) != len(want):
+        return False
+    return all(
+        w is None or not isinstance(d, int) or d in (w if isinstance(w, tuple) else (w,))
+        for d, w in zip(shape, want, strict=True)
+    )
+
+
+def _role_fits(role: str, inputs: list, output: list) -> bool:
+    want_in, want_out, _ = _SHAPES[role]
+    if len(inputs) != 1 or not _fits(inputs[0][1], want_in) or not _fits(output, want_out):
+        return False
+    if role == "localiser" and len(inputs[0][1]) == 4:
+        h, w = inputs[0][1][2:]
+        return not (isinstance(h, int) and isinstance(w, int) and h != w)
+    return True
+
+
+def _check_io(path: Path, role: str, inputs: list[tuple[str, list]], output: list) -> None:
+    """Raise ModelError naming ``path`` when the ``role`` model (``"localiser"`` or
+    ``"classifier"``) has other inputs (``[(name, shape)]``) or first output shape than the
+    detector feeds and reads (:data:`_SHAPES`); the wrong file would fail on the first photo."""
+    if _role_fits(role, inputs, output):
+        return
+
+    def dims(shape: list) -> str:
+        return "[" + ", ".join(str(d) for d in shape) + "]" if shape else "[?]"
+
+    found = ", ".join(f"{name} {dims(shape)}" for name, shape in inputs)
+    other = next(r for r in _SHAPES if r != role)
+    hint = f" (it looks like the {other}: were the files swapped?)" if _role_fits(other, inputs, output) else ""
+    raise ModelError(
+        f"{path}: expected a {role} ({_SHAPES[role][2]}), found input {found}, "
+        f"output {dims(output)}{hint}"
+    )
+
+
+def _ov_shape(ps) -> list:
+    """An OpenVINO partial shape as a list (None for a dynamic dimension; [] for a dynamic rank)."""
+    if ps.rank.is_dynamic:
+        return []
+    return [d.get_length() if d.is_static else None for d in ps]
 
 
 class _OrtModel:
@@ -156,6 +258,8 @@ class _OrtModel:
         except Exception as e:  # onnxruntime raises its own exception types
             raise ModelError(f"{path}: cannot load ONNX model ({e})") from None
         self.input = self.sess.get_inputs()[0]
+        self.inputs = [(i.name, list(i.shape)) for i in self.sess.get_inputs()]
+        self.output = list(self.sess.get_outputs()[0].shape)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.sess.run(None, {self.input.name: x})[0]
@@ -171,6 +275,8 @@ class _OvModel:
         cfg = {"INFERENCE_NUM_THREADS": threads} if threads else {}
         self.model = core.compile_model(str(path), "CPU", cfg)
         self.out = self.model.output(0)
+        self.inputs = [(i.get_any_name(), _ov_shape(i.get_partial_shape())) for i in self.model.inputs]
+        self.output = _ov_shape(self.out.get_partial_shape())
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.model(x)[self.out]
@@ -215,8 +321,11 @@ class Detector:
     :data:`READABLE_FROM`) is reported ``covered``, unless its whole crop reads as the card
     it was given at ``whole_reads`` or more (:func:`vision.postprocess.reads_whole`; above
     1: never).
-    Raises ModelError for missing files, an unreadable calibration or verifier, a calibration
-    fitted with (without) the verifier on a detector without (with) one, or an unknown backend;
+    Raises ModelError for missing or unreadable files, a localiser or classifier whose input or
+    output shape is not the one the detector feeds and reads (:data:`_SHAPES`), an unreadable
+    calibration or verifier, a calibration fitted with (without) the verifier on a detector
+    without (with) one (naming the missing file when both come from ``$HANAFUDA_VISION_MODELS``),
+    or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
 
@@ -261,6 +370,13 @@ class Detector:
         self.calibration = _load_calibration(calibration)
         if self.calibration is not None and self.calibration.verifier != (self.verifier is not None):
             fitted = "with" if self.calibration.verifier else "without"
+            env = os.environ.get("HANAFUDA_VISION_MODELS")
+            if env and verifier in (None, True) and calibration in (None, True):  # both from the folder
+                has = "has no verifier.json: add it" if self.calibration.verifier else "has verifier.json: remove it"
+                raise ModelError(
+                    f"HANAFUDA_VISION_MODELS={env}: calibration.json was fitted {fitted} the box "
+                    f"verifier, but the folder {has}, or remove calibration.json"
+                )
             raise ModelError(
                 f"the calibration was fitted {fitted} the box verifier, and this detector has "
                 f"{'one' if self.verifier is not None else 'none'}: give a calibration fitted for it "
@@ -275,14 +391,16 @@ class Detector:
         self._set_meta(loc, iou)
         cls = Path(classifier) if classifier else find_model("classifier.onnx")
         for p in (loc, cls):
-            if not Path(p).is_file():
+            if not _is_file(Path(p)):
                 raise ModelError(f"model file not found: {p}")
+            _check_readable(p)
         make = _OrtModel if backend == "onnxruntime" else _OvModel
         self._loc, self._cls = make(loc, threads), make(cls, threads)
-        if backend == "onnxruntime":
-            shape = self._loc.input.shape
-            if isinstance(shape[-1], int):
-                self.imgsz = int(shape[-1])
+        _check_io(loc, "localiser", self._loc.inputs, self._loc.output)
+        _check_io(cls, "classifier", self._cls.inputs, self._cls.output)
+        side = self._loc.inputs[0][1][-1] if self._loc.inputs[0][1] else None
+        if isinstance(side, int):  # a fixed input side: the one the localiser was exported at
+            self.imgsz = side
 
     def _set_meta(self, loc: Path, iou: float | None) -> None:
         meta = localiser_meta(loc)
