@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 
 from referee import api
 from referee.errors import RefereeError
-from referee.paths import cannot_write, same_file, write_whole
+from referee.paths import cannot_write, names_a_folder, same_file, write_whole
 from referee.rescore import game_of, merged_options, rescore
 from referee.ruleset import parse_value
 from referee.textout import game_text, rescore_text, round_text, table
@@ -189,7 +188,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     app = _web_app(args)
     out = Path(args.out) if args.out else Path(app.config["DATA_DIR"]) / "backups" / f"manual-{stamp()}.sqlite3"
-    if args.out and (args.out.endswith(("/", os.sep)) or out.is_dir()):  # a folder, made when new
+    if args.out and (names_a_folder(args.out) or out.is_dir()):  # a folder, made when new
         out = out / f"hanafuda-referee-{stamp()}.sqlite3"
     print(backup(app.config["DATABASE"], out))
     return 0

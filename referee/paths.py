@@ -13,6 +13,11 @@ from contextlib import suppress
 from pathlib import Path
 
 
+def names_a_folder(arg: str) -> bool:
+    """Whether an output path as typed ends in a slash: a folder is meant, whatever its name."""
+    return str(arg).endswith(("/", os.sep))
+
+
 def _target(path: Path) -> Path:
     """The file ``path`` names: a symbolic link's target (also a dangling link's), else itself."""
     return Path(os.path.realpath(path)) if path.is_symlink() else path

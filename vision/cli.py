@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import sys
 from pathlib import Path
 
-from referee.paths import cannot_write, same_file, write_whole
+from referee.paths import cannot_write, names_a_folder, same_file, write_whole
 from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR
 from vision.errors import ImageError, ModelError
 
@@ -71,9 +70,8 @@ def _check_annotate(arg: str, images: list[str]) -> None:
     folder, ``out.jpg/``, included), or a file (one per image, :func:`_annotate_path`) that is
     one of the input ``images`` (it would be overwritten) or cannot be written.  Raises
     ImageError."""
-    arg = str(arg)
     base = Path(arg)
-    if arg.endswith(("/", os.sep)) or base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
+    if names_a_folder(arg) or base.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
         raise ImageError(f"--annotate {base}: expected an image file name ending in .jpg, .png or .webp")
     total = len(images)
     for i in range(total):

@@ -37,10 +37,13 @@
     // "Every card in no pile goes to X" only on the last pile (every other playing pile holds cards;
     // a Hachi-hachi player who drops out or is forced out has none); "Clear X's pile" only on a pile
     // that holds some (as the server renders them, forms.piles.rest_seats).
-    var held = {}, seats = {}, total = 0;
-    function sitsOut(seat) {
-      var status = form.querySelector('select[name="status-' + seat + '"]');
-      return !!status && status.value !== "play";
+    var held = {}, seats = {}, total = 0, out = {};
+    function sitsOut(seat) {  // looked up once a seat per refresh, not once a card
+      if (!(seat in out)) {
+        var status = form.querySelector('select[name="status-' + seat + '"]');
+        out[seat] = !!status && status.value !== "play";
+      }
+      return out[seat];
     }
     form.querySelectorAll('input[type=checkbox][name^="pile-"]').forEach(function (box) {
       var seat = seatOf(box);
