@@ -169,6 +169,24 @@ def load_verifier(path):
     return path if isinstance(path, Verifier) else _load_shipped(path, "verifier.json", Verifier.load)
 
 
+def load_masker(path, threads: int | None = None):
+    """The masker (:class:`vision.masker.Masker`) of ``path`` (an ONNX file, or a Masker
+    itself); None/True: the shipped ``masker.onnx`` when there is one; False: none.  Raises
+    ModelError for a file it cannot load."""
+    from vision.masker import Masker
+
+    if isinstance(path, Masker):
+        return path
+    if path is False:
+        return None
+    if path is None or path is True:
+        path = _model_path("masker.onnx")
+        if path is None:
+            return None  # optional: the stacking order's masks alone
+    _check_readable(Path(path))
+    return Masker(Path(path), threads)
+
+
 def _load_calibration(path: Path | bool | None):
     from vision.calibration import Calibration
 
@@ -351,6 +369,7 @@ class Detector:
         whole_reads: float = WHOLE_READS,
         same_card_iou: float | None = None,
         verifier=None,
+        masker=None,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -367,6 +386,7 @@ class Detector:
         self.tiles, self.tile_overlap = tiles, tile_overlap
         self.readable_from, self.whole_reads = readable_from, whole_reads
         self.same_card_iou = same_card_iou
+        self.masker = load_masker(masker, threads)
         self.calibration = _load_calibration(calibration)
         if self.calibration is not None and self.calibration.verifier != (self.verifier is not None):
             fitted = "with" if self.calibration.verifier else "without"
@@ -506,11 +526,19 @@ class Detector:
     def visibility(self, im: Image.Image | np.ndarray, obbs: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
         """Visible masks ``(K, 112, 72)`` of the boxes ``(K, 5)`` in their upright crops and
         the visible share ``(K,)`` of each (0-1): from the stacking order for a whole-card
-        localiser (:mod:`vision.visibility`); ``(None, ones)`` for a visible-region one."""
+        localiser (:mod:`vision.visibility`), then, with a masker, the masker's masks
+        (:mod:`vision.masker`) for every box that overlaps another; ``(None, ones)`` for a
+        visible-region localiser."""
         if self.boxes != "whole" or len(obbs) == 0:
             return None, np.ones(len(obbs))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
-        return visible_masks(obbs, stacking(a, obbs), CROP_SIZE)
+        above = stacking(a, obbs)
+        masks, share = visible_masks(obbs, above, CROP_SIZE)
+        near = above.any(0) | above.any(1)  # in an ordered pair: another box overlaps it
+        if self.masker is not None and near.any():
+            masks[near] = self.masker(crop_obbs(a, np.asarray(obbs)[near], CROP_SIZE), masks[near])
+            share = masks.reshape(len(masks), -1).mean(1)
+        return masks, share
 
     def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities ``(K, 48)`` for the oriented boxes ``(K, 5)`` of ``im`` (PIL

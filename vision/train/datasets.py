@@ -468,3 +468,68 @@ def load_crops(paths) -> dict[str, np.ndarray]:
     data = [dict(np.load(p)) for p in paths]
     keys = [k for k in data[0] if all(k in d for d in data)]
     return {k: np.concatenate([d[k] for d in data]) for k in keys}
+
+
+# --------------------------------------------------------------------------- masker data
+
+
+def _mask_job(args):
+    seed, size, backgrounds, min_share = args
+    from vision.visibility import crop_mask, stacking, visible_masks
+
+    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
+    rng = np.random.default_rng(seed + 17)
+    idmap, img = scene.extra["idmap"], np.asarray(scene.image)
+    obbs = np.array([_jittered(quad_to_obb(q), rng, 0.025) for q in scene.whole]).reshape(-1, 5)
+    if not len(obbs):
+        return None
+    guess = visible_masks(obbs, stacking(img, obbs))[0]
+    crops = crop_obbs(img, obbs, CROP_SIZE)
+    xs, gs, ts, ys, vs = [], [], [], [], []
+    for k, (cid, frac, idv) in enumerate(zip(scene.cards, scene.visible, scene.extra["label_ids"], strict=True)):
+        if frac < min_share:
+            continue
+        true = crop_mask(idmap == idv, obbs[k], CROP_SIZE)
+        flip = bool(rng.random() < 0.5)
+        turn = (lambda a: np.ascontiguousarray(a[::-1, ::-1])) if flip else (lambda a: a)
+        xs.append(turn(crops[k]))
+        gs.append(turn(guess[k]))
+        ts.append(turn(true))
+        ys.append(card_label(scene.style, cid))
+        vs.append(frac)
+    n = len(ys)
+    if not n:
+        return None
+    return (
+        np.stack(xs), np.stack(gs), np.stack(ts), np.array(ys, np.int64), np.array(vs, np.float32),
+        np.array([scene.layout] * n), np.array([scene.style] * n),
+    )
+
+
+def gen_mask_crops(
+    png_dir: Path,
+    n_scenes: int,
+    seed: int,
+    workers: int = 2,
+    size: int = 640,
+    styles: tuple[str, ...] | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    min_share: float = 0.05,
+) -> dict[str, np.ndarray]:
+    """Whole-card crops with two visible masks each, for the masker (:mod:`vision.train.masker`):
+    the mask the detector works out from the stacking order (:func:`vision.visibility.stacking`
+    on the scene's jittered whole-card boxes) and the card's true visible pixels (the
+    generator's per-pixel card map).  Scene ``i`` uses seed ``seed * 1_000_000 + 900_000 + i``;
+    cards showing under ``min_share`` of their face are left out; half the crops are turned by
+    180 degrees, their masks with them.
+
+    Returns ``{"x": uint8 (N, 112, 72, 3), "guess": bool (N, 112, 72), "true": bool (N, 112,
+    72), "y": int64 (N,) labels, "visible": float32 (N,) the true visible share, "layout": str
+    (N,), "s": str (N,) the art style}``.
+    """
+    base = seed * 1_000_000 + 900_000
+    jobs = [(base + i, size, backgrounds, min_share) for i in range(n_scenes)]
+    with Pool(workers, initializer=_init_worker, initargs=(str(png_dir), styles)) as pool:
+        parts = [p for p in pool.map(_mask_job, jobs, chunksize=8) if p is not None]
+    keys = ("x", "guess", "true", "y", "visible", "layout", "s")
+    return {k: np.concatenate([p[i] for p in parts]) for i, k in enumerate(keys)}
