@@ -1,0 +1,55 @@
+"""The masker's runtime: its input and output layout, and a file it cannot use (no torch)."""
+
+import numpy as np
+import pytest
+
+from vision.detector import Detector, find_model
+from vision.errors import ModelError
+from vision.masker import MASKER_INPUT, Masker, masker_input, masks_from_logits
+
+
+def test_input_is_the_crop_at_half_size_with_its_mask_as_a_fourth_channel():
+    crops = np.full((2, 112, 72, 3), 255, np.uint8)
+    guess = np.zeros((2, 112, 72), bool)
+    guess[:, :56] = True
+    x = masker_input(crops, guess)
+    assert x.shape == (2, 4, MASKER_INPUT[1], MASKER_INPUT[0])
+    assert x.dtype == np.float32
+    assert np.allclose(x[:, :3], 1.0)
+    assert np.allclose(x[:, 3, :28], 1.0)
+    assert np.allclose(x[:, 3, 28:], 0.0)
+
+
+@pytest.mark.parametrize(
+    ("crops", "guess"),
+    [
+        (np.zeros((2, 112, 72), np.uint8), np.zeros((2, 112, 72), bool)),  # no colour channels
+        (np.zeros((2, 72, 112, 3), np.uint8), np.zeros((2, 72, 112), bool)),  # lying crops
+        (np.zeros((2, 112, 72, 3), np.uint8), np.zeros((3, 112, 72), bool)),  # one mask too many
+    ],
+)
+def test_input_of_another_shape_is_refused(crops, guess):
+    with pytest.raises(ValueError, match="masker_input"):
+        masker_input(crops, guess)
+
+
+def test_logits_become_crop_sized_masks_cut_at_even_odds():
+    logits = np.full((1, 1, 28, 18), -3.0, np.float32)
+    logits[0, 0, :14] = 3.0
+    m = masks_from_logits(logits)
+    assert m.shape == (1, 112, 72)
+    assert m.dtype == bool
+    assert m[0, :50].all()
+    assert not m[0, 62:].any()
+
+
+def test_another_model_file_is_not_taken_for_a_masker():
+    with pytest.raises(ModelError, match="expected a masker"):
+        Masker(find_model("classifier.onnx"))
+    with pytest.raises(ModelError, match="expected a masker"):
+        Detector(masker=find_model("localiser.onnx"), calibration=False)
+
+
+def test_without_a_masker_file_the_stacking_order_masks_stay():
+    assert Detector(masker=False, calibration=False).masker is None
+    assert Detector(calibration=False).masker is None  # none ships yet
