@@ -29,6 +29,7 @@ from vision.detection import BACKENDS, CERTAIN_AT, Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obbs
 from vision.imageio import load_image
+from vision.masker import MASKER_INPUT, MASKER_OUTPUT, Masker
 from vision.postprocess import (
     WHOLE_READS,
     assign_cards,
@@ -173,8 +174,6 @@ def load_masker(path, threads: int | None = None):
     """The masker (:class:`vision.masker.Masker`) of ``path`` (an ONNX file, or a Masker
     itself); None/True: the shipped ``masker.onnx`` when there is one; False: none.  Raises
     ModelError for a file it cannot load."""
-    from vision.masker import Masker
-
     if isinstance(path, Masker):
         return path
     if path is False:
@@ -184,7 +183,14 @@ def load_masker(path, threads: int | None = None):
         if path is None:
             return None  # optional: the stacking order's masks alone
     _check_readable(Path(path))
-    return Masker(Path(path), threads)
+    model = _OrtModel(Path(path), threads)
+    want_in, want_out = (None, 4, MASKER_INPUT[1], MASKER_INPUT[0]), (None, 1, MASKER_OUTPUT[1], MASKER_OUTPUT[0])
+    if len(model.inputs) != 1 or not _fits(model.inputs[0][1], want_in) or not _fits(model.output, want_out):
+        raise ModelError(
+            f"{path}: expected a masker (one input [B, 4, {MASKER_INPUT[1]}, {MASKER_INPUT[0]}], output "
+            f"[B, 1, {MASKER_OUTPUT[1]}, {MASKER_OUTPUT[0]}]), found input {model.inputs}, output {model.output}"
+        )
+    return Masker(Path(path), model)
 
 
 def _load_calibration(path: Path | bool | None):
@@ -244,8 +250,7 @@ def _check_io(path: Path, role: str, inputs: list[tuple[str, list]], output: lis
     other = next(r for r in _SHAPES if r != role)
     hint = f" (it looks like the {other}: were the files swapped?)" if _role_fits(other, inputs, output) else ""
     raise ModelError(
-        f"{path}: expected a {role} ({_SHAPES[role][2]}), found input {found}, "
-        f"output {dims(output)}{hint}"
+        f"{path}: expected a {role} ({_SHAPES[role][2]}), found input {found}, output {dims(output)}{hint}"
     )
 
 
@@ -261,9 +266,7 @@ class _OrtModel:
         try:
             import onnxruntime as ort
         except ImportError:
-            raise ModelError(
-                "onnxruntime is not installed: pip install 'hanafuda-referee[vision]'"
-            ) from None
+            raise ModelError("onnxruntime is not installed: pip install 'hanafuda-referee[vision]'") from None
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads or (os.cpu_count() or 1)
         so.inter_op_num_threads = 1
@@ -346,6 +349,9 @@ class Detector:
     or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
+
+    #: The masker (:func:`load_masker`), or None: the stacking order's masks alone.
+    masker = None
 
     def __init__(
         self,
@@ -432,15 +438,11 @@ class Detector:
             import torch
             from ultralytics import YOLO
         except ImportError:
-            raise ModelError(
-                "the ultralytics backend needs the train extra (torch, ultralytics)"
-            ) from None
+            raise ModelError("the ultralytics backend needs the train extra (torch, ultralytics)") from None
         from vision.train.classifier import load_classifier  # the runtime's one arrow into training
 
         self._yolo = YOLO(str(localiser or find_model("localiser.pt")), task="obb")
-        state = torch.load(
-            classifier or find_model("classifier.pt"), map_location="cpu", weights_only=False
-        )
+        state = torch.load(classifier or find_model("classifier.pt"), map_location="cpu", weights_only=False)
         net = load_classifier(state)
         net.eval()
         self._net, self._torch = net, torch
@@ -489,9 +491,7 @@ class Detector:
         obbs[:, 2:4] /= r
         return obbs, scores
 
-    def _localise_tiles(
-        self, a: np.ndarray, obbs: np.ndarray, scores: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def _localise_tiles(self, a: np.ndarray, obbs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Add the boxes found in each tile window to the whole-photo pass ``(obbs,
         scores)`` (photo pixels): boxes within 3 localiser pixels of a window edge inside
         the photo are cut by the window and dropped; the rest are merged by
@@ -516,9 +516,7 @@ class Detector:
 
     def _predict(self, source) -> tuple[np.ndarray, np.ndarray]:
         """ultralytics/torch localiser on a PIL image or a file path (its own decode)."""
-        r = self._yolo.predict(
-            source, imgsz=self.imgsz, conf=self.conf, iou=self.iou, verbose=False, device="cpu"
-        )[0]
+        r = self._yolo.predict(source, imgsz=self.imgsz, conf=self.conf, iou=self.iou, verbose=False, device="cpu")[0]
         if r.obb is None or len(r.obb) == 0:
             return np.zeros((0, 5)), np.zeros(0)
         return r.obb.xywhr.numpy().astype(np.float64), r.obb.conf.numpy().astype(np.float64)

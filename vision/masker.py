@@ -20,7 +20,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import ModelError
 from vision.geometry import CROP_SIZE
 
 #: The masker's input ``(w, h)`` in pixels: the crop at half size.
@@ -58,23 +57,15 @@ def masks_from_logits(logits: np.ndarray) -> np.ndarray:
 
 
 class Masker:
-    """``masker.onnx`` run by ONNX Runtime: ``Masker(path)(crops, guess)`` gives the visible
-    masks ``(K, 112, 72)`` bool of upright whole-card crops ``(K, 112, 72, 3)`` uint8 given
-    their stacking-order masks ``(K, 112, 72)`` bool.  Raises ModelError for a file it cannot
-    load or of another shape."""
+    """``masker.onnx`` as loaded by :func:`vision.detector.load_masker`: ``masker(crops,
+    guess)`` gives the visible masks ``(K, 112, 72)`` bool of upright whole-card crops ``(K,
+    112, 72, 3)`` uint8 given their stacking-order masks ``(K, 112, 72)`` bool."""
 
-    def __init__(self, path: Path, threads: int | None = None):
-        from vision.detector import _fits, _OrtModel  # where ONNX Runtime sessions are set up and checked
-
+    def __init__(self, path: Path, model):
+        """``model``: the loaded ONNX file ``path`` (:func:`vision.detector.load_masker` loads
+        and checks it), called on :func:`masker_input`'s array."""
         self.path = Path(path)
-        self._model = _OrtModel(self.path, threads)
-        want_in, want_out = (None, 4, MASKER_INPUT[1], MASKER_INPUT[0]), (None, 1, MASKER_OUTPUT[1], MASKER_OUTPUT[0])
-        inputs = self._model.inputs
-        if len(inputs) != 1 or not _fits(inputs[0][1], want_in) or not _fits(self._model.output, want_out):
-            raise ModelError(
-                f"{path}: expected a masker (one input [B, 4, {MASKER_INPUT[1]}, {MASKER_INPUT[0]}], output "
-                f"[B, 1, {MASKER_OUTPUT[1]}, {MASKER_OUTPUT[0]}]), found input {inputs}, output {self._model.output}"
-            )
+        self._model = model
 
     def __call__(self, crops: np.ndarray, guess: np.ndarray) -> np.ndarray:
         if len(crops) == 0:

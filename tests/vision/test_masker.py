@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from vision.detector import Detector, find_model
+from vision.detector import Detector, find_model, load_masker
 from vision.errors import ModelError
-from vision.masker import MASKER_INPUT, Masker, masker_input, masks_from_logits
+from vision.masker import MASKER_INPUT, masker_input, masks_from_logits
 
 
 def test_input_is_the_crop_at_half_size_with_its_mask_as_a_fourth_channel():
@@ -45,7 +45,7 @@ def test_logits_become_crop_sized_masks_cut_at_even_odds():
 
 def test_another_model_file_is_not_taken_for_a_masker():
     with pytest.raises(ModelError, match="expected a masker"):
-        Masker(find_model("classifier.onnx"))
+        load_masker(find_model("classifier.onnx"))
     with pytest.raises(ModelError, match="expected a masker"):
         Detector(masker=find_model("localiser.onnx"), calibration=False)
 

@@ -5,8 +5,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is in the train extra only")
 
-from vision.detector import Detector  # noqa: E402
-from vision.masker import Masker  # noqa: E402
+from vision.detector import Detector, load_masker  # noqa: E402
 from vision.train.datasets import gen_mask_crops  # noqa: E402
 from vision.train.masker import build_masker, export_masker_onnx, mask_iou, train_masker  # noqa: E402
 
@@ -42,7 +41,7 @@ def test_trained_masker_exports_and_runs_in_the_detector(tmp_path):
     assert out["val_iou_guess"] == pytest.approx(0.5)
     assert (tmp_path / "masker_last.pt").is_file()
     onnx = export_masker_onnx(tmp_path / "masker.pt", tmp_path / "masker.onnx")
-    masks = Masker(onnx)(x[:5], data["guess"][:5])
+    masks = load_masker(onnx)(x[:5], data["guess"][:5])
     assert masks.shape == (5, 112, 72)
     assert masks.dtype == bool
     assert Detector(masker=onnx, calibration=False).masker.path == onnx
