@@ -1,0 +1,103 @@
+"""The 8-bit localiser (vision.train.quantize): integer convolutions, float box decoding, and the
+same boxes as the float localiser on a generated photo."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx", reason="quantising needs the train extra's onnx")
+pytest.importorskip("onnxruntime.quantization", reason="needs onnxruntime's quantiser")
+
+from vision.detector import find_model  # noqa: E402
+from vision.postprocess import decode_obb, letterbox  # noqa: E402
+from vision.synth.render import load_art, render_art  # noqa: E402
+from vision.train.quantize import (  # noqa: E402
+    HEAD_PREFIX,
+    LetterboxReader,
+    calibration_scenes,
+    decoding_nodes,
+    quantize_localiser,
+)
+
+ART = Path(__file__).resolve().parents[4] / "shared" / "cards" / "art"
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """Two calibration photos and one other photo (a spread), of one art set's cards."""
+    if not (ART / "mantia" / "MAPPING.tsv").exists():
+        pytest.skip(f"art folder absent: {ART} (the photos are rendered from it)")
+    png = tmp_path_factory.mktemp("png")
+    render_art(ART, png, height=256, styles=("mantia",))
+    art = load_art(png, ("mantia",))
+    return calibration_scenes(art, 2, size=640), calibration_scenes(art, 1, size=640, seed=7)[0]
+
+
+@pytest.fixture(scope="module")
+def int8(tmp_path_factory, photos):
+    """The shipped localiser, quantised on the two calibration photos."""
+    out = tmp_path_factory.mktemp("int8") / "localiser.onnx"
+    return quantize_localiser(find_model("localiser.onnx"), out, photos[0])
+
+
+def test_decoding_nodes_are_the_head_less_its_convolution_branches():
+    model = onnx.load(str(find_model("localiser.onnx")))
+    keep = decoding_nodes(model)
+    assert keep
+    assert all(n.startswith(HEAD_PREFIX) for n in keep)
+    assert not any(n.startswith(HEAD_PREFIX + b) for n in keep for b in ("cv2.", "cv3.", "cv4."))
+    assert any("dfl" in n for n in keep)
+
+
+def test_a_graph_without_a_detect_head_is_refused():
+    model = onnx.load(str(find_model("classifier.onnx")))
+    with pytest.raises(ValueError, match="detect head"):
+        decoding_nodes(model)
+
+
+def test_unknown_calibration_method_is_refused(tmp_path, photos):
+    with pytest.raises(ValueError, match="method"):
+        quantize_localiser(find_model("localiser.onnx"), tmp_path / "x.onnx", photos[0], method="entropy")
+
+
+def test_reader_feeds_letterboxed_photos_then_none_and_rewinds(photos):
+    r = LetterboxReader(photos[0], "images", 512, 1.5)
+    first = r.get_next()["images"]
+    assert first.shape == (1, 3, 512, 512)
+    assert first.dtype == np.float32
+    assert r.get_next() is not None
+    assert r.get_next() is None
+    r.rewind()
+    assert np.array_equal(r.get_next()["images"], first)
+
+
+@pytest.mark.slow
+def test_convolutions_are_8_bit_and_the_decoding_stays_float(int8):
+    model = onnx.load(str(int8))
+    ops = [n.op_type for n in model.graph.node]
+    assert ops.count("QuantizeLinear") > 50
+    keep = set(decoding_nodes(onnx.load(str(find_model("localiser.onnx")))))
+    decoding_out = {o for n in model.graph.node if n.name in keep for o in n.output}
+    assert decoding_out
+    quantised = {i for n in model.graph.node if n.op_type == "QuantizeLinear" for i in n.input}
+    assert not decoding_out & quantised  # nothing the decoding computes is rounded to 8 bits
+    made_by = {o: n.op_type for n in model.graph.node for o in n.output}
+    assert made_by[model.graph.output[0].name] != "DequantizeLinear"
+
+
+@pytest.mark.slow
+def test_the_8_bit_localiser_finds_the_float_ones_boxes(int8, photos):
+    import onnxruntime as ort
+
+    x = letterbox(photos[1], 512, 1.5)[0]
+    run = {p: ort.InferenceSession(str(p)).run(None, {"images": x})[0] for p in (find_model("localiser.onnx"), int8)}
+    (of, sf), (oq, sq) = (decode_obb(y, 0.35, 0.5) for y in run.values())
+    assert len(of) > 0
+    assert len(oq) == len(of)
+    # each float box has an 8-bit box with its centre within 3 input pixels, its score within 0.1
+    for o, s in zip(of, sf, strict=True):
+        d = np.hypot(oq[:, 0] - o[0], oq[:, 1] - o[1])
+        j = int(d.argmin())
+        assert d[j] < 3
+        assert abs(sq[j] - s) < 0.1
