@@ -73,6 +73,9 @@ def test_offline_the_vendored_htmx_starts_and_the_policy_blocks_nothing(served, 
         page.fill(f'input[name="player-{i}"]', p)
     page.get_by_role("button", name="Create session").click()
     page.wait_for_selector("#board")
+    # the fallback loads htmx after the CDN's script has failed, which may come after #board is
+    # drawn (seen on a loaded CI machine): wait for it, then check that it started
+    page.wait_for_function("typeof window.htmx !== 'undefined'", timeout=15000)
     assert page.evaluate("typeof window.htmx") == "object"  # the fallback loaded htmx, and it started:
     viewer_url = page.locator(".share a").first.get_attribute("href")
     page.get_by_text("Enter round 1").click()
