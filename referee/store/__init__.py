@@ -5,12 +5,13 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m015_session_form_token_digest``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m016_change_form_tokens``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
 - ``sessions``: a game at one table, its players, rules and links (``Session``);
-- ``form_tokens``: a round form's one-time token (the API's idempotency key);
+- ``form_tokens``: a round form's one-time token (the API's idempotency key), and the change an
+  edit, delete or rules form's token made;
 - ``rounds``: a session's rounds and the undo log (``RoundRow``, ``change()``, ``ChangeLog``,
   ``undo``, ``set_rules``);
 - ``photos``: pile photos;
@@ -27,9 +28,9 @@ Must not import Flask or the rules core: it stores JSON, it does not score (one 
 reads the family registry, lazily).
 Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened),
 ``RoundTakenError`` (another save took the round's place), ``SpentFormTokenError`` (a form
-token whose round is gone), ``FormTokenReusedError``, ``UndoMismatchError`` (an undo of a
-change already undone) and ``StoreUnavailableError`` (the database file is locked or
-read-only); all are ``StoreError``.
+token whose round is gone), ``FormTokenReusedError``, ``ChangeTokenUsedError`` (an edit, delete
+or rules form sent again), ``UndoMismatchError`` (an undo of a change already undone) and
+``StoreUnavailableError`` (the database file is locked or read-only); all are ``StoreError``.
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ from referee.store.drafts import (
     prune_drafts,
     prune_photo_drafts,
 )
-from referee.store.form_tokens import FormTokenReusedError, SpentFormTokenError, round_of_form_token
+from referee.store.form_tokens import (
+    ChangeTokenUsedError,
+    FormTokenReusedError,
+    SpentFormTokenError,
+    round_of_form_token,
+)
 from referee.store.photos import (
     PhotoRow,
     add_photo,
@@ -99,6 +105,7 @@ from referee.store.schema import (
     m012_rematches,
     m013_session_form_tokens,
     m015_session_form_token_digest,
+    m016_change_form_tokens,
     migrations,
 )
 from referee.store.sessions import (
@@ -119,6 +126,7 @@ __all__ = [
     "SESSION_FIELDS",
     "Change",
     "ChangeLog",
+    "ChangeTokenUsedError",
     "ConflictError",
     "Draft",
     "FormTokenReusedError",
@@ -166,6 +174,7 @@ __all__ = [
     "m012_rematches",
     "m013_session_form_tokens",
     "m015_session_form_token_digest",
+    "m016_change_form_tokens",
     "migrate",
     "migrations",
     "move_revs_past",

@@ -1,8 +1,11 @@
-"""Form tokens: a round form's one-time token, which an API client sends as its idempotency key.
+"""Form tokens: a round form's one-time token, which an API client sends as its idempotency key,
+and the one-time token of a form that changes a saved game (an edit, a delete, a rules fix).
 
 A round saved with a token keeps it (with a digest of the request, when given), so a form
 submitted twice saves one round and a retry is answered with the round it saved
-(``referee.store.rounds.add_round``).  A token belongs to its session.
+(``referee.store.rounds.add_round``).  A change made with a token keeps it with the change's id
+(``referee.store.rounds.change``), so the same form sent again changes nothing more, also once
+that change was undone or others came after it.  A token belongs to its session.
 
 Imports ``referee.store.database`` only; must not import Flask or the rules core.
 """
@@ -69,3 +72,39 @@ def round_of_form_token(db: Database, session_id: int, token: str) -> int | None
     """The round saved with a round form's one-time token, if any."""
     rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
     return rows[0]["round_id"] if rows else None
+
+
+class ChangeTokenUsedError(StoreError):
+    """A changing form's one-time token (an edit, a delete, a rules fix) already made a change of
+    this session (a double tap, Back and Save, a retry): nothing is changed again.
+
+    ``summary``: that change in words (``"edit round 3"``), or None when it was since undone;
+    ``same``: whether the same request used it (False: another digest, a form changed since).
+    """
+
+    def __init__(self, summary: str | None, same: bool) -> None:
+        done = "was since undone" if summary is None else f"made “{summary}”"
+        super().__init__(f"this form already made a change of this session, which {done}; nothing was changed")
+        self.summary = summary
+        self.same = same
+
+
+def used_change_token(db: Database, session_id: int, form_token: str, digest: str | None) -> None:
+    """Raise ``ChangeTokenUsedError`` when ``form_token`` already made a change of this session
+    (a token kept without a digest, or a call without one, counts as the same request)."""
+    used = db.execute(
+        "SELECT t.digest, c.id, c.summary FROM change_form_tokens t LEFT JOIN changes c "
+        "ON c.id = t.change_id AND c.session_id = t.session_id WHERE t.session_id = ? AND t.token = ?",
+        [session_id, form_token],
+    ).fetchone()
+    if used is None:
+        return
+    kept_digest, change_id, summary = used
+    same = digest is None or kept_digest is None or digest == kept_digest
+    raise ChangeTokenUsedError(summary if change_id is not None else None, same)
+
+
+def keep_change_token(db: Database, session_id: int, form_token: str, change_id: int, digest: str | None) -> None:
+    """Record that ``form_token`` made change ``change_id`` (inside the transaction that made it)."""
+    used = {"session_id": session_id, "token": form_token, "change_id": change_id, "digest": digest}
+    db["change_form_tokens"].insert({**used, "created": _now()})

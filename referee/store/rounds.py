@@ -10,7 +10,8 @@ replays them.  Other modules that change a session (re-scoring after a rule corr
 ``set_rules``...) use ``change()`` too, so Undo covers them.
 
 Errors: ``ConflictError`` (a round changed since it was opened), ``RoundTakenError`` (another
-save took the round's place), ``UndoMismatchError`` (an undo of a change already undone).
+save took the round's place), ``UndoMismatchError`` (an undo of a change already undone),
+``ChangeTokenUsedError`` (an edit, delete or rules form sent again).
 
 Imports ``referee.store.database``, ``sessions`` and ``form_tokens``; must not import Flask or
 the rules core.
@@ -27,7 +28,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from referee.store.database import NotFoundError, StoreError, _now, guarded, writing
-from referee.store.form_tokens import keep_form_token, used_form_token
+from referee.store.form_tokens import keep_change_token, keep_form_token, used_change_token, used_form_token
 from referee.store.sessions import SESSION_FIELDS, Session, _session_column, _session_value, get_session
 
 
@@ -227,16 +228,23 @@ def _revert(db: Database, session_id: int, steps: Sequence[list[Any]], rev: int)
 
 
 @contextmanager
-def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
+def change(db: Database, session_id: int, kind: str, form_token: str | None = None,
+           digest: str | None = None) -> Iterator[ChangeLog]:
     """Record one undoable change of a session, in one write transaction.
 
     ``with change(db, sid, "rules") as c: c.update_session(options=...); c.summary = "..."``:
     bumps the session's rev, runs the writes made through ``c`` (a ``ChangeLog``) and logs
     the steps that revert them, so ``undo`` can.  A change that wrote nothing keeps the rev and
     logs nothing.  An error inside rolls everything back.
+
+    ``form_token``: the one-time token of the form that asks for the change, kept with it (and
+    ``digest``, naming what the form sent); when it already made a change of this session (the
+    form sent again), nothing runs and ``ChangeTokenUsedError`` says what it made.
     Raises ``NotFoundError`` for an unknown session, ``StoreUnavailableError`` when busy.
     """
     with writing(db):
+        if form_token:
+            used_change_token(db, session_id, form_token, digest)
         before = db.execute("SELECT rev, updated FROM sessions WHERE id = ?", [session_id]).fetchone()
         rev = _bump(db, session_id)
         log = ChangeLog(db, session_id, rev, kind)
@@ -245,7 +253,7 @@ def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
             # Nothing changed (the same rules set again): no new rev, so no page reloads for it.
             db.execute("UPDATE sessions SET rev = ?, updated = ? WHERE id = ?", [*before, session_id])
         else:
-            db["changes"].insert(
+            change_id = db["changes"].insert(
                 {
                     "session_id": session_id,
                     "kind": kind,
@@ -253,7 +261,9 @@ def change(db: Database, session_id: int, kind: str) -> Iterator[ChangeLog]:
                     "undo": json.dumps(log.steps, ensure_ascii=False, separators=(",", ":")),
                     "created": _now(),
                 }
-            )
+            ).last_pk
+            if form_token:
+                keep_change_token(db, session_id, form_token, change_id, digest)
 
 
 class _AlreadySavedError(StoreError):
@@ -342,24 +352,32 @@ def update_round(
     round_id: int,
     data: Mapping[str, Any],
     expected_version: int,
+    form_token: str | None = None,
+    digest: str | None = None,
 ) -> RoundRow:
     """Replace a round's input if nobody changed it since ``expected_version``.
 
-    Raises ``ConflictError`` (with the saved round, or None if it was deleted).
+    ``form_token``, ``digest``: the edit form's one-time token and what it sent (``change``).
+    Raises ``ChangeTokenUsedError`` (the form sent again; checked first), ``ConflictError`` (with
+    the saved round, or None if it was deleted).
     """
-    with change(db, session_id, "edit") as c:
+    with change(db, session_id, "edit", form_token, digest) as c:
         before = c.update_round(round_id, data, expected_version)
         c.summary = f"edit round {before.position}"
     return get_round(db, session_id, round_id)
 
 
 @guarded
-def delete_round(db: Database, session_id: int, round_id: int) -> None:
-    """Delete a round; later rounds move up one place.  Raises ``NotFoundError`` (also when a
-    concurrent request deleted it first)."""
-    with change(db, session_id, "delete") as c:
+def delete_round(db: Database, session_id: int, round_id: int, form_token: str | None = None) -> RoundRow:
+    """Delete a round; later rounds move up one place.  Returns the round deleted.
+
+    ``form_token``: the delete form's one-time token (``change``).  Raises ``ChangeTokenUsedError``
+    (the form sent again; checked first), ``NotFoundError`` (also when a concurrent request deleted
+    it first)."""
+    with change(db, session_id, "delete", form_token) as c:
         gone = c.delete_round(round_id)
         c.summary = f"delete round {gone.position}"
+    return gone
 
 
 def _change(row: Mapping[str, Any]) -> Change:
@@ -417,13 +435,15 @@ def undo(db: Database, session_id: int, change_id: int | None = None) -> str | N
 
 
 @guarded
-def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str) -> Session:
+def set_rules(db: Database, session_id: int, ruleset: str, options: Mapping[str, Any], summary: str,
+              form_token: str | None = None, digest: str | None = None) -> Session:
     """Change a session's ruleset and options (dotted-key overrides), logged for undo with ``summary``.
 
     The caller checks that the rules load and fit the session's family (which stays).
-    Raises ``NotFoundError``, ``StoreUnavailableError``.
+    ``form_token``, ``digest``: the rules form's one-time token and what it sent (``change``).
+    Raises ``ChangeTokenUsedError`` (the form sent again), ``NotFoundError``, ``StoreUnavailableError``.
     """
-    with change(db, session_id, "rules") as c:
+    with change(db, session_id, "rules", form_token, digest) as c:
         c.update_session(ruleset=ruleset, options=options)
         c.summary = summary
     return get_session(db, session_id)

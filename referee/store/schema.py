@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m015_session_form_token_digest``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m016_change_form_tokens``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -307,3 +307,17 @@ def m015_session_form_token_digest(db: Database) -> None:
                 "UPDATE session_form_tokens SET token = ?, digest = ? WHERE token = ? AND session_id = ?",
                 [packed[1], packed[2], token, session_id],
             )
+
+
+# ---- change form tokens (an edit, delete or rules form sent twice changed the game twice) --------
+
+
+@migrations()
+def m016_change_form_tokens(db: Database) -> None:
+    """``change_form_tokens``: the change (``changes.id``) a changing form's one-time token made (an
+    edit, a delete, a rules fix), with the digest of what it sent, so the same form sent again changes
+    nothing more; a token whose change is no longer logged was undone."""
+    db["change_form_tokens"].create(
+        {"session_id": int, "token": str, "change_id": int, "digest": str, "created": str},
+        pk=("session_id", "token"),
+    )

@@ -1,7 +1,9 @@
-"""The one-time token (``nonce`` field) of the forms that save or create: the round form, and the
-new-session and import forms.  Signed with the app's secret key, so a form from an old page or
-another server is told apart, and saved with what it saved (``referee.store.add_round``,
-``referee.store.create_sessions_once``), so the same form posted again saves once.
+"""The one-time token (``nonce`` field) of the forms that save or create: the round form, the
+new-session and import forms, and the forms that change a saved game (a round's edit, its delete,
+What if's Apply).  Signed with the app's secret key, so a form from an old page or another server
+is told apart, and saved with what it saved (``referee.store.add_round``,
+``referee.store.create_sessions_once``, ``referee.store.change``), so the same form posted again
+saves once.
 
 Below the views: must not import them.
 """

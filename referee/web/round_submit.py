@@ -107,8 +107,27 @@ def keep_failed_save(sess: store.Session, form: Any) -> None:
 
 def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
             rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
-    """The page for a Save the store refused: someone else's edit, a round number taken, a used token."""
+    """The page for a Save the store refused: someone else's edit, a round number taken, a used token
+(an edit form sent again: answered "already saved" when it sent the same cards)."""
     sess = opened.session
+    if isinstance(e, store.ChangeTokenUsedError):  # an edit form sent again
+        if e.summary is not None and e.same:
+            flash(f"Round {number} was already saved with these changes.")
+            return see_other("scoreboard.scoreboard", token=sess.edit_token)
+        if e.summary is not None:
+            return again(
+                error=f"Nothing was saved: this form already saved round {number}, with other cards than these. "
+                f"Round {number} stays as it was saved; to change it again, edit round {number} from the "
+                "scoreboard. Your cards are kept below.",
+                status=409,
+            )
+        return again(
+            error=f"Nothing was saved: this form saved round {number} once already, and that change has since been "
+            f"undone. Your cards are kept below; press Save again to save them over round {number} as it is now.",
+            status=409,
+            nonce=new_nonce(),
+            version=rnd.version if rnd is not None else None,
+        )
     if (isinstance(e, store.ConflictError) and e.current is not None
             and rounds.round_digest(e.current.data) == rounds.round_digest(data)):
         # The same edit sent again (Back after Save, a double tap, a retry): saved, nobody else's change.
@@ -117,7 +136,7 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
     if isinstance(e, store.ConflictError):
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
         page = render_template("entry/conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd,
-                               diff=diff, **round_words(opened))
+                               diff=diff, nonce=nonce, **round_words(opened))
         return page, 409
     if isinstance(e, store.RoundTakenError):
         board = service.board(get_db(), service.saved(get_db(), opened))  # as it is now, with the round saved first
@@ -250,7 +269,8 @@ def submit(
         )
     try:
         message, round_id = save(data)
-    except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError) as e:
+    except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError,
+            store.ChangeTokenUsedError) as e:
         keep_failed_save(sess, form)
         return refused(opened, e, data, number=number, rnd=rnd, again=again, nonce=form.get("nonce"))
     except store.StoreUnavailableError as e:

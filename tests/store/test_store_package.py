@@ -57,10 +57,11 @@ def test_migrations_keep_their_names_and_order():
         "m013_session_form_tokens",
         "m014_change_ids",
         "m015_session_form_token_digest",
+        "m016_change_form_tokens",
     ]
 
 
 def test_the_store_errors_share_one_base():
     errors = [getattr(store, n) for n in store.__all__ if n.endswith("Error")]
-    assert len(errors) == 10
+    assert len(errors) == 11
     assert all(issubclass(e, store.StoreError) for e in errors)

@@ -329,8 +329,8 @@ def test_two_scorekeepers_editing_one_round(client, keeper, h):
     (rnd,) = _rounds(client, keeper)
     url = f"/s/{keeper}/round/{rnd['id']}/edit"
     v = str(rnd["version"])
-    assert client.post(url, data=h.round_form(h.piles(2), version=v)).status_code == 303
-    r = client.post(url, data=h.round_form({"Aki": ["pine-crane", "pine-chaff-1"]}, version=v))
+    assert client.post(url, data=h.round_form(h.piles(2), nonce="first", version=v)).status_code == 303
+    r = client.post(url, data=h.round_form({"Aki": ["pine-crane", "pine-chaff-1"]}, nonce="second", version=v))
     assert r.status_code == 409
     assert "changed since you opened it" in text(r)
     assert "Your version" in text(r)

@@ -189,9 +189,9 @@ def test_a_page_delete_of_a_round_deleted_meanwhile_is_404(client, h, keeper, mo
     rid = client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)}).get_json()["id"]
     real_delete = store.delete_round
 
-    def deleted_first(db, sid, round_id):
+    def deleted_first(db, sid, round_id, form_token=None):
         real_delete(db, sid, round_id)  # another phone got there first
-        real_delete(db, sid, round_id)
+        real_delete(db, sid, round_id, form_token)
 
     monkeypatch.setattr(store, "delete_round", deleted_first)
     r = client.post(f"/s/{keeper}/round/{rid}/delete")

@@ -62,9 +62,12 @@ def add(db: Database, opened: Opened, data: Mapping[str, Any], form_token: str |
     return store.add_round(db, opened.session.id, data, form_token, digest, expected_position=expected_position)
 
 
-def update(db: Database, opened: Opened, round_id: int, data: Mapping[str, Any], version: int) -> store.RoundRow:
-    """Replace a round read at ``version``.  Raises ``store.ConflictError`` when it changed since."""
-    return store.update_round(db, opened.session.id, round_id, data, version)
+def update(db: Database, opened: Opened, round_id: int, data: Mapping[str, Any], version: int,
+           form_token: str | None = None) -> store.RoundRow:
+    """Replace a round read at ``version``; ``form_token``: the edit form's one-time token, so the same
+    form sent again changes nothing more.  Raises ``store.ChangeTokenUsedError`` for a form sent again
+    (checked first), ``store.ConflictError`` when the round changed since."""
+    return store.update_round(db, opened.session.id, round_id, data, version, form_token, round_digest(data))
 
 
 def round_digest(data: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ Part of the service: imports no Flask and no view.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -112,9 +113,13 @@ def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[s
     rescore(session_game(db, sess), ruleset, options)
 
 
-def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> store.Session:
+def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any],
+                 form_token: str | None = None) -> store.Session:
     """Change the session's rules (logged, undoable: ``store.set_rules``), card-list house rules stored as card
-    ids however they were given (``ruleset.canonical_options``); returns the session as saved.  Raises
-    ``RefereeError`` for rules that do not load."""
+    ids however they were given (``ruleset.canonical_options``); returns the session as saved.
+    ``form_token``: the rules form's one-time token, so the same form sent again changes nothing more.
+    Raises ``RefereeError`` for rules that do not load, ``store.ChangeTokenUsedError`` for a form sent again."""
     options = canonical_options(ruleset, options)
-    return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}")
+    digest = hashlib.sha256(json.dumps([ruleset, options], sort_keys=True, default=str).encode()).hexdigest()
+    return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}",
+                           form_token, digest)

@@ -5,6 +5,9 @@ history re-scored under other rules, which the scorekeeper may then apply.
   else's change shows both versions (``referee.web.round_submit``, as for a new round); a form too
   large to send gets its 413 with the way back to it as sent (``referee.web.too_large``);
 - ``GET|POST /s/<edit token>/round/<id>/delete``: confirm, then delete;
+- the edit, delete and Apply forms carry the one-time token (``referee.web.nonces``): the same form
+  sent again (a double tap, Back and Save, a retry) changes nothing more, and is answered as the
+  first was; sent after its change was undone, it is shown again to be sent anew;
 - ``POST /s/<edit token>/undo``: undo the change the button named (field ``change``); the
   scoreboard's button also sends ``ask``, and an undo that would throw away a round as entered (the
   round just added, or an edit's new cards) goes to ``GET /s/<edit token>/undo/confirm?change=<id>``
@@ -33,6 +36,7 @@ from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.errors import http_error
 from referee.web.forms.options import option_error, presets_of, requested_rules, rules_error_words
+from referee.web.nonces import form_nonce, new_nonce, posted_nonce
 from referee.web.round_page import entry_page, round_words
 from referee.web.round_submit import kept_step, submit
 from referee.web.service import rounds
@@ -66,7 +70,7 @@ def edit_round(token: str, round_id: int):
     version = int(form["version"]) if form.get("version", "").isdigit() else -1
 
     def save(data: dict[str, Any]) -> tuple[str, int]:
-        rounds.update(get_db(), opened, round_id, data, version)
+        rounds.update(get_db(), opened, round_id, data, version, posted_nonce())
         return f"Round {rnd.position} updated; totals and later dealers recomputed.", round_id
 
     return submit(opened, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
@@ -74,17 +78,27 @@ def edit_round(token: str, round_id: int):
 
 @bp.route("/s/<token>/round/<int:round_id>/delete", methods=["GET", "POST"])
 def delete_round(token: str, round_id: int):
-    """Confirm, then delete a round."""
+    """Confirm, then delete a round; the same form sent again deletes nothing more."""
     opened = load(token, edit=True)
     sess = opened.session
-    rnd = round_or_404(sess, round_id)
     if request.method == "GET":
-        return render_template("history/delete.html", s=sess, rnd=rnd, **round_words(opened))
+        rnd = round_or_404(sess, round_id)
+        return render_template("history/delete.html", s=sess, rnd=rnd, nonce=new_nonce(), **round_words(opened))
     try:
-        store.delete_round(get_db(), sess.id, round_id)
+        gone = store.delete_round(get_db(), sess.id, round_id, posted_nonce())
+    except store.ChangeTokenUsedError as e:
+        if e.summary is not None:
+            flash("That round was already deleted (the form was sent twice), so nothing more was deleted.")
+            return see_other("scoreboard.scoreboard", token=token)
+        rnd = round_or_404(sess, round_id)  # the undo brought it back
+        error = (f"Nothing was deleted: this form deleted round {rnd.position} once already, and that was undone. "
+                 f"To delete round {rnd.position} again, press Delete below.")
+        page = render_template("history/delete.html", s=sess, rnd=rnd, nonce=new_nonce(), error=error,
+                               **round_words(opened))
+        return page, 409
     except store.NotFoundError:
         no_round(sess)
-    flash(f"Round {rnd.position} deleted. “Undo” brings it back.")
+    flash(f"Round {gone.position} deleted. “Undo” brings it back.")
     photos.prune()  # the deleted round's photos
     return see_other("scoreboard.scoreboard", token=token)
 
@@ -159,15 +173,27 @@ def what_if_page(token: str):
     if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):
         flash("The session is already scored with these rules: nothing changed.")
         return see_other("scoreboard.scoreboard", token=token)
+    nonce, refused = form_nonce(), None
     if request.method == "POST" and result is not None:
-        what_if.change_rules(get_db(), sess, req["ruleset"], req["options"])
-        flash(f"Rules changed to {what_if.describe_rules(req['ruleset'], req['options'])}: every round was "
-              "re-scored. Undo brings the old rules back.")
-        return see_other("scoreboard.scoreboard", token=token)
+        try:
+            what_if.change_rules(get_db(), sess, req["ruleset"], req["options"], posted_nonce())
+        except store.ChangeTokenUsedError as e:
+            if e.summary is not None and e.same:
+                flash("These rules were already applied from this form (it was sent twice), so nothing more "
+                      "changed.")
+                return see_other("scoreboard.scoreboard", token=token)
+            done = "that change has since been undone" if e.summary is None else f"it made “{e.summary}”"
+            refused = (f"Nothing changed: this form applied rules once already, and {done}. To apply these rules, "
+                       "press Apply below.")
+            nonce, status = new_nonce(), 409
+        else:
+            flash(f"Rules changed to {what_if.describe_rules(req['ruleset'], req['options'])}: every round was "
+                  "re-scored. Undo brings the old rules back.")
+            return see_other("scoreboard.scoreboard", token=token)
     shown = {"before": rules_amount_formatter(sess.ruleset, sess.options),
              "after": rules_amount_formatter(req["ruleset"], req["options"])}
     return render_template(
         "history/what_if.html", s=sess, role=role, req=req, form=req, presets=presets_of(sess.family),
         result=result, error=error, now=what_if.describe_rules(sess.ruleset, sess.options), shown=shown,
-        examples=what_if.rule_field_examples(req["ruleset"]),
+        examples=what_if.rule_field_examples(req["ruleset"]), nonce=nonce, refused=refused,
     ), status

@@ -26,8 +26,8 @@ def test_the_conflict_page_highlights_the_cards_that_differ(client, keeper, h):
     url, v = f"/s/{keeper}/round/{rnd['id']}/edit", str(rnd["version"])
     theirs = h.piles(0)
     theirs["Aki"] = theirs["Aki"][1:]  # someone removed one card from Aki's pile
-    assert client.post(url, data=h.round_form(theirs, version=v)).status_code == 303
-    r = client.post(url, data=h.round_form(h.piles(0), version=v))  # my edit still has it
+    assert client.post(url, data=h.round_form(theirs, nonce="theirs", version=v)).status_code == 303
+    r = client.post(url, data=h.round_form(h.piles(0), nonce="mine", version=v))  # my edit still has it
     body = html.unescape(r.get_data(as_text=True))
     assert r.status_code == 409
     assert "What differs" in body
