@@ -21,6 +21,7 @@ with onnxruntime alone.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -54,6 +55,14 @@ def decoding_nodes(model, head_prefix: str = HEAD_PREFIX, branches: tuple[str, .
     return [name for name in head if not name[len(head_prefix) :].startswith(branches)]
 
 
+def output_convs(model, decoding: list[str]) -> list[str]:
+    """Names of the convolutions of ``model`` whose outputs the ``decoding`` nodes read
+    (:func:`decoding_nodes`): the head's last layer, one per branch and scale."""
+    dec = set(decoding)
+    reads = {i for n in model.graph.node if n.name in dec for i in n.input}
+    return [n.name for n in model.graph.node if n.op_type == "Conv" and n.name not in dec and set(n.output) & reads]
+
+
 class LetterboxReader:
     """Calibration inputs for :func:`quantize_localiser`: each image letterboxed to
     ``(1, 3, imgsz, imgsz)`` float32 in 0-1 with a Gaussian ``blur`` (pixels of the input), as
@@ -83,30 +92,90 @@ def quantize_localiser(
     *,
     blur: float = 1.5,
     method: str = "minmax",
+    float_outputs: bool = False,
 ) -> Path:
     """Write ``dst``: the localiser ONNX ``src`` quantised to 8 bits (module docstring).
 
     ``images``: calibration photos (see :class:`LetterboxReader`; a few dozen of every layout
     are enough for ranges); ``blur``: the detector's ``pre_blur`` (pixels); ``method``:
     ``"minmax"`` (each activation's whole observed range) or ``"percentile"`` (its 99.999th
-    percentile: finer steps, clipped outliers).  The input size is read from ``src``.
+    percentile: finer steps, clipped outliers); ``float_outputs``: also keep in floats the
+    head's last convolutions, those whose outputs the decoding reads (:func:`output_convs`).
+    The input size is read from ``src``.
+    The localiser's description (``localiser.json`` beside ``src``: what its boxes hold, its
+    NMS threshold; :func:`vision.detector.localiser_meta`) is copied beside ``dst``: without
+    it a whole-card localiser would be run as a visible-region one.
     Returns ``dst``.  Raises ValueError for an unknown method, an input without a fixed
     square size, or a graph without an ultralytics detect head (:func:`decoding_nodes`).
     """
     import onnx
-    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    methods = {"minmax": CalibrationMethod.MinMax, "percentile": CalibrationMethod.Percentile}
-    if method not in methods:
-        raise ValueError(f"method: expected one of {tuple(methods)}, got {method!r}")
+    _method(method)
     model = onnx.load(str(src))
     inp = model.graph.input[0]
     dims = [d.dim_value for d in inp.type.tensor_type.shape.dim]
     if len(dims) != 4 or not dims[2] or dims[2] != dims[3]:
         raise ValueError(f"{src}: expected a fixed square input (1, 3, S, S), got {dims}")
-    keep_float = decoding_nodes(model)
     reader = LetterboxReader(images, inp.name, dims[2], blur)
+    keep = decoding_nodes(model)
+    if float_outputs:
+        keep += output_convs(model, keep)
+    _quantize(src, dst, reader, method, keep_float=keep)
+    meta = Path(src).with_suffix(".json")
+    if meta.is_file():
+        shutil.copyfile(meta, Path(dst).with_suffix(".json"))
+    return Path(dst)
+
+
+class CropReader:
+    """Calibration inputs for :func:`quantize_classifier`: upright card crops ``(N, H, W, 3)``
+    uint8 (:func:`vision.geometry.crop_obbs`) in batches of ``batch``, as the detector feeds
+    its classifier (``(B, 3, H, W)`` float32 in 0-1).  ``CalibrationDataReader`` protocol."""
+
+    def __init__(self, crops: np.ndarray, input_name: str, batch: int = 32):
+        self.crops, self.input_name, self.batch = np.asarray(crops, np.uint8), input_name, batch
+        self._at = 0
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        if self._at >= len(self.crops):
+            return None
+        part = self.crops[self._at : self._at + self.batch]
+        self._at += self.batch
+        return {self.input_name: np.ascontiguousarray(part.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0}
+
+    def rewind(self) -> None:
+        self._at = 0
+
+
+def quantize_classifier(src: Path, dst: Path, crops: np.ndarray, *, method: str = "minmax") -> Path:
+    """Write ``dst``: the classifier ONNX ``src`` quantised to 8 bits, every node; ``crops``:
+    calibration crops ``(N, H, W, 3)`` uint8 (:class:`CropReader`; those the detector cuts,
+    masked ones among them); ``method`` as for :func:`quantize_localiser`.  Returns ``dst``.
+    Raises ValueError for an unknown method or no crops."""
+    import onnx
+
+    _method(method)
+    if len(crops) == 0:
+        raise ValueError("crops: at least one calibration crop is needed")
+    name = onnx.load(str(src)).graph.input[0].name
+    return _quantize(src, dst, CropReader(crops, name), method, keep_float=[])
+
+
+_METHODS = ("minmax", "percentile")
+
+
+def _method(method: str) -> None:
+    if method not in _METHODS:
+        raise ValueError(f"method: expected one of {_METHODS}, got {method!r}")
+
+
+def _quantize(src: Path, dst: Path, reader, method: str, keep_float: list[str]) -> Path:
+    """ONNX Runtime's static QDQ quantisation of ``src`` into ``dst`` (module docstring), the
+    nodes named in ``keep_float`` left in floats."""
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    methods = {"minmax": CalibrationMethod.MinMax, "percentile": CalibrationMethod.Percentile}
     dst = Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,3 +204,24 @@ def calibration_scenes(art: dict, n: int, *, size: int = 1280, seed: int = CALIB
 
     kinds = (*LAYOUTS, NO_CARDS)
     return [make_scene(seed + i, art, size=size, layout=kinds[i % len(kinds)]).image for i in range(n)]
+
+
+def detector_crops(detector, images: Iterable) -> np.ndarray:
+    """Every crop ``(N, H, W, 3)`` uint8 that ``detector`` (a :class:`vision.detector.Detector`
+    on ONNX Runtime) gives its classifier while it reads ``images`` (anything
+    :meth:`~vision.detector.Detector.detect` takes): whole crops of the verifier's candidates
+    and the masked views, as :func:`quantize_classifier` should be calibrated on."""
+    seen: list[np.ndarray] = []
+    inner = detector._cls
+
+    def record(x: np.ndarray) -> np.ndarray:
+        seen.append(np.clip(np.rint(x.transpose(0, 2, 3, 1) * 255), 0, 255).astype(np.uint8))
+        return inner(x)
+
+    detector._cls = record
+    try:
+        for im in images:
+            detector.detect(im)
+    finally:
+        detector._cls = inner
+    return np.concatenate(seen) if seen else np.zeros((0, 0, 0, 3), np.uint8)

@@ -14,9 +14,12 @@ from vision.postprocess import decode_obb, letterbox  # noqa: E402
 from vision.synth.render import load_art, render_art  # noqa: E402
 from vision.train.quantize import (  # noqa: E402
     HEAD_PREFIX,
+    CropReader,
     LetterboxReader,
     calibration_scenes,
     decoding_nodes,
+    detector_crops,
+    quantize_classifier,
     quantize_localiser,
 )
 
@@ -87,6 +90,14 @@ def test_convolutions_are_8_bit_and_the_decoding_stays_float(int8):
 
 
 @pytest.mark.slow
+def test_the_localisers_description_comes_along(int8):
+    from vision.detector import localiser_meta
+
+    assert localiser_meta(int8) == localiser_meta(find_model("localiser.onnx"))
+    assert int8.with_suffix(".json").is_file()
+
+
+@pytest.mark.slow
 def test_the_8_bit_localiser_finds_the_float_ones_boxes(int8, photos):
     import onnxruntime as ort
 
@@ -101,3 +112,39 @@ def test_the_8_bit_localiser_finds_the_float_ones_boxes(int8, photos):
         j = int(d.argmin())
         assert d[j] < 3
         assert abs(sq[j] - s) < 0.1
+
+
+def test_no_calibration_crops_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="at least one"):
+        quantize_classifier(find_model("classifier.onnx"), tmp_path / "c.onnx", np.zeros((0, 112, 72, 3), np.uint8))
+
+
+def test_crop_reader_feeds_batches_as_the_detector_does():
+    crops = np.random.default_rng(0).integers(0, 256, (5, 112, 72, 3), dtype=np.uint8)
+    r = CropReader(crops, "crops", batch=2)
+    got = []
+    while (x := r.get_next()) is not None:
+        got.append(x["crops"])
+    assert [len(g) for g in got] == [2, 2, 1]
+    assert got[0].shape == (2, 3, 112, 72)
+    assert np.allclose(got[2][0], crops[4].transpose(2, 0, 1) / 255.0)
+    r.rewind()
+    assert np.array_equal(r.get_next()["crops"], got[0])
+
+
+@pytest.mark.slow
+def test_the_8_bit_classifier_reads_the_detectors_crops_as_the_float_one(tmp_path, photos):
+    import onnxruntime as ort
+
+    from vision.detector import Detector
+
+    crops = detector_crops(Detector(threads=2), [*photos[0], photos[1]])
+    assert len(crops) >= 3
+    assert crops.shape[1:] == (112, 72, 3)
+    q = quantize_classifier(find_model("classifier.onnx"), tmp_path / "c.onnx", crops)
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+    lf, lq = (ort.InferenceSession(str(p)).run(None, {"crops": x})[0] for p in (find_model("classifier.onnx"), q))
+    pf = np.exp(lf - lf.max(1, keepdims=True))
+    sure = (pf / pf.sum(1, keepdims=True)).max(1) >= 0.8  # crops the float classifier reads clearly
+    assert sure.sum() >= 3
+    assert (lf.argmax(1) == lq.argmax(1))[sure].mean() >= 0.95
