@@ -5,13 +5,14 @@ Pure: must not import Flask or the store.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee import api, families
 from referee.errors import PlayerCountError, RefereeError
 from referee.names import clean_name, printable_name, repeated_name
+from referee.ruleset import load_ruleset
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
 from referee.web.forms.options import option_error, option_fields, parse_option_fields
@@ -45,11 +46,32 @@ def player_count_words(error: PlayerCountError) -> str:
             f"({words(list(error.players))}).")
 
 
+def _rules_refused(sf: SessionForm, options: dict[str, Any], specs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Load the form's rules with ``options``, saying at its field each option the rules refuse
+    (``sf.errors``) and leaving it out to check the rest, so every refused option is said at once.
+    Returns the options the rules took; an error about no option is said at the game (``ruleset``)."""
+    checked = dict(options)
+    while True:
+        try:
+            load_ruleset(sf.ruleset, checked)
+        except RefereeError as e:
+            at = option_error(e, specs)
+            key = at[0].removeprefix("opt.") if at else None
+            if at is None or key not in checked:
+                sf.errors.setdefault(*(at or ("ruleset", e.message)))
+                return checked
+            sf.errors.setdefault(*at)
+            del checked[key]
+        else:
+            return checked
+
+
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:
     """Read the new-session form.
 
-    Returns (the form as typed, with errors) and, when it is valid, the session
-    to create: ``{name, ruleset, family, options, players, dealer}``.
+    Returns (the form as typed, with the error of every field that has one: the name, the game, each
+    house rule, the players) and, when it is valid, the session to create: ``{name, ruleset, family,
+    options, players, dealer}``.
     """
     sf = SessionForm(name=clean_name(form.get("name") or ""), ruleset=form.get("ruleset") or families.DEFAULT_RULESET)
     sf.players = [clean_name(form.get(f"player-{i}") or "") for i in range(MAX_PLAYERS)]
@@ -60,15 +82,6 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > MAX_SESSION_NAME:
         sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
-    try:
-        info, specs = option_fields(sf.ruleset)
-    except RefereeError as e:
-        sf.errors["ruleset"] = e.message
-        return sf, None
-    # Unchecked boxes send nothing: a missing bool is false only when the form showed it.
-    shown = form.get("options_shown") == sf.ruleset
-    options, sf.options, option_errors = parse_option_fields(form, specs, shown)
-    sf.errors.update(option_errors)
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
     twin = repeated_name(names)
@@ -102,20 +115,32 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
             f"The first dealer (●) must be a named player; the form chose {raw_dealer[:20]!r}, "
             "which is not the position of a name entered above."
         )
-    if sf.errors:
-        return sf, None
-    try:  # an empty game checks the options, the player count and the dealer
-        api.game_json({"ruleset": sf.ruleset, "options": options, "players": names, "dealer": dealer, "rounds": []})
+    # Every field's error at once, as a form says them: the game's are checked whatever the others hold.
+    try:
+        info, specs = option_fields(sf.ruleset)
     except RefereeError as e:
-        at = option_error(e, specs)
-        if at:
-            sf.errors[at[0]] = at[1]
-        elif isinstance(e, PlayerCountError):
-            sf.errors["players"] = player_count_words(e)
-        elif e.code in ("player-count", "bad-round", "unknown-player"):
-            sf.errors["players"] = e.message
-        else:
-            sf.errors["ruleset"] = e.message
+        sf.errors["ruleset"] = e.message
+        return sf, None
+    # Unchecked boxes send nothing: a missing bool is false only when the form showed it.
+    shown = form.get("options_shown") == sf.ruleset
+    options, sf.options, option_errors = parse_option_fields(form, specs, shown)
+    sf.errors.update(option_errors)
+    checked = _rules_refused(sf, options, specs)
+    if not ({"players", "opt.players", "ruleset"} & sf.errors.keys()):
+        try:  # an empty game checks the player count and the dealer (and the options, checked above)
+            api.game_json({"ruleset": sf.ruleset, "options": checked, "players": names, "dealer": dealer,
+                           "rounds": []})
+        except RefereeError as e:
+            at = option_error(e, specs)
+            if at:
+                sf.errors.setdefault(*at)
+            elif isinstance(e, PlayerCountError):
+                sf.errors["players"] = player_count_words(e)
+            elif e.code in ("player-count", "bad-round", "unknown-player"):
+                sf.errors["players"] = e.message
+            else:
+                sf.errors["ruleset"] = e.message
+    if sf.errors:
         return sf, None
     return sf, {
         "name": sf.name,

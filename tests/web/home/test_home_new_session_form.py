@@ -197,3 +197,41 @@ def test_a_card_list_house_rule_wraps_and_takes_a_card_per_line(client, ruleset,
     token = r.headers["Location"].rsplit("/", 1)[-1]
     options = client.get(f"/api/v1/sessions/{token}").get_json()["options"]
     assert options[key] == cards
+
+
+# Bug (form QA): a new session with several bad fields said only the first: a missing name hid a game
+# that does not seat three, one house rule the rules refuse hid the next, a mistyped game hid the names.
+@pytest.mark.parametrize(
+    ("form", "says"),
+    [
+        pytest.param(
+            {"name": "", "ruleset": "koikoi", "opt.rounds": "0", "player-0": "Aki", "player-1": "Ben",
+             "player-2": "Chiyo"},
+            ["Give the session a name", "Rounds in a game must be 1 or more; you entered 0.",
+             "Koi-Koi is for 2 players; you named 3 (Aki, Ben and Chiyo)."],
+            id="name-house-rule-and-seats",
+        ),
+        pytest.param(
+            {"name": "Friday", "ruleset": "roppyakken", "opt.target": "0", "opt.fuke.threshold": "-3",
+             "player-0": "Aki", "player-1": "aki"},
+            ["Target score must be 1 or more; you entered 0.", "you entered -3", "Each player needs a different name"],
+            id="two-house-rules-and-the-names",
+        ),
+        pytest.param(
+            {"name": "", "ruleset": "no-such-game", "player-0": "Aki"},
+            ["Give the session a name", "unknown ruleset", "Enter at least two player names"],
+            id="name-game-and-players",
+        ),
+    ],
+)
+def test_every_bad_field_of_a_new_session_is_said_at_once(client, form, says):
+    r = client.post("/new", data={"dealer": "0", **form})
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    for said in says:
+        assert said in body
+    for key, typed in form.items():  # what was typed comes back
+        if key.startswith("player-") or (key.startswith("opt.") and form["ruleset"] != "no-such-game"):
+            assert f'name="{key}" value="{typed}"' in body or re.search(
+                rf'name="{re.escape(key)}"[^>]*value="{re.escape(typed)}"', body), key
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
