@@ -91,8 +91,9 @@ def run_detect(args: argparse.Namespace) -> int:
     Like the photo flow, it lists (prints, writes as JSON, draws) only the detections players
     are shown (``Detection.shown``: at or above ``SUGGEST_FLOOR``, or too covered) and says
     how many guesses it hid; ``--all`` lists every detection.
-    An unusable image gets one line on stderr and the others are still
-    read; returns 0, or 2 when any image failed.  Raises :class:`vision.errors.ImageError`
+    An unusable image, or an annotated image that cannot be written (a full disk), gets one line
+    on stderr and the others are still read and drawn; returns 0, or 2 when any image or
+    drawing failed.  Raises :class:`vision.errors.ImageError`
     for a bad ``--annotate`` path (not an image file name, or any of its per-image files
     an input photo or unwritable: checked before any model is loaded or image read) and
     :class:`vision.errors.ModelError` when the model cannot be loaded.
@@ -139,7 +140,10 @@ def run_detect(args: argparse.Namespace) -> int:
                 buf = io.BytesIO()
                 annotate(path, dets).save(buf, format=_FORMATS[out.suffix.lower()], quality=90)
                 write_whole(out, buf.getvalue())
-            except OSError as e:
-                raise ImageError(f"--annotate {out}: cannot write the annotated image: {e.strerror or e}") from None
+            except (OSError, ImageError) as e:  # this image's drawing only: the others are still drawn
+                why = (e.strerror or e) if isinstance(e, OSError) else e
+                print(f"hanafuda-referee: error: --annotate {out}: cannot write the annotated image of {path}: {why}",
+                      file=sys.stderr)
+                failed += 1
     sys.stdout.flush()
     return 2 if failed else 0

@@ -286,7 +286,33 @@ def test_an_annotated_image_is_written_whole_or_not_at_all(parser, photo, tmp_pa
     out = tmp_path / "ann.jpg"
     out.write_bytes(b"the earlier drawing")
     monkeypatch.setattr(paths.os, "replace", lambda a, b: (_ for _ in ()).throw(OSError(28, "No space left on device")))
-    with pytest.raises(ImageError, match=r"^--annotate .*ann\.jpg: cannot write the annotated image: No space left"):
-        cli.run_detect(parser.parse_args([str(photo), "--annotate", str(out)]))
+    assert cli.run_detect(parser.parse_args([str(photo), "--annotate", str(out)])) == 2
     assert out.read_bytes() == b"the earlier drawing"
     assert sorted(q.name for q in tmp_path.iterdir()) == ["ann.jpg", "table.jpg"]
+
+
+# Bug: an annotated image that could not be written (a full disk, a file removed under it) stopped the
+# command there: the later images were neither read nor drawn.
+def test_an_annotated_image_that_cannot_be_written_is_one_error_and_the_others_go_on(parser, tmp_path, capsys,
+                                                                                       monkeypatch):
+    photos = []
+    for k in range(3):
+        photos.append(tmp_path / f"photo{k + 1}.jpg")
+        Image.new("RGB", (64, 48), (90, 60, 30)).save(photos[-1])
+    real_write = cli.write_whole
+
+    def disk_full_for_the_second(path, data):
+        if path.name == "ann-2.jpg":
+            raise OSError(28, "No space left on device")
+        real_write(path, data)
+
+    monkeypatch.setattr(cli, "write_whole", disk_full_for_the_second)
+    code = cli.run_detect(parser.parse_args([*map(str, photos), "--json", "--annotate", str(tmp_path / "ann.jpg")]))
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err == (f"hanafuda-referee: error: --annotate {tmp_path / 'ann-2.jpg'}: cannot write the annotated image "
+                   f"of {photos[1]}: No space left on device\n")
+    assert [json.loads(line)["image"] for line in out.splitlines()] == list(map(str, photos))
+    assert (tmp_path / "ann-1.jpg").exists()
+    assert (tmp_path / "ann-3.jpg").exists()
+    assert not (tmp_path / "ann-2.jpg").exists()
