@@ -62,6 +62,17 @@ def _cannot_read(path: Path, e: OSError) -> ModelError:
     return ModelError(f"{where}cannot read {e.filename or path}: {e.strerror or e}")
 
 
+def _not_checkpoint(path: Path, role: str, e: Exception) -> ModelError:
+    """The ModelError for a ``.pt`` file torch or ultralytics could not load as the ``role`` model:
+    its path and the first cause in one line (ultralytics' own message repeats the path at length)."""
+    root: BaseException = e
+    while root.__cause__ is not None:
+        root = root.__cause__
+    said = str(root).splitlines()[0] if str(root) else ""
+    why = type(root).__name__ + (f": {said}" if said and str(path) not in said else "")
+    return ModelError(f"{path}: not a {role} checkpoint the ultralytics backend can load ({why})")
+
+
 def _is_file(path: Path) -> bool:
     """``path.is_file()``, with an OSError (a folder the user may not enter: Python 3.11 raises
     PermissionError) as a ModelError naming the path."""
@@ -434,6 +445,9 @@ class Detector:
         self.iou = float(iou) if iou is not None else meta["iou"]
 
     def _init_torch(self, localiser, classifier) -> None:
+        """Load the ultralytics localiser and the torch classifier (``.pt`` checkpoints).  Raises
+        ModelError without torch or ultralytics, and naming the file for one that is missing, cannot
+        be read or is not that model (as the ONNX backends do)."""
         try:
             import torch
             from ultralytics import YOLO
@@ -441,9 +455,20 @@ class Detector:
             raise ModelError("the ultralytics backend needs the train extra (torch, ultralytics)") from None
         from vision.train.classifier import load_classifier  # the runtime's one arrow into training
 
-        self._yolo = YOLO(str(localiser or find_model("localiser.pt")), task="obb")
-        state = torch.load(classifier or find_model("classifier.pt"), map_location="cpu", weights_only=False)
-        net = load_classifier(state)
+        loc = Path(localiser) if localiser else find_model("localiser.pt")
+        cls = Path(classifier) if classifier else find_model("classifier.pt")
+        for p in (loc, cls):  # before ultralytics, which looks for a missing file on GitHub
+            if not _is_file(p):
+                raise ModelError(f"model file not found: {p}")
+            _check_readable(p)
+        try:
+            self._yolo = YOLO(str(loc), task="obb")
+        except Exception as e:  # torch and ultralytics raise their own exception types
+            raise _not_checkpoint(loc, "localiser", e) from None
+        try:
+            net = load_classifier(torch.load(cls, map_location="cpu", weights_only=False))
+        except Exception as e:  # pickle, torch and a state without the classifier's keys
+            raise _not_checkpoint(cls, "classifier", e) from None
         net.eval()
         self._net, self._torch = net, torch
 

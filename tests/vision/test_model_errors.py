@@ -3,6 +3,7 @@ never a traceback from ONNX Runtime or the file system (``hanafuda-referee detec
 ModelError as one line and exits 2): the wrong model, a folder or file that cannot be read, a
 folder's calibration without the verifier it was fitted with (vision/detector.py)."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -192,3 +193,42 @@ def test_explicit_arguments_keep_the_programmers_message(folder):
     Calibration(1.0, 1.0, 0.0, verifier=True).save(folder / "calibration.json")
     with pytest.raises(ModelError, match="fitted with the box verifier, and this detector has none"):
         Detector(verifier=False)
+
+
+@pytest.fixture
+def torch_backend():
+    """torch and ultralytics (the train extra), which the ultralytics backend needs; skips without them."""
+    pytest.importorskip("torch", reason="the ultralytics backend needs torch (the train extra), not importable here")
+    pytest.importorskip("ultralytics", reason="the ultralytics backend needs ultralytics (the train extra)")
+    import torch
+
+    return torch
+
+
+def _bad_pt(kind: str, path: Path, torch, monkeypatch) -> None:
+    """Make ``path`` a .pt file the ultralytics backend cannot use, of ``kind``."""
+    if kind == "not-a-model":
+        path.write_bytes(b"not a model")
+    elif kind == "another-checkpoint":
+        torch.save({"epoch": 3}, path)
+    elif kind == "unreadable":
+        torch.save({"epoch": 3}, path)
+        refuse_open(monkeypatch, path)
+
+
+# Bug: the ultralytics backend with a .pt file that was not its model printed a raw traceback
+# (UnpicklingError, KeyError, a TypeError from ultralytics), and a missing one was looked for on GitHub.
+@pytest.mark.parametrize("kind", ["not-a-model", "another-checkpoint", "unreadable", "missing"])
+@pytest.mark.parametrize("role", ["localiser", "classifier"])
+def test_a_torch_model_file_it_cannot_use_is_a_model_error_naming_it(folder, tmp_path, monkeypatch, torch_backend,
+                                                                    role, kind):
+    from vision.detector import REPO_MODELS
+
+    files = {"localiser": REPO_MODELS / "localiser.pt", "classifier": REPO_MODELS / "classifier.pt"}
+    if not files["localiser" if role == "classifier" else "classifier"].is_file():
+        pytest.skip("the trained .pt models are absent")
+    bad = tmp_path / f"bad-{role}.pt"
+    _bad_pt(kind, bad, torch_backend, monkeypatch)
+    files[role] = bad
+    with pytest.raises(ModelError, match=re.escape(str(bad))):
+        Detector("ultralytics", calibration=False, **files)
