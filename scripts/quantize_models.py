@@ -2,7 +2,8 @@
 """Quantise the localiser and/or the classifier to 8 bits (vision.train.quantize), calibrated on
 generated scenes of the training backgrounds.
 
-Example (the shipped models; then compare them beside the float ones on the test split):
+Example (from the float weights: the localiser exported from models/localiser.pt, as the shipped
+8-bit one was, and the shipped classifier; then compare them on the test split):
     python scripts/quantize_models.py --localiser-out runs/int8/localiser.onnx \\
         --classifier-out runs/int8/classifier.onnx
     python scripts/eval_detector.py --localiser runs/int8/localiser.onnx \\
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,12 +25,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.detector import Detector, find_model
 from vision.synth.render import DEFAULT_ART_DIR, load_art, render_art
-from vision.train.quantize import calibration_scenes, detector_crops, quantize_classifier, quantize_localiser
+from vision.train.quantize import (
+    calibration_scenes,
+    detector_crops,
+    float_localiser,
+    quantize_classifier,
+    quantize_localiser,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--localiser", type=Path, default=None, help="float localiser ONNX (default: shipped)")
+    p.add_argument(
+        "--localiser", type=Path, default=None, help="float localiser ONNX (default: exported from models/localiser.pt)"
+    )
     p.add_argument("--classifier", type=Path, default=None, help="float classifier ONNX (default: shipped)")
     p.add_argument("--localiser-out", type=Path, default=None, help="8-bit localiser ONNX to write")
     p.add_argument("--classifier-out", type=Path, default=None, help="8-bit classifier ONNX to write")
@@ -47,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     images = calibration_scenes(load_art(a.png), a.photos)
     print(f"{a.photos} calibration scenes in {time.perf_counter() - t0:.0f} s", flush=True)
-    loc = a.localiser or find_model("localiser.onnx")
+    loc = a.localiser or float_localiser(find_model("localiser.pt"), Path(tempfile.mkdtemp(prefix="float_localiser_")))
     if a.localiser_out:
         t0 = time.perf_counter()
         quantize_localiser(loc, a.localiser_out, images, blur=a.blur, method=a.method)

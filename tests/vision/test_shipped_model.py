@@ -1,22 +1,14 @@
 """The shipped model: loads, and finds a card in a scene rendered from the art at test time."""
 
-from pathlib import Path
-
 import pytest
-
-ART = Path(__file__).resolve().parents[3] / "shared" / "cards" / "art"
 
 
 @pytest.mark.slow
-def test_shipped_model_finds_a_card(tmp_path):
-    if not (ART / "mantia" / "MAPPING.tsv").exists():
-        pytest.skip(f"art folder absent: {ART} (the scene is rendered from it)")
+def test_shipped_model_finds_a_card(mantia_art):
     from vision.detector import Detector
-    from vision.synth.render import load_art, render_art
     from vision.synth.scenes import make_scene
 
-    render_art(ART, tmp_path, height=256, styles=("mantia",))
-    art = load_art(tmp_path, ("mantia",))
+    art = mantia_art
     scene = make_scene(
         20261129,
         art,

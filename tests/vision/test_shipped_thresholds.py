@@ -28,7 +28,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
     ("name", "value", "expected"),
     [
         ("CERTAIN_AT", CERTAIN_AT, 0.975),  # docs/VISION.md Calibration: precision >= 0.99 on calib
-        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.43),  # keeps 98% of the right detections on calib
+        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.41),  # keeps 98% of the right detections on calib
     ],
     ids=["certain threshold (precision 0.99)", "suggestion floor (98% of right kept)"],
 )
@@ -78,7 +78,7 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.379, 0.969, 0.151, -0.656)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.419, 0.807, 0.21, -0.388)
     assert "calib" in cal.fitted_on
     assert cal.verifier  # fitted on the box verifier's probabilities, as the shipped detector gives
     # monotone: a better box probability (the verifier's) or class probability never lowers it
@@ -121,19 +121,19 @@ def _certain(d, threshold):
     return n, right / max(n, 1), right / d["cards_total"]
 
 
-# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (run 9's
-# localiser and classifier, with the box verifier and its calibration; docs/VISION.md, "The
-# box verifier"):
+# Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (the 8-bit
+# localiser, run 9's classifier, the box verifier and the calibration fitted with them;
+# docs/VISION.md, "The 8-bit localiser"):
 # threshold  certain  wrong  precision  recall
-#   0.90       159       5     0.969     0.510
-#   0.97       132       1     0.992     0.434
-#   0.975      130       1     0.992     0.427   <- CERTAIN_AT, what the calib split proposed
-#   0.98       123       0     1.000     0.407
-#   0.985      119       0     1.000     0.394
-#   0.99       103       0     1.000     0.341
-# Recall 0.42 is 127 of the 302 cards (before the verifier: 0.361 at 0.985).
+#   0.90       155       4     0.974     0.500
+#   0.97       126       1     0.992     0.414
+#   0.975      118       0     1.000     0.391   <- CERTAIN_AT, what the calib split proposed
+#   0.98       111       0     1.000     0.368
+#   0.985      100       0     1.000     0.331
+#   0.99        85       0     1.000     0.281
+# Recall 0.39 is 118 of the 302 cards (the float localiser: 0.427 at 0.975, with 1 wrong).
 PRECISION_AT_LEAST = 0.99
-RECALL_AT_LEAST = 0.42
+RECALL_AT_LEAST = 0.39
 
 
 @pytest.mark.slow
@@ -163,15 +163,11 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 17 target missed: with the box verifier a card box printed with a card face "
-    "reaches 0.976 on this sample's distractor-only photos (4 certain on the test split's 36; docs/VISION.md)",
-)
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection.
-    # Met on this sample's 6 distractor-only photos from run 9 until the box verifier, which
-    # rates a printed card face on a box as a card (it is one, printed) at 0.976
+    # Met on this sample's 6 distractor-only photos with the 8-bit localiser and its calibration
+    # (highest 0.961); the float localiser's printed card face on a box reached 0.976. On the
+    # whole test split 2 of the 36 distractor-only photos still get one (docs/VISION.md).
     from vision.synth.layouts import NO_CARDS
 
     d = heldout_sample

@@ -145,12 +145,18 @@ def train_localiser(
 
 
 def export_localiser_onnx(pt: Path, imgsz: int = 512) -> Path:
-    """Export ultralytics weights to ONNX (static 1x3xSxS input, no NMS inside)."""
+    """Export ultralytics weights to ONNX (static 1x3xSxS input, no NMS inside), beside ``pt``.
+
+    ultralytics uses torch's legacy TorchScript exporter, which warns as it traces (deprecation in
+    torch 2.9+, tracer warnings); warnings are silenced for the export alone: a test run turns
+    them into errors, which the tracer cannot raise from inside torch."""
+    import warnings
+
     from ultralytics import YOLO
 
-    return Path(
-        YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False, opset=17)
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False, opset=17))
 
 
 def hardware() -> str:

@@ -106,7 +106,8 @@ def quantize_localiser(
     NMS threshold; :func:`vision.detector.localiser_meta`) is copied beside ``dst``: without
     it a whole-card localiser would be run as a visible-region one.
     Returns ``dst``.  Raises ValueError for an unknown method, an input without a fixed
-    square size, or a graph without an ultralytics detect head (:func:`decoding_nodes`).
+    square size, a graph without an ultralytics detect head (:func:`decoding_nodes`) or one
+    already quantised (the shipped ``localiser.onnx`` is: start from :func:`float_localiser`).
     """
     import onnx
 
@@ -151,7 +152,7 @@ def quantize_classifier(src: Path, dst: Path, crops: np.ndarray, *, method: str 
     """Write ``dst``: the classifier ONNX ``src`` quantised to 8 bits, every node; ``crops``:
     calibration crops ``(N, H, W, 3)`` uint8 (:class:`CropReader`; those the detector cuts,
     masked ones among them); ``method`` as for :func:`quantize_localiser`.  Returns ``dst``.
-    Raises ValueError for an unknown method or no crops."""
+    Raises ValueError for an unknown method, no crops or a model already quantised."""
     import onnx
 
     _method(method)
@@ -169,9 +170,43 @@ def _method(method: str) -> None:
         raise ValueError(f"method: expected one of {_METHODS}, got {method!r}")
 
 
+def is_quantised(model) -> bool:
+    """Whether ``model`` (an ``onnx.ModelProto``) already holds 8-bit nodes (QDQ pairs or
+    integer operators)."""
+    return any(n.op_type in _QUANT_OPS for n in model.graph.node)
+
+
+_QUANT_OPS = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "ConvInteger", "MatMulInteger", "QLinearMatMul"}
+
+
+def float_localiser(pt: Path, out_dir: Path) -> Path:
+    """The float ONNX localiser of the ultralytics weights ``pt`` (``models/localiser.pt``: the
+    shipped ``localiser.onnx`` is the 8-bit one), exported into ``out_dir`` with the
+    ``localiser.json`` that lies beside ``pt`` (or beside the shipped ONNX file).  Needs
+    ultralytics (the ``train`` extra).  Returns the ONNX path."""
+    from vision.detector import PACKAGE_MODELS
+    from vision.train.localiser import export_localiser_onnx
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    copy = out / "localiser.pt"
+    shutil.copyfile(pt, copy)
+    onnx_path = export_localiser_onnx(copy)
+    for meta in (Path(pt).with_suffix(".json"), PACKAGE_MODELS / "localiser.json"):
+        if meta.is_file():
+            shutil.copyfile(meta, onnx_path.with_suffix(".json"))
+            break
+    return onnx_path
+
+
 def _quantize(src: Path, dst: Path, reader, method: str, keep_float: list[str]) -> Path:
     """ONNX Runtime's static QDQ quantisation of ``src`` into ``dst`` (module docstring), the
-    nodes named in ``keep_float`` left in floats."""
+    nodes named in ``keep_float`` left in floats.  Raises ValueError when ``src`` is already
+    quantised (:func:`is_quantised`; ONNX Runtime's quantiser does not finish on such a graph)."""
+    import onnx
+
+    if is_quantised(onnx.load(str(src))):
+        raise ValueError(f"{src}: already quantised to 8 bits; give the float model")
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 

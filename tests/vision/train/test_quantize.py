@@ -1,7 +1,6 @@
 """The 8-bit localiser (vision.train.quantize): integer convolutions, float box decoding, and the
 same boxes as the float localiser on a generated photo."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,6 @@ pytest.importorskip("onnxruntime.quantization", reason="needs onnxruntime's quan
 
 from vision.detector import find_model  # noqa: E402
 from vision.postprocess import decode_obb, letterbox  # noqa: E402
-from vision.synth.render import load_art, render_art  # noqa: E402
 from vision.train.quantize import (  # noqa: E402
     HEAD_PREFIX,
     CropReader,
@@ -19,33 +17,36 @@ from vision.train.quantize import (  # noqa: E402
     calibration_scenes,
     decoding_nodes,
     detector_crops,
+    float_localiser,
+    is_quantised,
     quantize_classifier,
     quantize_localiser,
 )
 
-ART = Path(__file__).resolve().parents[4] / "shared" / "cards" / "art"
-
 
 @pytest.fixture(scope="module")
-def photos(tmp_path_factory):
-    """Two calibration photos and one other photo (a spread), of one art set's cards."""
-    if not (ART / "mantia" / "MAPPING.tsv").exists():
-        pytest.skip(f"art folder absent: {ART} (the photos are rendered from it)")
-    png = tmp_path_factory.mktemp("png")
-    render_art(ART, png, height=256, styles=("mantia",))
-    art = load_art(png, ("mantia",))
+def photos(mantia_art):
+    """Two calibration photos and one other photo, of one art set's cards (tests/conftest.py)."""
+    art = mantia_art
     return calibration_scenes(art, 2, size=640), calibration_scenes(art, 1, size=640, seed=7)[0]
 
 
 @pytest.fixture(scope="module")
-def int8(tmp_path_factory, photos):
-    """The shipped localiser, quantised on the two calibration photos."""
+def float_loc(tmp_path_factory):
+    """The float localiser, exported from models/localiser.pt (the shipped ONNX file is 8-bit)."""
+    pytest.importorskip("ultralytics", reason="exporting the float localiser needs the train extra")
+    return float_localiser(find_model("localiser.pt"), tmp_path_factory.mktemp("float"))
+
+
+@pytest.fixture(scope="module")
+def int8(tmp_path_factory, photos, float_loc):
+    """The float localiser, quantised on the two calibration photos."""
     out = tmp_path_factory.mktemp("int8") / "localiser.onnx"
-    return quantize_localiser(find_model("localiser.onnx"), out, photos[0])
+    return quantize_localiser(float_loc, out, photos[0])
 
 
-def test_decoding_nodes_are_the_head_less_its_convolution_branches():
-    model = onnx.load(str(find_model("localiser.onnx")))
+def test_decoding_nodes_are_the_head_less_its_convolution_branches(float_loc):
+    model = onnx.load(str(float_loc))
     keep = decoding_nodes(model)
     assert keep
     assert all(n.startswith(HEAD_PREFIX) for n in keep)
@@ -64,6 +65,14 @@ def test_unknown_calibration_method_is_refused(tmp_path, photos):
         quantize_localiser(find_model("localiser.onnx"), tmp_path / "x.onnx", photos[0], method="entropy")
 
 
+def test_the_shipped_localiser_is_8_bit_and_is_not_quantised_again(tmp_path, photos):
+    # the quantiser does not finish on a QDQ graph (seen here): it is refused at once
+    assert is_quantised(onnx.load(str(find_model("localiser.onnx"))))
+    with pytest.raises(ValueError, match="already quantised"):
+        quantize_localiser(find_model("localiser.onnx"), tmp_path / "x.onnx", photos[0])
+    assert not (tmp_path / "x.onnx").exists()
+
+
 def test_reader_feeds_letterboxed_photos_then_none_and_rewinds(photos):
     r = LetterboxReader(photos[0], "images", 512, 1.5)
     first = r.get_next()["images"]
@@ -76,11 +85,11 @@ def test_reader_feeds_letterboxed_photos_then_none_and_rewinds(photos):
 
 
 @pytest.mark.slow
-def test_convolutions_are_8_bit_and_the_decoding_stays_float(int8):
+def test_convolutions_are_8_bit_and_the_decoding_stays_float(int8, float_loc):
     model = onnx.load(str(int8))
     ops = [n.op_type for n in model.graph.node]
     assert ops.count("QuantizeLinear") > 50
-    keep = set(decoding_nodes(onnx.load(str(find_model("localiser.onnx")))))
+    keep = set(decoding_nodes(onnx.load(str(float_loc))))
     decoding_out = {o for n in model.graph.node if n.name in keep for o in n.output}
     assert decoding_out
     quantised = {i for n in model.graph.node if n.op_type == "QuantizeLinear" for i in n.input}
@@ -94,15 +103,16 @@ def test_the_localisers_description_comes_along(int8):
     from vision.detector import localiser_meta
 
     assert localiser_meta(int8) == localiser_meta(find_model("localiser.onnx"))
+    assert localiser_meta(int8)["boxes"] == "whole"
     assert int8.with_suffix(".json").is_file()
 
 
 @pytest.mark.slow
-def test_the_8_bit_localiser_finds_the_float_ones_boxes(int8, photos):
+def test_the_8_bit_localiser_finds_the_float_ones_boxes(int8, float_loc, photos):
     import onnxruntime as ort
 
     x = letterbox(photos[1], 512, 1.5)[0]
-    run = {p: ort.InferenceSession(str(p)).run(None, {"images": x})[0] for p in (find_model("localiser.onnx"), int8)}
+    run = {p: ort.InferenceSession(str(p)).run(None, {"images": x})[0] for p in (float_loc, int8)}
     (of, sf), (oq, sq) = (decode_obb(y, 0.35, 0.5) for y in run.values())
     assert len(of) > 0
     assert len(oq) == len(of)

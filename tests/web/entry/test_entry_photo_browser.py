@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import pytest
 
@@ -19,21 +18,15 @@ from referee.cards import CARD_IDS
 from vision.detection import SUGGEST_FLOOR
 
 pytestmark = pytest.mark.slow
-ART = Path(__file__).resolve().parents[4] / "shared" / "cards" / "art"
 
 
 @pytest.fixture(scope="module")
-def scene(tmp_path_factory):
+def scene(mantia_art):
     """A spread of 4 cards on wood, rendered now: (JPEG bytes, the card ids in it)."""
-    if not (ART / "mantia" / "MAPPING.tsv").exists():
-        pytest.skip(f"art folder absent: {ART} (the scene is rendered from it)")
-    from vision.synth.render import load_art, render_art
     from vision.synth.scenes import make_scene
 
-    png = tmp_path_factory.mktemp("art")
-    render_art(ART, png, height=256, styles=("mantia",))
     s = make_scene(
-        20261129, load_art(png, ("mantia",)), size=1280, layout="spread", n_cards=4,
+        20261129, mantia_art, size=1280, layout="spread", n_cards=4,
         backgrounds=("wood",), card_px=(0.3, 0.4),
     )  # fmt: skip
     buf = io.BytesIO()
