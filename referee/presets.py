@@ -97,10 +97,12 @@ def load_table(
 
 
 def parse_value(text: str) -> Any:
-    """A CLI override value: TOML syntax (``40``, ``true``, ``[11, 12]``), else a plain string."""
+    """A CLI override value: TOML syntax (``40``, ``true``, ``[11, 12]``), else a plain string (also for a
+    number TOML cannot read: past 4300 digits it raises ValueError, not a decode error; the string is then
+    refused where the rule's type is checked, in words)."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, ValueError):
         return text
 
 

@@ -93,6 +93,14 @@ def test_bad_option_syntax(capsys):
     assert "expected KEY=VALUE" in err
 
 
+def test_an_option_of_5000_digits_is_an_error_not_a_traceback(capsys):
+    # TOML reading such a number raised ValueError (Python's 4300-digit limit), not a decode error
+    code, _, err = run(["score", str(EXAMPLE), "--option", "target=" + "9" * 5000], capsys)
+    assert code == 2
+    assert "options.target" in err
+    assert "expected an integer" in err
+
+
 def test_game_command(tmp_path, capsys):
     f = tmp_path / "game.json"
     f.write_text(json.dumps({"ruleset": "roppyakken", "players": ["A", "B"], "dealer": "B", "rounds": [

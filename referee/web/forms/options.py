@@ -72,7 +72,7 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
     if kind == "int":
         if not re.fullmatch(r"-?\d+", text):
             raise _RefusalError("integer", text)
-        return _bounded(int(text), spec.get("min"))
+        return _bounded(_whole(text, spec.get("min")), spec.get("min"))
     if kind == "list[str]" and spec.get("unit") == "card":  # ids or names, by commas: names hold spaces
         try:
             return list(option_cards(split_card_list(text)))
@@ -84,9 +84,17 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
             bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
             if bad:
                 raise _RefusalError("integers", bad[0])
-            return [_bounded(int(t)) for t in items]
+            return [_bounded(_whole(t)) for t in items]
         return items
     return text
+
+
+def _whole(digits: str, least: int | None = None) -> int:
+    """``digits`` (``-?\\d+``) as a number; one too long for Python to read (``int`` raises past 4300 digits,
+    which was a server error) is refused as too large, as :func:`_bounded` refuses the rest."""
+    if len(digits.lstrip("-").lstrip("0")) > 4000:
+        raise _RefusalError("largest", digits, least)
+    return int(digits)
 
 
 def _bounded(n: int, least: int | None = None) -> int:
@@ -108,6 +116,8 @@ def _typed(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_typed(v) for v in value) or "nothing"
     text = str(value)
+    if len(text) > 40 and re.fullmatch(r"-?\d+", text):  # a number too long to read out
+        return f"a number of {len(text.lstrip('-'))} digits"
     return f"“{text if len(text) <= 40 else text[:39] + '…'}”"
 
 

@@ -15,15 +15,19 @@ from referee import api
 INTERNALS = re.compile(r"field '|options\.|\bexpected\b|\bpreset \w|\(with options\)|\[\d+\]|\bgot '|'\w[\w.-]*'")
 
 
+#: A number past what Python reads from text (4300 digits): it was a 500 server error.
+HUGE = "9" * 5000
+
+
 def _bad_values(spec: dict) -> list[str]:
     if spec["key"] == "players" or spec["type"] == "bool" or spec["unit"] == "card":
         return []  # the form does not show players; a box cannot be wrong; card lists: test_home_new_session_form
     if spec["choices"]:
         return ["zzz"]
     if spec["type"] == "int":
-        return ["-5", "0", "abc", "9999999", "2.5"]
+        return ["-5", "0", "abc", "9999999", "2.5", HUGE]
     if spec["type"] == "list[int]":
-        return ["13, 0"] if spec["unit"] == "month" else ["x", "-5", "99"]
+        return ["13, 0", HUGE] if spec["unit"] == "month" else ["x", "-5", "99", HUGE]
     return []
 
 
@@ -42,7 +46,8 @@ def _post(client, preset: str, key: str, typed: str):
 # Bug: a target score of -5 said "preset roppyakken (with options): field 'options.target' is -5; expected an
 # integer of at least 1" (and "abc" said "expected a whole number, got 'abc'"); every option's refusal of every kind
 # (a least value, a whole number, the largest number, a choice, a month) now speaks to players.
-@pytest.mark.parametrize(("preset", "key", "label", "typed"), CASES, ids=[f"{p}-{k}-{b}" for p, k, _, b in CASES])
+@pytest.mark.parametrize(("preset", "key", "label", "typed"), CASES,
+                         ids=[f"{p}-{k}-{b if b != HUGE else '5000-digits'}" for p, k, _, b in CASES])
 def test_a_house_rule_it_cannot_take_is_named_at_its_field_in_players_words(client, preset, key, label, typed):
     r = _post(client, preset, key, typed)
     if r.status_code == 303:  # a value the rule takes (0 rounds: no fixed number)
@@ -102,3 +107,18 @@ def test_a_number_too_big_names_the_fields_own_range(client, preset, key, least)
     field = body.split(f'name="opt.{key}"', 1)[1].split("</div>", 1)[0]
     said = " ".join(re.search(r'<p class="error">(.*?)</p>', field, flags=re.S).group(1).split())
     assert said == f"{spec['label']} must be a whole number from {least} to 1000000; you entered {10**30}."
+
+
+def test_a_number_of_5000_digits_is_refused_in_players_words(client):
+    body = html.unescape(_post(client, "roppyakken", "target", HUGE).get_data(as_text=True))
+    field = body.split('name="opt.target"', 1)[1].split("</div>", 1)[0]
+    assert ('<p class="error">Target score must be a whole number from 1 to 1000000; you entered a number of 5000 '
+            "digits.</p>") in field
+
+
+def test_the_what_if_extra_rules_take_a_number_of_5000_digits_without_a_server_error(client):
+    token = client.post("/api/v1/sessions", json={"name": "F", "players": ["Aki", "Ben", "Chiyo"]}).get_json()[
+        "edit_token"]
+    r = client.get(f"/s/{token}/what-if", query_string={"ruleset": "roppyakken", "extra": f"target={HUGE}"})
+    assert r.status_code in (200, 422)
+    assert "5000 digits" in html.unescape(r.get_data(as_text=True))
