@@ -273,12 +273,14 @@ class _AlreadySavedError(StoreError):
 
 
 class UndoMismatchError(StoreError):
-    """An undo named a change that is not the session's latest (it was already undone, e.g.
-    by a double tap).  ``latest`` is the change an undo would revert now (or None)."""
+    """An undo named a change that is not the session's latest: it was already undone (e.g. by a
+    double tap), or, with ``superseded``, it is still logged and newer changes came after it (an
+    old scoreboard's Undo button).  ``latest`` is the change an undo would revert now (or None)."""
 
-    def __init__(self, latest: Change | None) -> None:
-        super().__init__("that change was already undone")
+    def __init__(self, latest: Change | None, superseded: bool = False) -> None:
+        super().__init__("newer changes came after that change" if superseded else "that change was already undone")
         self.latest = latest
+        self.superseded = superseded
 
 
 class UnknownChangeError(UndoMismatchError):
@@ -414,8 +416,8 @@ def undo(db: Database, session_id: int, change_id: int | None = None) -> str | N
     """Revert the session's latest change; returns its summary, or None when there is none.
 
     ``change_id``: the change the user saw on the Undo button; when it is no longer the
-    latest (a double tap already undid it), nothing is undone and ``UndoMismatchError`` is
-    raised (``UnknownChangeError`` when it is another session's).  Every round gets a new
+    latest (a double tap already undid it, or newer changes came after it), nothing is undone and
+    ``UndoMismatchError`` is raised (``UnknownChangeError`` when it is another session's).  Every round gets a new
     version, so a form opened before the undo conflicts.
     """
     with writing(db):
@@ -424,8 +426,10 @@ def undo(db: Database, session_id: int, change_id: int | None = None) -> str | N
         latest = rows[0] if rows else None
         if change_id is not None and (latest is None or latest["id"] != change_id):
             theirs = db.execute("SELECT 1 FROM changes WHERE id = ? AND session_id != ?", [change_id, session_id])
-            mismatch = UnknownChangeError if theirs.fetchone() else UndoMismatchError
-            raise mismatch(None if latest is None else _change(latest))
+            if theirs.fetchone():
+                raise UnknownChangeError(None if latest is None else _change(latest))
+            logged = db.execute("SELECT 1 FROM changes WHERE id = ? AND session_id = ?", [change_id, session_id])
+            raise UndoMismatchError(None if latest is None else _change(latest), superseded=bool(logged.fetchone()))
         if latest is None:
             return None
         _revert(db, session_id, json.loads(latest["undo"]), rev)

@@ -231,6 +231,16 @@ def test_the_api_undo_names_its_change(client, h, keeper):
     assert len(rounds(client, keeper)) == 1
 
 
+def test_the_api_undo_of_an_older_change_says_newer_ones_came_after(client, h, keeper):
+    client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)})
+    old = client.get(f"/api/v1/sessions/{keeper}").get_json()["last_change"]
+    client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(2)})
+    r = client.post(f"/api/v1/sessions/{keeper}/undo", json={"change": old["id"]})
+    assert r.status_code == 409
+    assert "newer changes came after" in r.get_json()["message"]
+    assert len(rounds(client, keeper)) == 2
+
+
 def test_the_viewer_link_cannot_undo(client, h, keeper, viewer):
     client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)})
     assert client.post(f"/api/v1/sessions/{viewer}/undo", json={}).status_code == 403

@@ -355,8 +355,9 @@ def undo(token: str):
         undone = store.undo(get_db(), opened.session.id, change_id)
     except store.UndoMismatchError as e:
         latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
-        return jsonify({"error": "already-undone", "message": "that change was already undone; nothing else was undone",
-                        "last_change": latest}), 409
+        said = ("newer changes came after that change, and undo takes back the latest first; nothing was undone"
+                if e.superseded else "that change was already undone; nothing else was undone")
+        return jsonify({"error": "already-undone", "message": said, "last_change": latest}), 409
     if undone is None:
         return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
     return jsonify({"undone": undone, "session": session_json(service.saved(get_db(), opened))})

@@ -127,7 +127,11 @@ def undo(token: str):
         flash(f"That Undo button is for another session's change, so nothing was undone.{now}")
     except store.UndoMismatchError as e:
         latest = f" The latest change now is “{e.latest.summary}”." if e.latest else ""
-        flash(f"That change was already undone; nothing else was undone.{latest}")
+        if e.superseded:  # an old page's Undo: undo goes back one change at a time, newest first
+            flash("Nothing was undone: other changes were made after that one, and Undo takes back the latest "
+                  f"change first.{latest}")
+        else:
+            flash(f"That change was already undone; nothing else was undone.{latest}")
     else:
         flash(f"Undone: {undone}." if undone else "Nothing to undo.")
     photos.prune()  # the photos of a round the undo took away

@@ -63,3 +63,16 @@ def test_an_undo_of_another_sessions_change_undoes_nothing(client, keeper):
     assert _rounds(client, keeper) == 1
     assert _rounds(client, other) == 1
     assert "another session's change, so nothing was undone" in _flash(client, keeper)
+
+
+def test_an_old_pages_undo_after_newer_changes_says_so_not_already_undone(client, keeper):
+    # Bug: an Undo button of a page loaded before a newer change said "That change was already
+    # undone", though it had not been: undo only goes back newest first
+    _add(client, keeper, 100)
+    old = _latest(client, keeper)
+    _add(client, keeper, 200)
+    client.post(f"/s/{keeper}/undo", data={"change": str(old)})
+    assert _rounds(client, keeper) == 2
+    page = _flash(client, keeper)
+    assert "already undone" not in page
+    assert "other changes were made after that one" in page
