@@ -85,8 +85,9 @@ def round_digest(data: Mapping[str, Any]) -> str:
 
 
 def request_digest(body: Mapping[str, Any]) -> str:
-    """What names a round request for its ``form_token``: a SHA-256 of its body without the token
-    (canonical JSON, so key order and spacing do not count)."""
+    """What names a request for its ``form_token`` (a round's, or a new session's details): a SHA-256
+    of its body without the token (canonical JSON, so key order and spacing do not count; a value JSON
+    has no form for, as its text)."""
     rest = {k: v for k, v in body.items() if k != "form_token"}
-    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()

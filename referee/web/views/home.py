@@ -25,8 +25,9 @@ from referee.web.db import get_db
 from referee.web.forms.limits import MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
 from referee.web.forms.options import option_fields, seat_range, shown_value
 from referee.web.forms.session import SessionForm, parse_session_form
-from referee.web.nonces import form_nonce, posted_nonce
+from referee.web.nonces import form_nonce, new_nonce, posted_nonce
 from referee.web.service import session as service
+from referee.web.service.rounds import request_digest
 from referee.web.service.session import Opened
 
 bp = Blueprint("home", __name__)
@@ -111,9 +112,15 @@ def new_session():
         return render_template("home/new_session.html", **_form_context(sf)), 409
     if created is None:
         return render_template("home/new_session.html", **_form_context(sf)), 422
-    # The form's one-time token: the same form posted again (a double tap) gets the session it made.
+    # The form's one-time token: the same form posted again (a double tap) gets the session it made;
+    # the form changed since (Back, other details, Create again) creates nothing and says so.
     try:
-        made, fresh = store.create_sessions_once(get_db(), posted_nonce(), [created])
+        made, fresh = store.create_sessions_once(get_db(), posted_nonce(), [created], request_digest(created))
+    except store.SessionKeyReusedError:
+        sf.errors["form"] = ("This form already created a session, with other details than these, so nothing "
+                             "new was created (that session is on Home). Your details are kept below: press "
+                             "Create session to make a new session with them.")
+        return render_template("home/new_session.html", **{**_form_context(sf), "nonce": new_nonce()}), 409
     except store.StoreUnavailableError as e:
         sf.errors["form"] = e.message  # the form comes back as typed
         return render_template("home/new_session.html", **_form_context(sf)), 503

@@ -62,3 +62,25 @@ def test_the_same_import_form_posted_twice_imports_once(client, h):
     assert second.headers["Location"] == first.headers["Location"]
     assert len(_sessions(client)) == 2  # the original and one import
     assert json.loads(text)["name"] in client.get(second.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_form_sent_again_with_other_details_creates_nothing_and_says_so(client):
+    # Bug (new user): Back after Create, another name and player, Create again: it landed on the first
+    # session saying "already created (the form was sent twice)", and the changes were silently lost
+    form = {"name": "Sat", "ruleset": "roppyakken", "dealer": "0", "action": "create"}
+    form |= {"player-0": "Aki", "player-1": "Ben", "player-2": "Chiyo"}
+    form["nonce"] = _nonce(client.get("/new").get_data(as_text=True))
+    assert client.post("/new", data=form).status_code == 303
+    changed = form | {"name": "Sat night", "player-1": "Bo"}
+    r = client.post("/new", data=changed)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "already created" in page
+    assert 'value="Sat night"' in page  # what was typed is kept
+    assert 'value="Bo"' in page
+    assert len(_sessions(client)) == 1
+    # the page it came back with carries a fresh token: Create session now makes the new session
+    again = changed | {"nonce": _nonce(page)}
+    assert again["nonce"] != form["nonce"]
+    assert client.post("/new", data=again).status_code == 303
+    assert sorted(s["name"] for s in _sessions(client)) == ["Sat", "Sat night"]
