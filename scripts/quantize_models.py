@@ -57,17 +57,18 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     images = calibration_scenes(load_art(a.png), a.photos)
     print(f"{a.photos} calibration scenes in {time.perf_counter() - t0:.0f} s", flush=True)
-    loc = a.localiser or float_localiser(find_model("localiser.pt"), Path(tempfile.mkdtemp(prefix="float_localiser_")))
-    if a.localiser_out:
-        t0 = time.perf_counter()
-        quantize_localiser(loc, a.localiser_out, images, blur=a.blur, method=a.method)
-        print(f"{a.localiser_out}: quantised in {time.perf_counter() - t0:.0f} s", flush=True)
-    if a.classifier_out:
-        t0 = time.perf_counter()
-        det = Detector(localiser=loc, classifier=a.classifier, threads=a.threads, pre_blur=a.blur)
-        crops = detector_crops(det, images)
-        quantize_classifier(a.classifier or find_model("classifier.onnx"), a.classifier_out, crops, method=a.method)
-        print(f"{a.classifier_out}: {len(crops)} crops, quantised in {time.perf_counter() - t0:.0f} s", flush=True)
+    with tempfile.TemporaryDirectory(prefix="float_localiser_") as tmp:  # the exported float graph, removed after
+        loc = a.localiser or float_localiser(find_model("localiser.pt"), Path(tmp))
+        if a.localiser_out:
+            t0 = time.perf_counter()
+            quantize_localiser(loc, a.localiser_out, images, blur=a.blur, method=a.method)
+            print(f"{a.localiser_out}: quantised in {time.perf_counter() - t0:.0f} s", flush=True)
+        if a.classifier_out:
+            t0 = time.perf_counter()
+            det = Detector(localiser=loc, classifier=a.classifier, threads=a.threads, pre_blur=a.blur)
+            crops = detector_crops(det, images)
+            quantize_classifier(a.classifier or find_model("classifier.onnx"), a.classifier_out, crops, method=a.method)
+            print(f"{a.classifier_out}: {len(crops)} crops, quantised in {time.perf_counter() - t0:.0f} s", flush=True)
     return 0
 
 

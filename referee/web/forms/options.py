@@ -110,14 +110,13 @@ def _typed(value: Any) -> str:
         return "ticked" if value else "not ticked"
     if isinstance(value, float):
         return repr(value)
-    if isinstance(value, int):
+    # a number, or digits too many for Python to read as one (refused by _whole before int())
+    if isinstance(value, int) or (isinstance(value, str) and re.fullmatch(r"-?\d{41,}", value)):
         digits = str(value)
         return digits if len(digits) <= 40 else f"a number of {len(digits.lstrip('-'))} digits"
     if isinstance(value, list | tuple):
         return ", ".join(_typed(v) for v in value) or "nothing"
     text = str(value)
-    if len(text) > 40 and re.fullmatch(r"-?\d+", text):  # a number too long to read out
-        return f"a number of {len(text.lstrip('-'))} digits"
     return f"“{text if len(text) <= 40 else text[:39] + '…'}”"
 
 

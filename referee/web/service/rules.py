@@ -11,7 +11,6 @@ Part of the service: imports no Flask and no view.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from referee.presets import load_table
 from referee.rescore import replay, rescore
 from referee.ruleset import canonical_options, load_ruleset
 from referee.web.board import installed, not_installed
+from referee.web.service.rounds import request_digest
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -120,6 +120,6 @@ def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[
     ``form_token``: the rules form's one-time token, so the same form sent again changes nothing more.
     Raises ``RefereeError`` for rules that do not load, ``store.ChangeTokenUsedError`` for a form sent again."""
     options = canonical_options(ruleset, options)
-    digest = hashlib.sha256(json.dumps([ruleset, options], sort_keys=True, default=str).encode()).hexdigest()
+    digest = request_digest({"ruleset": ruleset, "options": options})
     return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}",
                            form_token, digest)
