@@ -95,6 +95,13 @@ def main(argv=None) -> int:
         "boxes and masks (--out/detector_crops.npz; see vision.train.datasets.gen_detector_crops)",
     )
     p.add_argument(
+        "--distractor-crops",
+        type=int,
+        default=0,
+        help="data: also the detector's boxes on this many new distractor-only scenes with app screenshots and "
+        "patterned cloths, every one 'not a card' (--out/distractor_crops.npz)",
+    )
+    p.add_argument(
         "--detector-models",
         type=Path,
         default=None,
@@ -193,6 +200,17 @@ def main(argv=None) -> int:
         if a.detector_crops > 0:
             entry["detector_crops"] = write_detector_crops(
                 a.out / "detector_crops.npz", a.png, a.detector_crops, a.seed, a.workers, styles, a.detector_models
+            )
+        if a.distractor_crops > 0:
+            entry["distractor_crops"] = write_detector_crops(
+                a.out / "distractor_crops.npz",
+                a.png,
+                a.distractor_crops,
+                a.seed,
+                a.workers,
+                styles,
+                a.detector_models,
+                distractors=True,
             )
         entry["data_s"] = round(time.time() - t, 1)
         print(f"data ready in {entry['data_s']}s", flush=True)

@@ -4,7 +4,8 @@ Each function returns an RGBA :class:`PIL.Image.Image` (transparent around the o
 from ``rng`` alone, so a seed gives the same sprite.  Sizes are in pixels.  They are the
 distractors the issue measured the old detector on (the card box lid, a hair tie, a dried
 wreath) and the ones a captured pile sits among: hanafuda card backs, other playing cards,
-coins, phones and hands.  A card box can be printed with card art, which must not be named.
+coins, phones and hands; app screenshots showing small card pictures and patterned cloths (issue
+17, item 6).  A card box can be printed with card art, which must not be named.
 
 Part of :mod:`vision.synth`: numpy and Pillow only.
 """
@@ -242,12 +243,122 @@ def ring(rng: np.random.Generator, diameter: float) -> Image.Image:
     return im
 
 
+def screenshot(rng: np.random.Generator, height: float, arts: list[Image.Image] | None = None) -> Image.Image:
+    """A phone or a printout showing a screen of a hanafuda app: a light or dark page with a
+    title bar, lines of text, buttons and a grid of small card pictures (``arts``).  The
+    pictures are far smaller than a card on the table and sit in a page, not on it: a photo
+    of this screen has no card to name."""
+    h = max(16, int(height))
+    w = max(8, round(h * rng.uniform(0.46, 0.75)))
+    dark = rng.random() < 0.3
+    page = _jitter((28, 28, 32) if dark else (246, 244, 238), rng, 6)
+    ink = (225, 225, 225) if dark else (40, 40, 46)
+    rim = _jitter((20, 20, 24), rng, 8)
+    im = _rounded(w, h, round(w * 0.1), (*rim, 255))
+    m = max(1, round(w * 0.04))
+    d = ImageDraw.Draw(im)
+    d.rectangle((m, m, w - 1 - m, h - 1 - m), fill=(*page, 255))
+    accent = _col(rng, 30, 220)
+    d.rectangle((m, m, w - 1 - m, m + h * 0.07), fill=(*accent, 255))
+    y = m + h * 0.1
+    for _ in range(int(rng.integers(1, 4))):  # lines of text
+        d.rectangle((m * 3, y, m * 3 + (w - 6 * m) * rng.uniform(0.3, 0.95), y + h * 0.012), fill=(*ink, 255))
+        y += h * 0.03
+    cols = int(rng.integers(5, 9))
+    tw = (w - 2 * m) / cols * 0.86
+    th = tw / 0.61
+    rows = max(1, int((h * 0.62) // (th * 1.12)))
+    rows = int(rng.integers(1, rows + 1))
+    for r_ in range(rows):
+        for c_ in range(cols):
+            x0 = m + (c_ + 0.07) * (w - 2 * m) / cols
+            y0 = y + r_ * th * 1.12
+            if y0 + th > h - m - h * 0.1 or tw < 3:
+                break
+            if arts and rng.random() < 0.85:
+                a = arts[int(rng.integers(len(arts)))].resize((max(1, round(tw)), max(1, round(th))))
+                im.paste(a, (round(x0), round(y0)), a)
+            else:
+                d.rectangle((x0, y0, x0 + tw, y0 + th), outline=(*ink, 255), width=1)
+    for _ in range(int(rng.integers(1, 3))):  # buttons at the bottom
+        by = h - m - h * rng.uniform(0.04, 0.09)
+        bx = m * 2 + (w - 4 * m) * rng.uniform(0, 0.5)
+        d.rounded_rectangle(
+            (bx, by - h * 0.035, bx + (w - 4 * m) * 0.45, by),
+            radius=max(1, round(h * 0.01)),
+            fill=(*_col(rng, 30, 220), 255),
+        )
+    return im
+
+
+def patterned_cloth(rng: np.random.Generator, size: float) -> Image.Image:
+    """A patterned cloth (a tenugui or a napkin) lying on the table: checks, stripes, dots,
+    waves (seigaiha) or scattered flowers in two or three colours, with a hem."""
+    w = max(12, int(size * rng.uniform(1.5, 3.0)))
+    h = max(12, int(size * rng.uniform(1.2, 2.5)))
+    base, fg, fg2 = _col(rng), _col(rng), _col(rng)
+    im = Image.new("RGBA", (w, h), (*base, 255))
+    d = ImageDraw.Draw(im)
+    s = max(3.0, size * rng.uniform(0.06, 0.25))
+    kind = int(rng.integers(5))
+    if kind == 0:  # checks
+        for i in range(int(w / s) + 1):
+            for j in range(int(h / s) + 1):
+                if (i + j) % 2:
+                    d.rectangle((i * s, j * s, (i + 1) * s, (j + 1) * s), fill=(*fg, 255))
+    elif kind == 1:  # stripes
+        for i in range(int(w / s) + 1):
+            d.rectangle((i * s, 0, i * s + s * 0.45, h), fill=(*(fg if i % 2 else fg2), 255))
+    elif kind == 2:  # dots
+        for j in range(int(h / s) + 1):
+            for i in range(int(w / s) + 1):
+                x, y = (i + 0.5 * (j % 2)) * s, j * s
+                d.ellipse((x - s * 0.2, y - s * 0.2, x + s * 0.2, y + s * 0.2), fill=(*fg, 255))
+    elif kind == 3:  # waves: rows of concentric arcs
+        for j in range(int(h / (s * 0.5)) + 2):
+            for i in range(int(w / s) + 2):
+                x, y = (i + 0.5 * (j % 2)) * s, j * s * 0.5
+                for k, col in enumerate((fg, base, fg2, base)):
+                    r = s * 0.5 * (1 - k * 0.22)
+                    d.pieslice((x - r, y - r, x + r, y + r), 180, 360, fill=(*col, 255))
+    else:  # scattered flowers
+        for _ in range(int(w * h / (s * s) * 0.3)):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            col = fg if rng.random() < 0.5 else fg2
+            for a in range(5):
+                t = a * 2 * math.pi / 5
+                px, py = x + math.cos(t) * s * 0.25, y + math.sin(t) * s * 0.25
+                d.ellipse((px - s * 0.18, py - s * 0.18, px + s * 0.18, py + s * 0.18), fill=(*col, 255))
+            d.ellipse((x - s * 0.1, y - s * 0.1, x + s * 0.1, y + s * 0.1), fill=(*base, 255))
+    hem = max(1, round(min(w, h) * 0.02))
+    d.rectangle((0, 0, w - 1, h - 1), outline=(*_jitter(fg, rng, 20), 255), width=hem)
+    return im.filter(ImageFilter.GaussianBlur(0.6))
+
+
 #: Sprite kinds for :func:`random_prop`.
-PROPS: tuple[str, ...] = ("card-back", "playing-card", "card-box", "coin", "phone", "hand", "ring")
+PROPS: tuple[str, ...] = (
+    "card-back",
+    "playing-card",
+    "card-box",
+    "coin",
+    "phone",
+    "hand",
+    "ring",
+    "screenshot",
+    "cloth",
+)
 
 
-def random_prop(rng: np.random.Generator, kind: str, card_h: float, art: Image.Image | None = None) -> Image.Image:
+def random_prop(
+    rng: np.random.Generator,
+    kind: str,
+    card_h: float,
+    art: Image.Image | None = None,
+    arts: list[Image.Image] | None = None,
+) -> Image.Image:
     """One distractor sprite of ``kind`` (see :data:`PROPS`), scaled to a card ``card_h`` px tall.
+    ``art``: the card picture a card box may be printed with; ``arts``: the pictures an app
+    screenshot shows.
 
     Raises ValueError for an unknown kind.
     """
@@ -265,4 +376,8 @@ def random_prop(rng: np.random.Generator, kind: str, card_h: float, art: Image.I
         return hand(rng, card_h * rng.uniform(0.9, 1.3))
     if kind == "ring":
         return ring(rng, card_h * rng.uniform(0.6, 1.4))
+    if kind == "screenshot":
+        return screenshot(rng, card_h * rng.uniform(1.5, 2.6), arts)
+    if kind == "cloth":
+        return patterned_cloth(rng, card_h * rng.uniform(1.0, 2.0))
     raise ValueError(f"unknown prop kind {kind!r}; expected one of {PROPS}")

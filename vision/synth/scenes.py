@@ -92,6 +92,26 @@ def apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 #: Idmap values from this one up mark props (cards are 1..N; 0 is background).
 _PROP_ID0 = 128
+#: How often each kind of thing on the table is drawn (:data:`vision.synth.props.PROPS`);
+#: the order and weights fix the draws, so every seed's scene stays as it was.
+TABLE_PROPS: dict[str, float] = {
+    "card-back": 0.2,
+    "playing-card": 0.2,
+    "card-box": 0.15,
+    "coin": 0.12,
+    "phone": 0.1,
+    "ring": 0.13,
+    "hand": 0.1,
+}
+#: The same with app screenshots and patterned cloths, which the issue's distractor photos
+#: held (issue 17, item 6): for "not a card" training crops and the ``distract`` split.
+DISTRACTOR_PROPS: dict[str, float] = {
+    **TABLE_PROPS,
+    "card-box": 0.2,
+    "ring": 0.15,
+    "screenshot": 0.25,
+    "cloth": 0.2,
+}
 
 
 def _glare(face: Image.Image, rng: np.random.Generator) -> Image.Image:
@@ -222,6 +242,7 @@ def make_scene(
     exclude: dict[str, tuple[str, ...]] | None = None,
     keep_idmap: bool = False,
     layout_weights: tuple[float, ...] | None = None,
+    prop_weights: dict[str, float] | None = None,
 ) -> Scene:
     """Render one scene.
 
@@ -233,7 +254,9 @@ def make_scene(
     larger and shrink it, so its grain comes out that many times finer; ``exclude``: card
     ids never drawn for a style (``{style: ids}``); ``layout_weights``: the draw's weights,
     one per layout of :data:`LAYOUTS` and then :data:`NO_CARDS` (default
-    :data:`LAYOUT_WEIGHTS`; scaled to sum to 1).
+    :data:`LAYOUT_WEIGHTS`; scaled to sum to 1); ``prop_weights``: how often each kind of
+    :data:`vision.synth.props.PROPS` is drawn for the things on the table (default
+    :data:`TABLE_PROPS`; :data:`DISTRACTOR_PROPS` adds app screenshots and patterned cloths).
     Raises ValueError for an unknown layout or background, or weights of the wrong length or
     with a negative or no positive weight.
     """
@@ -299,14 +322,17 @@ def make_scene(
     def add_prop(kind, x, y, angle, on_top=False):
         if len(prop_items) >= 255 - _PROP_ID0:
             return
-        sprite = random_prop(rng, kind, ch, pool[int(rng.integers(len(pool)))])
+        sprite = random_prop(rng, kind, ch, pool[int(rng.integers(len(pool)))], pool)
         idv = _PROP_ID0 + len(prop_items)
         prop_items.append((idv, _paste(canvas, idmap, sprite, x, y, angle, idv), kind))
 
     n_props = int(rng.integers(3, 10)) if layout == NO_CARDS else int(rng.integers(0, 4))
-    table_kinds = ("card-back", "playing-card", "card-box", "coin", "phone", "ring", "hand")
+    table_kinds, table_p = tuple(TABLE_PROPS), list(TABLE_PROPS.values())
+    if prop_weights is not None:
+        table_kinds, table_p = tuple(prop_weights), list(prop_weights.values())
+        table_p = [v / sum(table_p) for v in table_p]  # (the default's sum is 1: its draws stay as they were)
     for _ in range(n_props):
-        kind = str(rng.choice(table_kinds, p=[0.2, 0.2, 0.15, 0.12, 0.1, 0.13, 0.1]))
+        kind = str(rng.choice(table_kinds, p=table_p))
         add_prop(kind, rng.uniform(0, cw_), rng.uniform(0, ch_), rng.uniform(0, 360))
 
     # shadows of the cards, then each card: its edge (thickness), its face

@@ -17,9 +17,9 @@ import numpy as np
 
 from vision.geometry import CROP_SIZE, crop_obb, crop_obbs
 from vision.synth.backgrounds import TRAIN_BACKGROUNDS
-from vision.synth.layouts import layout_draw
+from vision.synth.layouts import NO_CARDS, layout_draw
 from vision.synth.render import load_art, rendered_styles
-from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
+from vision.synth.scenes import DISTRACTOR_PROPS, make_scene, obb_line, quad_to_obb, write_labels
 from vision.train.labels import REJECT, card_label
 
 _ART: dict | None = None
@@ -334,12 +334,14 @@ def box_labels(
 
 
 def _detector_crop_job(args):
-    seed, size, backgrounds, min_visible = args
+    seed, size, backgrounds, min_visible, layout, props = args
     from vision.imageio import load_image
     from vision.visibility import mask_crops
 
     det = _DETECTOR
-    scene = make_scene(seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True)
+    scene = make_scene(
+        seed, _ART, size=size, backgrounds=backgrounds, keep_idmap=True, layout=layout, prop_weights=props
+    )
     loaded = load_image(scene.image, det.max_side)
     a = loaded.array
     obbs, scores = det.localise(a)
@@ -386,6 +388,7 @@ def gen_detector_crops(
     models: Path | None = None,
     min_visible: float = 0.15,
     first: int = 0,
+    distractors: bool = False,
 ) -> dict[str, np.ndarray]:
     """Classifier crops cut by the detector itself: its localiser's boxes on ``n_scenes``
     new scenes (scene ``i`` uses seed ``seed * 1_000_000 + 800_000 + i``, from ``first``),
@@ -401,13 +404,17 @@ def gen_detector_crops(
     (unless the mask leaves under ``min_visible`` of the crop: a grey crop names nothing).
     ``models``: a folder with ``localiser.onnx`` and ``classifier.onnx`` (default: the
     shipped ones).  ``size``: the scenes' long side in pixels (the held-out photos' 1280).
+    ``distractors``: distractor-only scenes with app screenshots and patterned cloths among
+    the props (:data:`vision.synth.scenes.DISTRACTOR_PROPS`; seeds ``... + 960_000 + i``),
+    so that every box is "not a card": the hard negatives the detector really cuts.
 
     Returns ``{"x": uint8 (N, 112, 72, 3), "y": int64 (N,), "visible": float32 (N,) the
     card's true visible share (1 for "not a card"), "view": int8 (N,) 0 whole / 1 masked,
     "layout": str (N,), "s": str (N,) the art style}``.
     """
-    base = seed * 1_000_000 + 800_000
-    jobs = [(base + i, size, backgrounds, min_visible) for i in range(first, first + n_scenes)]
+    base = seed * 1_000_000 + (960_000 if distractors else 800_000)
+    layout, props = (NO_CARDS, DISTRACTOR_PROPS) if distractors else (None, None)
+    jobs = [(base + i, size, backgrounds, min_visible, layout, props) for i in range(first, first + n_scenes)]
     init = (str(png_dir), styles, str(models) if models else None)
     with Pool(workers, initializer=_init_detector_worker, initargs=init) as pool:
         parts = pool.map(_detector_crop_job, jobs, chunksize=4)
@@ -424,11 +431,13 @@ def write_detector_crops(
     styles: tuple[str, ...] | None = None,
     models: Path | None = None,
     chunk: int = 250,
+    distractors: bool = False,
 ) -> dict:
     """:func:`gen_detector_crops` for ``n_scenes`` scenes into the ``.npz`` at ``path``,
     ``chunk`` scenes at a time: each chunk is kept beside it (``<path stem>/part_*.npz``), so
     a stopped run, started again, resumes after its last whole chunk.  A ``path`` already
-    written is kept.  Returns ``{"crops", "not_a_card", "masked", "seconds"}``."""
+    written is kept.  ``distractors``: see :func:`gen_detector_crops`.
+    Returns ``{"crops", "not_a_card", "masked", "seconds"}``."""
     import time
 
     path = Path(path)
@@ -441,7 +450,14 @@ def write_detector_crops(
             f = parts_dir / f"part_{first:06d}.npz"
             if not f.exists():
                 d = gen_detector_crops(
-                    png_dir, min(chunk, n_scenes - first), seed, workers, styles=styles, models=models, first=first
+                    png_dir,
+                    min(chunk, n_scenes - first),
+                    seed,
+                    workers,
+                    styles=styles,
+                    models=models,
+                    first=first,
+                    distractors=distractors,
                 )
                 np.savez(f.with_suffix(".tmp.npz"), **d)
                 f.with_suffix(".tmp.npz").rename(f)
@@ -501,8 +517,13 @@ def _mask_job(args):
     if not n:
         return None
     return (
-        np.stack(xs), np.stack(gs), np.stack(ts), np.array(ys, np.int64), np.array(vs, np.float32),
-        np.array([scene.layout] * n), np.array([scene.style] * n),
+        np.stack(xs),
+        np.stack(gs),
+        np.stack(ts),
+        np.array(ys, np.int64),
+        np.array(vs, np.float32),
+        np.array([scene.layout] * n),
+        np.array([scene.style] * n),
     )
 
 

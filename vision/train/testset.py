@@ -29,20 +29,29 @@ from PIL import Image
 from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS
 from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import MERGED_IDS, load_art, rendered_styles
-from vision.synth.scenes import make_scene
+from vision.synth.scenes import DISTRACTOR_PROPS, make_scene
 
-#: Seeds of the two held-out sets (training uses 1-7 and its own offsets), and of the
+#: Seeds of the held-out sets (training uses others, each with its own offsets), and of the
 #: ``verify`` set, which trains the box verifier (:mod:`vision.verify`) on the training
 #: backgrounds so that calib and test stay unseen by it.
-SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8, "verify": 11}
+#: ``calib2`` is a second set drawn as calib is, for choosing between models whose calib
+#: figures differ by a few cards; ``distract`` holds distractor-only photos alone, with app
+#: screenshots and patterned cloths among the props (issue 17, item 6).
+SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8, "verify": 11, "calib2": 61, "distract": 62}
 #: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
-PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 18}
+PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 18, "calib2": 6, "distract": 8}
+#: The layouts each set draws (default: every layout and distractor-only photos).
+SPLIT_LAYOUTS: dict[str, tuple[str, ...]] = {"distract": (NO_CARDS,)}
+#: The props each set's tables carry (default: :data:`vision.synth.scenes.TABLE_PROPS`).
+SPLIT_PROPS: dict[str, dict[str, float]] = {"distract": DISTRACTOR_PROPS}
 #: The table surfaces each set is drawn on: the held-out sets only on those never used in
 #: training; the ``verify`` set on the training ones.
 SPLIT_BACKGROUNDS: dict[str, tuple[str, ...]] = {
     "test": TEST_BACKGROUNDS,
     "calib": TEST_BACKGROUNDS,
     "verify": TRAIN_BACKGROUNDS,
+    "calib2": TEST_BACKGROUNDS,
+    "distract": TEST_BACKGROUNDS,
 }
 
 _ART: dict | None = None
@@ -78,7 +87,7 @@ def _init(png_dir: str, styles: tuple[str, ...]) -> None:
 
 
 def _job(args):
-    seed, out, layout, style, size, quality, texture_scale, backgrounds = args
+    seed, out, layout, style, size, quality, texture_scale, backgrounds, props = args
     done = Path(out) / "labels" / f"{seed}.json"
     if done.exists():  # resumable: a photo already written is kept
         return json.loads(done.read_text(encoding="utf-8"))
@@ -91,6 +100,7 @@ def _job(args):
         backgrounds=backgrounds,
         exclude={k: v[:1] for k, v in MERGED_IDS.items()},
         texture_scale=texture_scale,
+        prop_weights=props,
     )
     name = f"{seed}.jpg"
     s.image.save(Path(out) / "images" / name, quality=quality)
@@ -144,10 +154,12 @@ def write_testset(
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     base = SPLIT_SEEDS[split] * 1_000_000
-    backgrounds = SPLIT_BACKGROUNDS[split]
+    backgrounds, props = SPLIT_BACKGROUNDS[split], SPLIT_PROPS.get(split)
+    layouts = SPLIT_LAYOUTS.get(split, (*LAYOUTS, NO_CARDS))
     jobs = [
-        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality, texture_scale, backgrounds)
+        (base + li * 10_000 + si * 100 + i, str(out), layout, style, size, quality, texture_scale, backgrounds, props)
         for li, layout in enumerate((*LAYOUTS, NO_CARDS))
+        if layout in layouts
         for si, style in enumerate(styles)
         for i in range(per_cell)
     ]

@@ -12,8 +12,9 @@ from PIL import Image, ImageDraw
 from referee.cards import CARD_IDS
 from vision.synth.backgrounds import TEST_BACKGROUNDS, TRAIN_BACKGROUNDS, background
 from vision.synth.layouts import LAYOUT_WEIGHTS, LAYOUTS, NO_CARDS, layout_draw, layout_positions
+from vision.synth.props import PROPS
 from vision.synth.render import style_face
-from vision.synth.scenes import make_scene, obb_line, quad_to_obb, write_labels
+from vision.synth.scenes import DISTRACTOR_PROPS, TABLE_PROPS, make_scene, obb_line, quad_to_obb, write_labels
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +160,23 @@ def test_distractor_only_scenes_have_no_card(art):
         assert s.quads.shape == (0, 4, 2)
         assert len(s.distractors) >= 1
         assert len(s.extra["distractor_kinds"]) == len(s.distractors)
+
+
+def test_the_table_props_are_drawn_as_before_and_the_distractor_props_add_screenshots_and_cloths(art):
+    assert sum(TABLE_PROPS.values()) == 1.0  # so the default draws are the ones every seed made before
+    assert set(TABLE_PROPS) < set(DISTRACTOR_PROPS) <= set(PROPS)
+    plain = {
+        k for seed in range(12) for k in make_scene(seed, art, size=256, layout=NO_CARDS).extra["distractor_kinds"]
+    }
+    assert not plain & {"screenshot", "cloth"}
+    rich = {
+        k
+        for seed in range(12)
+        for k in make_scene(seed, art, size=256, layout=NO_CARDS, prop_weights=DISTRACTOR_PROPS).extra[
+            "distractor_kinds"
+        ]
+    }
+    assert {"screenshot", "cloth"} <= rich
 
 
 def test_layouts_are_drawn_with_their_weights(art):

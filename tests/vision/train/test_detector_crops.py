@@ -69,7 +69,13 @@ def test_a_scene_where_the_localiser_finds_nothing_gives_no_crops(toy_art, monke
 
     datasets._init_detector_worker(str(toy_art), (), None)
     monkeypatch.setattr(datasets._DETECTOR, "localise", lambda a: (np.zeros((0, 5)), np.zeros(0)))
-    x, y, visible, view, layout, style = datasets._detector_crop_job((2_800_000, 320, ("felt",), 0.15))
+    x, y, visible, view, layout, style = datasets._detector_crop_job((2_800_000, 320, ("felt",), 0.15, None, None))
     assert x.shape == (0, 112, 72, 3)
     assert x.dtype == np.uint8
     assert len(y) == len(visible) == len(view) == len(layout) == len(style) == 0
+
+
+def test_distractor_scenes_give_only_not_a_card_crops(toy_art):
+    d = gen_detector_crops(toy_art, 4, seed=2, workers=1, size=480, distractors=True)
+    assert set(d["layout"]) <= {"none"}
+    assert (d["y"] == REJECT).all()

@@ -31,3 +31,13 @@ def test_the_verifier_set_shares_no_background_or_seed_with_the_held_out_sets():
     assert SPLIT_BACKGROUNDS["verify"] == TRAIN_BACKGROUNDS
     assert not set(TEST_BACKGROUNDS) & set(TRAIN_BACKGROUNDS)
     assert len(set(SPLIT_SEEDS.values())) == len(SPLIT_SEEDS)
+
+
+def test_the_distractor_split_holds_only_photos_without_cards_with_screenshots_and_cloths(tmp_path, toy_art):
+    write_testset(tmp_path / "d", toy_art, "distract", 6, size=200, workers=1)
+    photos = read_testset(tmp_path / "d")
+    assert len(photos) == 6
+    assert {p.layout for p in photos} == {NO_CARDS}
+    assert not any(p.cards for p in photos)
+    kinds = {k for e in json.loads((tmp_path / "d" / "labels.json").read_text())["photos"] for k in e["distractors"]}
+    assert {"screenshot", "cloth"} <= kinds
