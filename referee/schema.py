@@ -52,12 +52,14 @@ class FieldError(RefereeError):
     ``"integer"``, ``"bool"``, ``"string"``, ``"choice"`` (one of ``limit``), ``"month"``, ``"list"``,
     ``"table"``, ``"unknown"`` (no such field), ``"words"`` (``expected`` says it all), or ``"said"``: the
     message after the field's name is already in players' words (``said``; a card that is no card).
+    ``entries``: ``value`` lists the list's entries refused (a month list's months that are none), not the value.
     """
 
     def __init__(self, source: str, path: str, value: Any, expected: str = "", *, rule: str = "words",
-                 limit: Any = None, said: str = "") -> None:
+                 limit: Any = None, said: str = "", entries: bool = False) -> None:
+        found = f"has {', '.join(map(shown, value))}" if entries else f"is {shown(value)}"
         message = f"{source}: field {path!r}: {said}" if said else (
-            f"{source}: field {path!r} is {shown(value)}; expected {expected}")
+            f"{source}: field {path!r} {found}; expected {expected}")
         super().__init__("bad-ruleset", message)
         self.path, self.value, self.expected = path, value, expected
         self.rule = "said" if said else rule
@@ -95,6 +97,8 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
             raise _bad(source, path, value, f"a list of {item_tp.__name__}", "list")
         card = meta.get("unit") == "card"
         item_meta = {"unit": meta["unit"]} if meta.get("unit") and not card else {}
+        if meta.get("unit") == "month":
+            _every_month(value, source, path)
         items = tuple(_check(item_tp, v, source, f"{path}[{i}]", item_meta) for i, v in enumerate(value))
         return _cards(items, source, path) if card else items
     if origin is dict:
@@ -124,6 +128,15 @@ def _check(tp: Any, value: Any, source: str, path: str, meta: dict) -> Any:
     if choices and value not in choices:
         raise _bad(source, path, value, "one of " + ", ".join(map(repr, choices)), "choice", choices)
     return value
+
+
+def _every_month(value: list | tuple, source: str, path: str) -> None:
+    """A list of month numbers with two or more that are no month (whole numbers outside 1 to 12): one
+    ``month`` refusal of the list, naming them all (``value`` the list of them), not of its first only.  One
+    such entry is refused at its own place, as any entry is."""
+    bad = [v for v in value if isinstance(v, int) and not isinstance(v, bool) and not 1 <= v <= 12]
+    if len(bad) > 1:
+        raise FieldError(source, path, bad, "months 1-12", rule="month", entries=True)
 
 
 @functools.cache

@@ -344,7 +344,7 @@ def test_the_forms_refuse_an_option_number_past_any_table(client, h, keeper):
     r = client.post("/new", data={"name": "Big", "ruleset": "roppyakken", "player-0": "Aki", "player-1": "Ben",
                                   "dealer": "0", "opt.target": "1" + "0" * 30})
     assert r.status_code == 422
-    assert "Target score must be a whole number from 1 to 1000000" in html.unescape(r.get_data(as_text=True))
+    assert "“Target score” must be a whole number from 1 to 1000000" in html.unescape(r.get_data(as_text=True))
     r = client.post(f"/s/{keeper}/what-if", data={"ruleset": "roppyakken", "extra": f"target={10**30}"})
     assert r.status_code == 422
     assert "between -1000000 and 1000000" in html.unescape(r.get_data(as_text=True))

@@ -83,7 +83,7 @@ def _parse_option(spec: Mapping[str, Any], text: str | None) -> Any:
         if kind == "list[int]":
             bad = [t for t in items if not re.fullmatch(r"-?\d+", t)]
             if bad:
-                raise _RefusalError("integers", bad[0])
+                raise _RefusalError("integers", bad)
             return [_bounded(_whole(t)) for t in items]
         return items
     return text
@@ -125,31 +125,47 @@ def _choice_words(choices: Sequence[Any]) -> str:
     return ", ".join(str(c).replace("-", " ").capitalize() for c in choices)
 
 
+def _entries(values: Any) -> tuple[str, bool]:
+    """The entries a list's refusal names, as typed ("13, 0 and 14"), and whether there are several."""
+    many = list(values) if isinstance(values, list | tuple) else [values]
+    said = [_typed(v) for v in many]
+    return (f"{', '.join(said[:-1])} and {said[-1]}" if len(said) > 1 else said[0]), len(said) > 1
+
+
 def refusal(label: str, rule: str, value: Any, limit: Any = None, expected: str = "") -> str:
     """What a house-rule field says when it cannot take ``value``, in players' words, naming the field by its
-    ``label``: one sentence per kind of refusal (``rule``, as ``referee.schema.FieldError`` names them, plus the
-    form's own ``integers`` and ``largest``: past ``MAX_OPTION_NUMBER``, from the field's least value ``limit`` when
-    it has one), ``expected`` being the ruleset's own words for the rest."""
+    ``label`` in quotes (a label is the field's name, often no noun: "Round scores up to a multiple of"): one
+    sentence per kind of refusal (``rule``, as ``referee.schema.FieldError`` names them, plus the form's own
+    ``integers`` and ``largest``: past ``MAX_OPTION_NUMBER``, from the field's least value ``limit`` when it has
+    one), ``expected`` being the ruleset's own words for the rest.  A list's ``integers`` and ``month`` name every
+    entry refused (``value`` a list of them)."""
+    name = f"“{label}”"
     you = f"you entered {_typed(value)}"
+
+    def each(one: str, several: str) -> str:
+        entries, many = _entries(value)
+        return f"{entries} {several if many else one}"
+
     sentences = {
-        "min": lambda: f"{label} must be {limit} or more; {you}.",
-        "integer": lambda: f"{label} must be a whole number; {you}.",
-        "integers": lambda: f"{label}: {_typed(value)} is not a whole number; separate several numbers with commas.",
-        "largest": lambda: (f"{label} must be a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}; "
+        "min": lambda: f"{name} must be {limit} or more; {you}.",
+        "integer": lambda: f"{name} must be a whole number; {you}.",
+        "integers": lambda: (f"In {name}, {each('is not a whole number', 'are not whole numbers')}; separate several "
+                             "numbers with commas."),
+        "largest": lambda: (f"{name} must be a whole number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}; "
                             f"{you}." if limit is None else
-                            f"{label} must be a whole number from {limit} to {MAX_OPTION_NUMBER}; {you}."),
-        "month": lambda: f"{label}: {_typed(value)} is not a month; give month numbers 1 to 12.",
-        "choice": lambda: f"{label} must be one of: {_choice_words(limit or ())}; {you}.",
-        "bool": lambda: f"{label} is a tick box: ticked or not.",
-        "string": lambda: f"{label} must be text; {you}.",
-        "list": lambda: f"{label} must be a list, separated by commas; {you}.",
-        "table": lambda: f"{label} cannot take {_typed(value)}.",
-        "unknown": lambda: f"{label} is not a rule of this game.",
+                            f"{name} must be a whole number from {limit} to {MAX_OPTION_NUMBER}; {you}."),
+        "month": lambda: f"In {name}, {each('is not a month', 'are not months')}; give month numbers 1 to 12.",
+        "choice": lambda: f"{name} must be one of: {_choice_words(limit or ())}; {you}.",
+        "bool": lambda: f"{name} is a tick box: ticked or not.",
+        "string": lambda: f"{name} must be text; {you}.",
+        "list": lambda: f"{name} must be a list, separated by commas; {you}.",
+        "table": lambda: f"{name} cannot take {_typed(value)}.",
+        "unknown": lambda: f"{name} is not a rule of this game.",
     }
     words = sentences.get(rule)
     if words is not None:
         return words()
-    return f"{label} must be {expected}; {you}." if expected else f"{label} cannot take {_typed(value)}."
+    return f"{name} must be {expected}; {you}." if expected else f"{name} cannot take {_typed(value)}."
 
 
 def parse_option_fields(

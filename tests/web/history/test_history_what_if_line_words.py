@@ -24,9 +24,9 @@ def _error(client, extra: str) -> str:
 # Bug: target=1.5 said "preset roppyakken (with options): field 'options.target' is 1.5; expected an integer".
 @pytest.mark.parametrize(
     ("extra", "says"),
-    [("target=1.5", "Target score must be a whole number; you entered 1.5."),
-     ("target=-5", "Target score must be 1 or more; you entered -5."),
-     ("yaku.oozan.points=1.5", "yaku.oozan.points must be a whole number; you entered 1.5.")],
+    [("target=1.5", "“Target score” must be a whole number; you entered 1.5."),
+     ("target=-5", "“Target score” must be 1 or more; you entered -5."),
+     ("yaku.oozan.points=1.5", "“yaku.oozan.points” must be a whole number; you entered 1.5.")],
     ids=["option-not-whole", "option-below-least", "other-field"],
 )
 def test_a_what_if_line_the_rules_refuse_is_said_in_players_words(client, extra, says):

@@ -58,19 +58,19 @@ def test_a_house_rule_it_cannot_take_is_named_at_its_field_in_players_words(clie
     said = re.search(r'<p class="error">(.*?)</p>', field, flags=re.S)
     assert said, f"no error at the field; the page says {re.findall(r'class=.error.[^>]*>(.*?)<', body)}"
     words = said.group(1)
-    assert words.startswith(label), words
+    assert words.startswith((f"“{label}”", f"In “{label}”")), words
     assert not INTERNALS.search(words), words
     assert typed.split(",")[0].strip() in words or "digits" in words, words  # what was typed
 
 
 @pytest.mark.parametrize(
     ("key", "typed", "says"),
-    [("target", "-5", "Target score must be 1 or more; you entered -5."),
-     ("target", "abc", "Target score must be a whole number; you entered “abc”."),
-     ("target", "9999999", "Target score must be a whole number from 1 to 1000000; you entered 9999999."),
-     ("fuke.excluded_months", "13, 0", "Months left out of the fuke count: 13 is not a month; give month numbers 1 "
-                                       "to 12."),
-     ("winner", "zzz", "Who wins must be one of: Highest total, Most times over target; you entered “zzz”.")],
+    [("target", "-5", "“Target score” must be 1 or more; you entered -5."),
+     ("target", "abc", "“Target score” must be a whole number; you entered “abc”."),
+     ("target", "9999999", "“Target score” must be a whole number from 1 to 1000000; you entered 9999999."),
+     ("fuke.excluded_months", "13, 0", "In “Months left out of the fuke count”, 13 and 0 are not "
+                                       "months; give month numbers 1 to 12."),
+     ("winner", "zzz", "“Who wins” must be one of: Highest total, Most times over target; you entered “zzz”.")],
     ids=["least", "whole-number", "too-big", "month", "choice"],
 )
 def test_the_words_of_each_kind_of_refusal(client, key, typed, says):
@@ -90,9 +90,9 @@ def test_the_what_if_form_names_a_rule_it_cannot_take_in_the_same_words(client):
         field = html.unescape(r.get_data(as_text=True)).split(f'name="opt.{key}"', 1)[1].split("</div>", 1)[0]
         return re.search(r'<p class="error">(.*?)</p>', field).group(1)
 
-    assert said("target", "-5") == "Target score must be 1 or more; you entered -5."
+    assert said("target", "-5") == "“Target score” must be 1 or more; you entered -5."
     players = said("players", "1, 3")  # a family's own check, in its own words
-    assert players == "Allowed numbers of players must be counts of 2 or more; you entered 1, 3."
+    assert players == "“Allowed numbers of players” must be counts of 2 or more; you entered 1, 3."
     assert not INTERNALS.search(players), players
 
 
@@ -106,13 +106,13 @@ def test_a_number_too_big_names_the_fields_own_range(client, preset, key, least)
     body = html.unescape(r.get_data(as_text=True))
     field = body.split(f'name="opt.{key}"', 1)[1].split("</div>", 1)[0]
     said = " ".join(re.search(r'<p class="error">(.*?)</p>', field, flags=re.S).group(1).split())
-    assert said == f"{spec['label']} must be a whole number from {least} to 1000000; you entered {10**30}."
+    assert said == f"“{spec['label']}” must be a whole number from {least} to 1000000; you entered {10**30}."
 
 
 def test_a_number_of_5000_digits_is_refused_in_players_words(client):
     body = html.unescape(_post(client, "roppyakken", "target", HUGE).get_data(as_text=True))
     field = body.split('name="opt.target"', 1)[1].split("</div>", 1)[0]
-    assert ('<p class="error">Target score must be a whole number from 1 to 1000000; you entered a number of 5000 '
+    assert ('<p class="error">“Target score” must be a whole number from 1 to 1000000; you entered a number of 5000 '
             "digits.</p>") in field
 
 

@@ -207,14 +207,15 @@ def test_a_card_list_house_rule_wraps_and_takes_a_card_per_line(client, ruleset,
         pytest.param(
             {"name": "", "ruleset": "koikoi", "opt.rounds": "0", "player-0": "Aki", "player-1": "Ben",
              "player-2": "Chiyo"},
-            ["Give the session a name", "Rounds in a game must be 1 or more; you entered 0.",
+            ["Give the session a name", "“Rounds in a game” must be 1 or more; you entered 0.",
              "Koi-Koi is for 2 players; you named 3 (Aki, Ben and Chiyo)."],
             id="name-house-rule-and-seats",
         ),
         pytest.param(
             {"name": "Friday", "ruleset": "roppyakken", "opt.target": "0", "opt.fuke.threshold": "-3",
              "player-0": "Aki", "player-1": "aki"},
-            ["Target score must be 1 or more; you entered 0.", "you entered -3", "Each player needs a different name"],
+            ["“Target score” must be 1 or more; you entered 0.", "you entered -3",
+             "Each player needs a different name"],
             id="two-house-rules-and-the-names",
         ),
         pytest.param(
