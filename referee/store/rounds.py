@@ -20,7 +20,7 @@ the rules core.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -158,8 +158,11 @@ class ChangeLog:
         self.steps.append(["delete", rid])
         return rid
 
-    def update_round(self, round_id: int, data: Mapping[str, Any], expected_version: int | None = None) -> RoundRow:
-        """Replace a round's input; with ``expected_version``, only if nobody changed it since.
+    def update_round(self, round_id: int, data: Mapping[str, Any], expected_version: int | None = None,
+                     same: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None) -> RoundRow:
+        """Replace a round's input; with ``expected_version``, only if nobody changed it since.  An input that
+        is the same round as saved (``same(saved, data)``; default: equal as stored) is neither written nor
+        logged.
 
         Returns the round as it was.  Raises ``ConflictError`` (``current`` None when it is gone).
         """
@@ -169,6 +172,8 @@ class ChangeLog:
             raise ConflictError(None) from None
         if expected_version is not None and current.version != expected_version:
             raise ConflictError(current)
+        if (same or _equal)(current.data, data):
+            return current
         self.db["rounds"].update(round_id, {"data": json.dumps(dict(data)), "version": self.rev, "updated": _now()})
         self.steps.append(["restore", _round_record(current)])
         return current
@@ -195,6 +200,10 @@ class ChangeLog:
             self.db["sessions"].update(self.session_id, new)
             self.steps.append(["session", {k: old[k] for k in new}])
         return before
+
+
+def _equal(saved: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    return json.loads(json.dumps(dict(data))) == saved
 
 
 def _remove_round(db: Database, session_id: int, round_id: int, position: int) -> None:
@@ -356,15 +365,18 @@ def update_round(
     expected_version: int,
     form_token: str | None = None,
     digest: str | None = None,
+    same: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None,
 ) -> RoundRow:
-    """Replace a round's input if nobody changed it since ``expected_version``.
+    """Replace a round's input if nobody changed it since ``expected_version``; returns the round as it is now.
 
     ``form_token``, ``digest``: the edit form's one-time token and what it sent (``change``).
+    ``same(saved, data)``: whether ``data`` is the round as saved (default: equal as stored); then nothing is
+    written or logged (no change to undo, the token not kept) and the round keeps its version.
     Raises ``ChangeTokenUsedError`` (the form sent again; checked first), ``ConflictError`` (with
     the saved round, or None if it was deleted).
     """
     with change(db, session_id, "edit", form_token, digest) as c:
-        before = c.update_round(round_id, data, expected_version)
+        before = c.update_round(round_id, data, expected_version, same)
         c.summary = f"edit round {before.position}"
     return get_round(db, session_id, round_id)
 

@@ -142,11 +142,14 @@ class SavedRoundOut(_Response):
 
 
 class EditedRoundOut(_Response):
+    """A round edited (``changed`` false: it already held this input, and nothing was saved or logged)."""
+
     model_config = ConfigDict(title="EditedRound")
 
     id: int
     round: int
     version: int
+    changed: bool
     session: SessionOut
 
 

@@ -9,8 +9,9 @@ API refuses a round of a finished game first), and word the errors in their own 
   rules' message and code) or ``ImportError`` (the family's scoring module is not installed);
 - ``first_to_target``: the players to ask "who reached the target first?" before a save;
 - ``replay_error``: why the board could not replay the round in its place, or None;
-- ``add`` and ``update``: the save; ``round_digest`` and ``request_digest`` name a save for
-  its one-time token (the form's, the API's ``form_token``).
+- ``add`` and ``update``: the save (an edit to the round as saved saves nothing: ``same_round``);
+  ``round_digest`` and ``request_digest`` name a save for its one-time token (the form's, the API's
+  ``form_token``).
 
 Part of the service: imports no Flask and no view.
 """
@@ -63,11 +64,20 @@ def add(db: Database, opened: Opened, data: Mapping[str, Any], form_token: str |
 
 
 def update(db: Database, opened: Opened, round_id: int, data: Mapping[str, Any], version: int,
-           form_token: str | None = None) -> store.RoundRow:
-    """Replace a round read at ``version``; ``form_token``: the edit form's one-time token, so the same
-    form sent again changes nothing more.  Raises ``store.ChangeTokenUsedError`` for a form sent again
-    (checked first), ``store.ConflictError`` when the round changed since."""
-    return store.update_round(db, opened.session.id, round_id, data, version, form_token, round_digest(data))
+           form_token: str | None = None) -> tuple[store.RoundRow, bool]:
+    """Replace a round read at ``version``: (the round as it is now, whether it changed).  The same round
+    as saved (``same_round``: its cards and details, in any tap order) is not saved again and logs no change.
+    ``form_token``: the edit form's one-time token, so the same form sent again changes nothing more.
+    Raises ``store.ChangeTokenUsedError`` for a form sent again (checked first), ``store.ConflictError``
+    when the round changed since."""
+    row = store.update_round(db, opened.session.id, round_id, data, version, form_token, round_digest(data),
+                             same=same_round)
+    return row, row.version != version
+
+
+def same_round(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two stored-shape rounds are the same round (``round_digest``: piles, hands and field as sets)."""
+    return round_digest(a) == round_digest(b)
 
 
 def round_digest(data: Mapping[str, Any]) -> str:

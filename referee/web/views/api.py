@@ -296,7 +296,8 @@ def _saved_round(opened: Opened, row: store.RoundRow, created: bool):
     resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
 )
 def edit_round(token: str, round_id: int):
-    """Replace a round; ``version`` (from GET) is required, and a stale one gets 409."""
+    """Replace a round; ``version`` (from GET) is required, and a stale one gets 409.  ``changed`` false: the
+    round already held this input (its cards in any order), so nothing was saved or logged."""
     opened = load(token, edit=True)
     round_or_404(opened.session, round_id)
     body = body_object()
@@ -309,7 +310,7 @@ def edit_round(token: str, round_id: int):
     _checked(opened, data, dealer, context)
     _replayable(opened, board, data, round_id)
     try:
-        row = rounds.update(get_db(), opened, round_id, data, version)
+        row, changed = rounds.update(get_db(), opened, round_id, data, version)
     except store.ConflictError as e:
         resp = jsonify(
             {
@@ -324,6 +325,7 @@ def edit_round(token: str, round_id: int):
             "id": row.id,
             "round": row.position,
             "version": row.version,
+            "changed": changed,
             "session": session_json(service.saved(get_db(), opened)),
         }
     )

@@ -70,7 +70,10 @@ def edit_round(token: str, round_id: int):
     version = int(form["version"]) if form.get("version", "").isdigit() else -1
 
     def save(data: dict[str, Any]) -> tuple[str, int]:
-        rounds.update(get_db(), opened, round_id, data, version, posted_nonce())
+        _row, changed = rounds.update(get_db(), opened, round_id, data, version, posted_nonce())
+        if not changed:
+            return (f"Nothing changed: round {rnd.position} already has these cards and details, so nothing was "
+                    "saved."), round_id
         return f"Round {rnd.position} updated; totals and later dealers recomputed.", round_id
 
     return submit(opened, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
