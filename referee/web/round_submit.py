@@ -90,49 +90,62 @@ def kept_step(sess: store.Session) -> bool:
     return True
 
 
-def keep_failed_save(sess: store.Session, form: Any) -> None:
+def keep_failed_save(sess: store.Session, form: Any, **given: Any) -> None:
     """A Save refused (422, 409, 400) is answered from its POST: keep the form as a draft and name
     its ``?step=`` page in ``g.replace_url``, which ``base.html`` gives ``app.js`` to put in the
     address bar (``history.replaceState``), so Back onto it and Reload are a GET that shows it
-    again, never "Confirm Form Resubmission".  The store busy: nothing is kept (the page still is)."""
+    again, never "Confirm Form Resubmission".  The store busy: nothing is kept (the page still is).
+
+    ``given``: what the refusal's page gives the form instead of what was posted (a fresh ``nonce``, the
+    round's ``version`` now) and ``round_id``: the round the page's Save edits (the edit page's ``?step=``),
+    so Reload shows the same working Save."""
     if request.method != "POST":
         return
-    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-")]
+    round_id = given.pop("round_id", None)
+    changed = {k: str(v) for k, v in given.items() if v is not None}
+    kept = [(k, v) for k, v in form.items(multi=True) if not k.startswith("as-") and k not in changed]
+    kept += list(changed.items())
     try:
         draft_id = drafts.keep(sess, kept)
     except store.StoreUnavailableError:
         return
-    g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft_id)
+    if round_id is not None:
+        g.replace_url = url_for("history.edit_round", token=sess.edit_token, round_id=round_id, step=draft_id)
+    else:
+        g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft_id)
 
 
 def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
-            rnd: store.RoundRow | None, again: Callable[..., Any], nonce: str | None):
+            rnd: store.RoundRow | None, again: Callable[..., Any], form: Any):
     """The page for a Save the store refused: someone else's edit, a round number taken, a used token
-(an edit form sent again: answered "already saved" when it sent the same cards)."""
+    (a form sent again: answered "already saved" when it sent the same cards; with other cards, a page
+    whose Save works: a fresh token, and the round the form saved as the round to edit, at its version now)."""
     sess = opened.session
+    nonce = form.get("nonce")
     if isinstance(e, store.ChangeTokenUsedError):  # an edit form sent again
         if e.summary is not None and e.same:
             flash(f"Round {number} was already saved with these changes.")
             return see_other("scoreboard.scoreboard", token=sess.edit_token)
+        fresh, version = new_nonce(), rnd.version if rnd is not None else None
+        keep_failed_save(sess, form, nonce=fresh, version=version)
         if e.summary is not None:
             return again(
                 error=f"Nothing was saved: this form already saved round {number}, with other cards than these. "
-                f"Round {number} stays as it was saved; to change it again, edit round {number} from the "
-                "scoreboard. Your cards are kept below.",
-                status=409,
+                f"Your cards are kept below: press “Save changes to round {number}” to save them over round "
+                f"{number} as it is now, or go back to the scoreboard to keep it.",
+                status=409, nonce=fresh, version=version,
             )
         return again(
             error=f"Nothing was saved: this form saved round {number} once already, and that change has since been "
             f"undone. Your cards are kept below; press Save again to save them over round {number} as it is now.",
-            status=409,
-            nonce=new_nonce(),
-            version=rnd.version if rnd is not None else None,
+            status=409, nonce=fresh, version=version,
         )
     if (isinstance(e, store.ConflictError) and e.current is not None
             and rounds.round_digest(e.current.data) == rounds.round_digest(data)):
         # The same edit sent again (Back after Save, a double tap, a retry): saved, nobody else's change.
         flash(f"Round {number} was already saved with these changes.")
         return see_other("scoreboard.scoreboard", token=sess.edit_token)
+    keep_failed_save(sess, form)
     if isinstance(e, store.ConflictError):
         diff = round_diff(sess.players, data, e.current.data if e.current else None)
         page = render_template("entry/conflict.html", s=sess, mine=data, theirs=e.current, number=number, rnd=rnd,
@@ -147,17 +160,27 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
         )
         return page, 409
     if isinstance(e, store.FormTokenReusedError):
+        # A new-round form that saved round N, sent again with other cards: its Save edits round N.
+        saved_id = store.round_of_form_token(get_db(), sess.id, nonce or "")
+        saved = store.get_round(get_db(), sess.id, saved_id) if saved_id is not None else None
+        if saved is None:  # not found: as it was, with nothing to edit
+            return again(error=f"Nothing was saved: this form already saved round {e.position}, with other cards "
+                         "than these. Your cards are kept below.", status=409)
+        fresh = new_nonce()
+        keep_failed_save(sess, form, nonce=fresh, version=saved.version, round_id=saved.id)
         return again(
-            error=f"Nothing was saved: this form already saved round {e.position}, with other cards than these. "
-            f"Round {e.position} stays as it was saved; to change it, edit round {e.position} from the scoreboard. "
-            "Your cards are kept below.",
-            status=409,
+            error=f"Nothing was saved as a new round: this form already saved round {saved.position}, with other "
+            f"cards than these. Your cards are kept below: press “Save changes to round {saved.position}” to save "
+            f"them as round {saved.position}'s edit, or go back to the scoreboard to keep it as it is.",
+            status=409, rnd=saved, number=saved.position, nonce=fresh, version=saved.version,
         )
+    fresh = new_nonce()
+    keep_failed_save(sess, form, nonce=fresh)
     return again(
         error="Nothing was saved: this form was saved once already, and that round has since been undone or "
         "deleted. Your cards are kept below; press Save again to save them as a new round.",
         status=409,
-        nonce=new_nonce(),
+        nonce=fresh,
     )
 
 
@@ -271,8 +294,7 @@ def submit(
         message, round_id = save(data)
     except (store.ConflictError, store.RoundTakenError, store.FormTokenReusedError, store.SpentFormTokenError,
             store.ChangeTokenUsedError) as e:
-        keep_failed_save(sess, form)
-        return refused(opened, e, data, number=number, rnd=rnd, again=again, nonce=form.get("nonce"))
+        return refused(opened, e, data, number=number, rnd=rnd, again=again, form=form)
     except store.StoreUnavailableError as e:
         return again(error=e.message, status=503)
     flash(message)
