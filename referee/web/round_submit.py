@@ -115,6 +115,21 @@ def keep_failed_save(sess: store.Session, form: Any, **given: Any) -> None:
         g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft_id)
 
 
+def changed_since(opened: Opened, round_id: int | None, data: Mapping[str, Any]) -> str:
+    """What a form's "already saved" adds when a later change replaced what it saved: the round as it is now,
+    in players' words ("It was changed after that: round 3 now scores Aki 50, Ben 220, Chiyo 70 …"); "" while
+    round ``round_id`` still holds ``data`` (or is gone: the form's answer says so)."""
+    board = service.board(get_db(), opened)
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    if view is None or rounds.same_round(view.data, data):
+        return ""
+    if view.error:
+        return f" It was changed after that: round {view.number} now does not count ({view.error})."
+    scores = ", ".join(f"{p} {view.shown.get(p, view.scores.get(p, 0))}" for p in opened.session.players)
+    return (f" It was changed after that: round {view.number} now scores {scores} (“Edit round {view.number}” "
+            "shows its cards as they are now).")
+
+
 def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
             rnd: store.RoundRow | None, again: Callable[..., Any], form: Any):
     """The page for a Save the store refused: someone else's edit, a round number taken, a used token
@@ -124,7 +139,8 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
     nonce = form.get("nonce")
     if isinstance(e, store.ChangeTokenUsedError):  # an edit form sent again
         if e.summary is not None and e.same:
-            flash(f"Round {number} was already saved with these changes.")
+            now = changed_since(opened, rnd.id if rnd is not None else None, data)
+            flash(f"Round {number} was already saved with these changes.{now}")
             return see_other("scoreboard.scoreboard", token=sess.edit_token)
         fresh, version = new_nonce(), rnd.version if rnd is not None else None
         keep_failed_save(sess, form, nonce=fresh, version=version)
@@ -214,6 +230,9 @@ def submit(
     if request.method == "GET":  # a kept step shown again: it never saves
         action = "score" if action == "save" else action
     data, error = posted_round(opened, context)
+    if saved_round is not None and request.method == "GET":
+        flash(f"Round {number} is saved: this is its form as it was scored. To change the round, "
+              f"use “Edit round {number}”.{changed_since(opened, saved_round.id, data)}")
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
     cleared: dict[int, list[str]] = {}

@@ -30,7 +30,6 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     make_response,
     redirect,
     render_template,
@@ -51,7 +50,7 @@ from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
 from referee.web.photo_steps import slot_label
 from referee.web.round_page import entry_page, live_context, suggestions
-from referee.web.round_submit import kept_step, posted_round, scored, submit
+from referee.web.round_submit import changed_since, kept_step, posted_round, scored, submit
 from referee.web.service import rounds
 from referee.web.service import session as service
 from referee.web.too_large import photo_step_page, round_step_page
@@ -89,7 +88,9 @@ def new_round(token: str):
     def save(data: dict[str, Any]) -> tuple[str, int]:
         row, created = rounds.add(get_db(), opened, data, posted().get("nonce") or None, rounds.round_digest(data),
                                   expected_position=expected)
-        return (f"Round {row.position} saved." if created else f"Round {row.position} was already saved."), row.id
+        if created:
+            return f"Round {row.position} saved.", row.id
+        return f"Round {row.position} was already saved.{changed_since(opened, row.id, data)}", row.id
 
     closed = None
     dealer, context = board.dealer, board.context
@@ -99,9 +100,6 @@ def new_round(token: str):
     view = next((v for v in board.rounds if v.id == saved), None)
     if view is not None:
         number, dealer, context = view.number, view.dealer, view.context
-        if request.method == "GET":
-            flash(f"Round {view.number} is saved: this is its form as it was scored. To change the round, "
-                  f"use “Edit round {view.number}”.")
     elif (taken_view := next((v for v in board.rounds if expected is not None and v.number == expected),
                              None)) is not None:
         # Another phone saved this round first: score it as it was opened (its oya, its place);

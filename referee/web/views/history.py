@@ -186,8 +186,10 @@ def what_if_page(token: str):
             what_if.change_rules(get_db(), sess, req["ruleset"], req["options"], posted_nonce())
         except store.ChangeTokenUsedError as e:
             if e.summary is not None and e.same:
+                # Not the rules now (those were answered above, "already scored with these rules"): say which are.
                 flash("These rules were already applied from this form (it was sent twice), so nothing more "
-                      "changed.")
+                      "changed. They were changed after that: the session is now scored with "
+                      f"{what_if.describe_rules(sess.ruleset, sess.options)}.")
                 return see_other("scoreboard.scoreboard", token=token)
             done = "that change has since been undone" if e.summary is None else f"it made “{e.summary}”"
             refused = (f"Nothing changed: this form applied rules once already, and {done}. To apply these rules, "
