@@ -380,8 +380,23 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
     try:
         family.game_json(rules, game)
     except RefereeError as e:
+        if round_id is not None and e.code == "game-over":
+            # An edit of a round the rounds before it had already ended the game (the rules changed, an earlier
+            # edit): it does not count wherever its cards, and is kept "not counted" as before (``after_the_end``).
+            return None
         return e.without_round_number()
     return None
+
+
+def after_the_end(board: Board, round_id: int) -> str | None:
+    """Why round ``round_id`` does not count when the game ended before it, in players' words ("the game ended
+    in round 2: Chiyo won"); None for a round the game played (counted, or refused for its own cards)."""
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    counted = [v.number for v in board.rounds if v.error is None]
+    if view is None or view.error is None or not board.over or not counted or view.number < max(counted):
+        return None
+    ended = f"{board.winner} won" if board.winner else "a draw"
+    return f"the game ended in round {max(counted)}: {ended}"
 
 
 def build_board(session: Session, rounds: Sequence[RoundRow], loaded: SessionRules | None = None) -> Board:

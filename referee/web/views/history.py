@@ -31,7 +31,7 @@ from referee import store
 from referee.errors import RefereeError
 from referee.web import photos
 from referee.web.access import load, no_round, require_installed, round_or_404, see_other
-from referee.web.board import rules_amount_formatter
+from referee.web.board import after_the_end, rules_amount_formatter
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.errors import http_error
@@ -63,6 +63,10 @@ def edit_round(token: str, round_id: int):
     view = next((v for v in board.rounds if v.id == round_id), None)
     dealer = view.dealer if view else board.dealer
     context = view.context if view else board.context
+    ended = after_the_end(board, round_id)
+    if request.method == "GET" and ended:  # shown on the form, not "the game is over: start a new game"
+        flash(f"Round {rnd.position} comes after the end of the game ({ended}), so it does not count; its cards "
+              "can still be corrected here.")
     if request.method == "GET" and not kept_step(sess):
         return entry_page(opened, rnd.data, dealer=dealer, number=rnd.position, rnd=rnd, version=rnd.version,
                           context=context)
@@ -74,6 +78,10 @@ def edit_round(token: str, round_id: int):
         if not changed:
             return (f"Nothing changed: round {rnd.position} already has these cards and details, so nothing was "
                     "saved."), round_id
+        still = after_the_end(service.board(get_db(), service.saved(get_db(), opened)), round_id)
+        if still:
+            return (f"Round {rnd.position} updated. It comes after the end of the game ({still}), so it does not "
+                    "count."), round_id
         return f"Round {rnd.position} updated; totals and later dealers recomputed.", round_id
 
     return submit(opened, number=rnd.position, dealer=dealer, save=save, rnd=rnd, version=version, context=context)
