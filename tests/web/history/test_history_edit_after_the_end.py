@@ -82,3 +82,15 @@ def test_an_earlier_round_of_a_finished_game_edits_as_any_round(client, h, game)
     said = _text(_edit(client, token, rnd, other))
     assert "Round 1 updated" in said
     assert "game is over" not in said.split("Rounds")[0]
+
+
+def test_the_api_corrects_a_round_after_the_end_and_keeps_it_not_counted(client, h):
+    token, _ = _roppyakken(client, h)
+    rnd = rounds(client, token)[2]
+    r = client.put(f"/api/v1/sessions/{token}/rounds/{rnd['id']}", json={"version": rnd["version"],
+                                                                         "piles": h.piles(2)})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["changed"] is True
+    after = client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][2]
+    assert after["error"]  # still after the end: not counted
+    assert sorted(after["input"]["piles"]["Ben"]) == sorted(h.piles(2)["Ben"])
