@@ -8,20 +8,8 @@ import pytest
 from referee import store
 
 
-@pytest.fixture
-def db():
-    d = store.open_db(None)
-    yield d
-    d.close()
-
-
-def new_session(db, name: str = "T") -> store.Session:
-    return store.create_session(db, name=name, ruleset="roppyakken", family="roppyakken", options={},
-                                players=["A", "B"], dealer="A")
-
-
-def test_a_step_keeps_the_form_as_a_new_draft(db):
-    sess = new_session(db)
+def test_a_step_keeps_the_form_as_a_new_draft(db, make_session):
+    sess = make_session()
     form = [("pile-0", "pine-crane"), ("pile-0", "pine-chaff-1"), ("action", "score")]
     first = store.keep_draft(db, sess.id, form)
     second = store.keep_draft(db, sess.id, form, {"pile-0": "The photo is empty"})
@@ -32,16 +20,16 @@ def test_a_step_keeps_the_form_as_a_new_draft(db):
     assert second.errors == {"pile-0": "The photo is empty"}  # a photo step's errors stay with its draft
 
 
-def test_the_page_keeps_one_draft_replaced_at_each_tap(db):
-    sess = new_session(db)
+def test_the_page_keeps_one_draft_replaced_at_each_tap(db, make_session):
+    sess = make_session()
     store.keep_draft(db, sess.id, [("pile-0", "pine-crane")], draft_id="page-draft-1")
     kept = store.keep_draft(db, sess.id, [("pile-1", "plum-chaff-1")], draft_id="page-draft-1")
     assert kept.id == "page-draft-1"
     assert store.get_draft(db, sess.id, "page-draft-1").form == [("pile-1", "plum-chaff-1")]
 
 
-def test_another_sessions_draft_is_neither_read_nor_replaced(db):
-    mine, theirs = new_session(db, "Mine"), new_session(db, "Theirs")
+def test_another_sessions_draft_is_neither_read_nor_replaced(db, make_session):
+    mine, theirs = make_session("Mine"), make_session("Theirs")
     store.keep_draft(db, theirs.id, [("pile-0", "pine-crane")], draft_id="shared-id-1")
     kept = store.keep_draft(db, mine.id, [("pile-0", "plum-chaff-1")], draft_id="shared-id-1")
     assert kept.id != "shared-id-1"
@@ -50,8 +38,8 @@ def test_another_sessions_draft_is_neither_read_nor_replaced(db):
         store.get_draft(db, mine.id, "shared-id-1")
 
 
-def test_old_drafts_are_pruned(db):
-    sess = new_session(db)
+def test_old_drafts_are_pruned(db, make_session):
+    sess = make_session()
     kept = store.keep_draft(db, sess.id, [("pile-0", "pine-crane")])
     assert store.prune_drafts(db, "2000-01-01T00:00:00+00:00") == 0
     assert store.prune_drafts(db, "9999-01-01T00:00:00+00:00") == 1

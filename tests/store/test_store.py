@@ -12,26 +12,6 @@ from referee import store
 from referee.cards import CARDS
 
 
-@pytest.fixture
-def db():
-    d = store.open_db(None)
-    yield d
-    d.close()
-
-
-@pytest.fixture
-def sess(db):
-    return store.create_session(
-        db,
-        name="T",
-        ruleset="roppyakken",
-        family="roppyakken",
-        options={},
-        players=["A", "B"],
-        dealer="A",
-    )
-
-
 def test_migrations_are_named_and_applied_once(db):
     applied = [m.name for m in store.migrations.applied(db)]
     assert applied[0] == "m001_initial"

@@ -2,22 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from referee import store
-
-
-@pytest.fixture
-def db():
-    d = store.open_db(None)
-    yield d
-    d.close()
-
-
-@pytest.fixture
-def sess(db):
-    return store.create_session(db, name="T", ruleset="roppyakken", family="roppyakken", options={},
-                                players=["A", "B"], dealer="A")
 
 
 # Bug (new-user try): an edit that changed nothing was logged as "edit round 1", which Undo then offered.
