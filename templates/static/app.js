@@ -175,13 +175,17 @@
       opened = Array.prototype.map.call(ev.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
     }
   });
-  document.addEventListener("htmx:afterSettle", function (ev) {
+  // Restored as soon as the new board is in the page (afterSwap, in the same task as the swap), not at the
+  // settle step, which comes a settle delay later: no frame shows the "Why?" closed or the times in UTC.
+  document.addEventListener("htmx:afterSwap", function () {
     var board = document.getElementById("board");
     if (opened && board) {
       opened.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
       opened = null;
     }
     localTimes(document);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
     var form = document.getElementById("round-form");
     if (form) { refresh(form); }
   });
