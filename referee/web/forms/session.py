@@ -111,9 +111,12 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     dealer_names = [p for i, p in seated if i == sf.dealer]
     dealer = dealer_names[0] if dealer_names else ""
     if not dealer and "players" not in sf.errors:
+        # Names the seat as the form labels it (Player 3), never the radio's 0-based value.
+        where = (f"it is on Player {sf.dealer + 1}’s seat, which has no name" if 0 <= sf.dealer < MAX_PLAYERS
+                 else "it is on no seat of the form")
         sf.errors["players"] = (
-            f"The first dealer (●) must be a named player; the form chose {raw_dealer[:20]!r}, "
-            "which is not the position of a name entered above."
+            f"The first dealer (●) must be a named player; {where}. Type a name there, or tap the ● beside a "
+            "name entered above."
         )
     # Every field's error at once, as a form says them: the game's are checked whatever the others hold.
     try:

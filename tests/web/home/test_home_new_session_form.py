@@ -54,6 +54,19 @@ def test_new_session_with_a_dealer_that_is_no_named_player(client, dealer):
     assert client.get("/api/v1/sessions").get_json()["sessions"] == []
 
 
+# Bug (phone walk): ● set on Player 3's empty seat said "the form chose '2'", the seat's 0-based
+# index, which reads as Player 2, a named player.
+@pytest.mark.parametrize(("dealer", "seat"), [("2", "Player 3"), ("1", "Player 2")])
+def test_a_dealer_on_an_empty_seat_names_that_seat_as_the_form_shows_it(client, dealer, seat):
+    form = {"name": "Friday", "ruleset": "roppyakken", "dealer": dealer, "player-0": "Aki"}
+    form |= {"player-1": "Ben", "player-2": ""} if dealer == "2" else {"player-1": "", "player-2": "Ben"}
+    r = client.post("/new", data=form)
+    body = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert f"{seat}’s seat, which has no name" in body
+    assert f"chose {dealer!r}" not in body
+
+
 FAMILY_SEATS = {"roppyakken": 3, "koikoi": 2, "hachihachi": 3}
 
 
