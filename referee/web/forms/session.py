@@ -82,6 +82,11 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
         sf.errors["name"] = "Give the session a name, e.g. “Friday at Aki's”."
     elif len(sf.name) > MAX_SESSION_NAME:
         sf.errors["name"] = f"The name has {len(sf.name)} characters; keep it to {MAX_SESSION_NAME} characters."
+    elif not printable_name(sf.name):
+        sf.errors["name"] = (
+            "The session’s name has a character that does not show (a control or invisible character, often "
+            "pasted in with the name); type the name again."
+        )
     seated = [(i, p) for i, p in enumerate(sf.players) if p]
     names = [p for _, p in seated]
     twin = repeated_name(names)

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from pydantic_core import PydanticCustomError
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
+from referee.names import printable_name
 from referee.web.forms.limits import (
     MAX_NAME,
     MAX_NAME_CODEPOINTS,
@@ -53,6 +54,16 @@ def _name_characters(name: str) -> str:
             "name_too_long", f"has {name_length(name)} characters; at most {MAX_NAME} characters"
         )
     return name
+
+
+def _shown_characters(name: str) -> str:
+    """Every character shows, as in a player's name: no NUL, no zero-width space, no bidirectional override."""
+    if not printable_name(name):
+        raise PydanticCustomError(
+            "name_hidden_character", "has a character that does not show (a control or invisible character)"
+        )
+    return name
+
 
 NonBlank = r"\S"
 
@@ -196,11 +207,11 @@ class NewSessionIn(_Request):
 
     model_config = ConfigDict(title="NewSession")
 
-    name: str = Field(
+    name: Annotated[str, AfterValidator(_shown_characters)] = Field(
         min_length=1,
         max_length=MAX_SESSION_NAME,
         pattern=NonBlank,
-        description=f"is required: the session's name, 1 to {MAX_SESSION_NAME} characters",
+        description=f"is required: the session's name, 1 to {MAX_SESSION_NAME} characters, every one of them shown",
     )
     ruleset: str | None = Field(
         None,

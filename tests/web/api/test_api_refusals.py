@@ -94,3 +94,13 @@ def test_api_names_what_is_wrong_with_a_body(client, body, says):
     assert r.status_code == 400
     assert says in r.get_json()["message"]
     assert "set_int_max_str_digits" not in r.get_json()["message"]
+
+
+# Bug (phone walk): the API created a session named "x\u0000" (or only a zero-width space), which the home
+# page then listed with no name to tap.
+@pytest.mark.parametrize("name", ["x\u0000", "\u200b", "\u202eyadirF"], ids=["nul", "zero-width-space", "rlo"])
+def test_the_api_refuses_a_session_name_with_a_character_that_does_not_print(client, name):
+    r = client.post("/api/v1/sessions", json={"name": name, "ruleset": "roppyakken", "players": ["Aki", "Ben"]})
+    assert r.status_code == 422
+    assert "does not show" in r.get_json()["message"]
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []

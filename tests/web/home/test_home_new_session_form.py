@@ -102,6 +102,19 @@ def test_a_name_with_a_character_that_does_not_print_is_a_clear_form_error(clien
     assert "&#34;players&#34;" not in page
 
 
+# Bug (phone walk): a session name of only a zero-width space (or with a NUL or a right-to-left override)
+# was taken, so the home page listed a session with no name to tap; player names were already refused.
+@pytest.mark.parametrize(
+    "name", ["\u200b", "Fri\x00day", "\u202eyadirF"], ids=["zero-width-space", "nul", "right-to-left-override"]
+)
+def test_a_session_name_with_a_character_that_does_not_print_is_a_clear_form_error(client, name):
+    form = {"name": name, "ruleset": "roppyakken", "dealer": "0", "player-0": "Aki", "player-1": "Ben"}
+    r = client.post("/new", data=form)
+    assert r.status_code == 422
+    assert "The session’s name has a character that does not show" in r.get_data(as_text=True)
+    assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
 # Bug of the 360 px walk-through: a mistyped card in Go-Stop's ssangpi said "preset gostop (with options): field
 # 'options.ssangpi[0]' is 'wilow-lightning'; expected a card id of CARDS.tsv", at the top of the form beside the
 # game; every card-list house rule says it at its own field, in players' words.
