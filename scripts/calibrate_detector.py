@@ -2,11 +2,12 @@
 """Fit the detector's confidence calibration on the held-out calibration split, and check it.
 
 1. Runs the detector without calibration over the ``calib`` set (vision.train.testset; seed 8,
-   never the test set) and labels each detection right or wrong: right when the photo holds
-   that card (identity) and no earlier, more confident detection already claimed it.
-2. Fits :class:`vision.calibration.Calibration` (Platt scaling on the localiser score and
-   the pooled class probability) and writes it (``--out``, default next to the shipped
-   models: vision/models/calibration.json).
+   never the test set; ``--calib A B`` pools several, e.g. calib and calib2) and labels each
+   detection right or wrong: right when the photo holds that card (identity) and no earlier,
+   more confident detection already claimed it.
+2. Fits :class:`vision.calibration.Calibration` (Platt scaling on the box score, the pooled
+   class probability, the visible share, and with ``--context`` the photo's context features)
+   and writes it (``--out``, default next to the shipped models: vision/models/calibration.json).
 3. Proposes the certain threshold (the lowest calibrated confidence at which certain
    detections are right >= 99% of the time on the calibration split) and the suggestion
    floor, then measures both, the reliability table and the ECE on the ``test`` set.
@@ -103,7 +104,11 @@ def layout_thresholds(d: dict, conf: np.ndarray, target: float, min_count: int) 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--calib", type=Path, default=Path("data/heldout/calib"))
+    p.add_argument("--calib", type=Path, nargs="+", default=[Path("data/heldout/calib")], help="set(s), pooled")
+    p.add_argument(
+        "--context", action="store_true",
+        help="also fit the photo-context features (vision.calibration.CONTEXT_FEATURES)",
+    )
     p.add_argument("--test", type=Path, default=Path("data/heldout/test"))
     p.add_argument("--localiser", type=Path, default=None)
     p.add_argument("--classifier", type=Path, default=None)
@@ -130,15 +135,18 @@ def main(argv=None) -> int:
     det = Detector(
         localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta, **kw
     )
-    cal_d = label_detections(det, limited(read_testset(a.calib), a.limit))
+    cal_d = label_detections(det, [ph for c in a.calib for ph in limited(read_testset(c), a.limit)])
     test_d = label_detections(det, limited(read_testset(a.test), a.limit))
     n_right = int(cal_d["right"].sum())
-    note = f"{a.calib} ({len(cal_d['right'])} detections, {n_right} right)"
+    note = f"{' + '.join(map(str, a.calib))} ({len(cal_d['right'])} detections, {n_right} right)"
     # a whole-card detector's visible share is the third feature (vision.calibration)
     vis = det.boxes == "whole"
-    cal = fit_platt(cal_d["score"], cal_d["prob"], cal_d["right"], cal_d["visible"] if vis else None)
-    conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"])
-    conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"])
+    cal = fit_platt(
+        cal_d["score"], cal_d["prob"], cal_d["right"], cal_d["visible"] if vis else None,
+        context=cal_d["context"] if a.context else None,
+    )
+    conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"], cal_d["context"])
+    conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"], test_d["context"])
     # the certain threshold: the target precision overall and within every layout that
     # reaches it at all, rounded up to a step of 0.005 (never below what the target needs)
     per_lay = layout_thresholds(cal_d, conf_c, a.target, a.layout_min)
@@ -148,12 +156,12 @@ def main(argv=None) -> int:
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
-    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, verifier=det.verifier is not None)
+    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, det.verifier is not None, cal.e)
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]
     res = {
-        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "fitted_on": note},
+        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "e": cal.e, "fitted_on": note},
         "proposed": {"certain_at": certain_at, "suggest_floor": floor},
         "thresholds": {"overall": overall, "per_layout": per_lay},
         "calib": measure(cal_d, conf_c, certain_at, floor),

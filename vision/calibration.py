@@ -12,6 +12,9 @@ where ``v`` is the visible share of the card's face a whole-card detector judged
 (1 for a localiser of visible regions, and ``d`` 0 in a fit without it: a heap's cards are
 read less reliably than a spread's at the same scores, and ``v`` tells them apart), fitted
 by logistic regression on a held-out calibration split (never the test split):
+a fit may add the photo's context, ``+ e . context`` (:data:`CONTEXT_FEATURES`, from the kept boxes
+alone: how many, how large against the photo's median box, how much of each box other boxes cover),
+so that one threshold means the same precision in a crowded heap as on a spread;
 each detection is labelled right when the photo holds that card (identity) and the box is
 on it.  The fitted ``(a, b, c)`` ship next to the weights (``vision/models/calibration.json``)
 because they belong to them.  The numbers, the reliability table and the chosen thresholds
@@ -27,7 +30,38 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.geometry import obb_to_xyxy
+
 _EPS = 1e-6
+
+#: The photo-context features a calibration may weigh (``Calibration.e``, in this order), computed by
+#: :func:`context_features` from the boxes the detector kept: ``log_boxes``, the log of their number;
+#: ``log_area``, the log of a box's area over the photo's median box area (clipped to 0.05-20);
+#: ``cover``, the summed areas of a box's overlaps with the other boxes over its own area (clipped to
+#: 0-3).  All from axis-aligned bounds, so they do not depend on the photo's size in pixels.
+CONTEXT_FEATURES: tuple[str, ...] = ("log_boxes", "log_area", "cover")
+
+
+def context_features(obbs: np.ndarray) -> np.ndarray:
+    """The :data:`CONTEXT_FEATURES` of each kept box: ``(K, 5)`` oriented boxes (pixels, any scale) ->
+    ``(K, 3)``.  One box alone: zeros.  Raises ValueError for a malformed ``obbs``."""
+    xy = obb_to_xyxy(np.asarray(obbs, np.float64).reshape(-1, 5))
+    k = len(xy)
+    if k == 0:
+        return np.zeros((0, len(CONTEXT_FEATURES)))
+    area = np.maximum(np.prod(xy[:, 2:] - xy[:, :2], axis=1), 1e-9)
+    lt = np.maximum(xy[:, None, :2], xy[None, :, :2])
+    rb = np.minimum(xy[:, None, 2:], xy[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    np.fill_diagonal(inter, 0.0)
+    return np.stack(
+        [
+            np.full(k, np.log(k)),
+            np.log(np.clip(area / np.median(area), 0.05, 20)),
+            np.clip(inter.sum(1) / area, 0, 3),
+        ],
+        1,
+    )
 
 
 def logit(x, eps: float = _EPS) -> np.ndarray:
@@ -59,8 +93,8 @@ def newton_logistic(
 
 @dataclass(frozen=True)
 class Calibration:
-    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + c)``;
-    see the module doc.
+    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + e . context + c)``;
+    see the module doc.  ``e``: the weights of :data:`CONTEXT_FEATURES` (empty: a fit without them).
 
     ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
     ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
@@ -79,12 +113,25 @@ class Calibration:
     suggest_floor: float | None = None
     d: float = 0.0
     verifier: bool = False
+    e: tuple[float, ...] = ()
 
-    def __call__(self, score, prob, visible=1.0) -> np.ndarray:
+    def __post_init__(self) -> None:
+        e = tuple(float(w) for w in self.e)
+        if e and len(e) != len(CONTEXT_FEATURES):
+            raise ValueError(f"e: expected {len(CONTEXT_FEATURES)} weights {CONTEXT_FEATURES} or none, got {len(e)}")
+        object.__setattr__(self, "e", e)
+
+    def __call__(self, score, prob, visible=1.0, context=None) -> np.ndarray:
         """Calibrated confidence (0-1) for box scores (see the module doc), class probabilities
-        and visible shares (0-1; broadcasting arrays of any shape)."""
+        and visible shares (0-1; broadcasting arrays of any shape), and ``context`` ``(..., 3)``
+        (:func:`context_features`, broadcasting the same way; ignored by a fit without ``e``).
+        Raises ValueError when a fit with ``e`` gets no context."""
         v = np.asarray(visible, np.float64)
         z = self.a * logit(score) + self.b * logit(prob) + self.d * (v - 1.0) + self.c
+        if self.e:
+            if context is None:
+                raise ValueError("this calibration weighs the photo's context: pass context_features(obbs)")
+            z = z + np.asarray(context, np.float64) @ np.asarray(self.e)
         return 1.0 / (1.0 + np.exp(-z))
 
     def save(self, path: Path) -> None:
@@ -99,19 +146,22 @@ class Calibration:
             opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor", "d") if d.get(k) is not None}
             return cls(
                 float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")),
-                **opt, verifier=bool(d.get("verifier", False)),
+                **opt, verifier=bool(d.get("verifier", False)), e=tuple(d.get("e", ())),
             )
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None
 
 
-def fit_platt(score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50) -> Calibration:
+def fit_platt(
+    score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50, context=None
+) -> Calibration:
     """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
 
     ``score``, ``prob``: ``(N,)`` box scores (localiser or verifier) and class probabilities; ``right``:
     ``(N,)`` booleans; ``visible``: optional ``(N,)`` visible shares (0-1), fitted as the
-    third feature when given (else ``d`` is 0).  Raises ValueError when ``right`` is all one
-    value (nothing to fit).
+    third feature when given (else ``d`` is 0); ``context``: optional ``(N, 3)``
+    :func:`context_features` of each detection's box, fitted as ``e`` when given.  Raises ValueError
+    when ``right`` is all one value (nothing to fit).
     """
     y = np.asarray(right, np.float64)
     if len(y) == 0 or y.min() == y.max():
@@ -119,11 +169,18 @@ def fit_platt(score, prob, right, visible=None, l2: float = 1e-3, iters: int = 5
     cols = [logit(score), logit(prob)]
     if visible is not None:
         cols.append(np.asarray(visible, np.float64) - 1.0)
+    n_ctx = 0
+    if context is not None:
+        ctx = np.asarray(context, np.float64).reshape(len(y), len(CONTEXT_FEATURES))
+        cols.extend(ctx.T)
+        n_ctx = ctx.shape[1]
     x = np.stack([*cols, np.ones(len(y))], 1)
     k = len(cols)
     w0 = np.r_[np.ones(2), np.zeros(k - 2), 0.0]
     w = newton_logistic(x, y, w0, l2 * np.diag([1.0] * k + [0.0]), iters, 1e-9)
-    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=float(w[2]) if k == 3 else 0.0)
+    d = float(w[2]) if visible is not None else 0.0
+    e = tuple(float(v) for v in w[k - n_ctx : k]) if n_ctx else ()
+    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=d, e=e)
 
 
 def reliability(conf, right, bins: int = 10) -> list[dict]:

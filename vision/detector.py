@@ -25,6 +25,7 @@ import numpy as np
 from PIL import Image
 
 from referee.cards import CARD_IDS
+from vision.calibration import context_features
 from vision.detection import BACKENDS, CERTAIN_AT, Detection
 from vision.errors import ModelError
 from vision.geometry import CROP_SIZE, crop_obbs
@@ -664,13 +665,14 @@ class Detector:
         obbs, scores, known = self.keep_boxes(loaded.array, obbs, scores)
         masks, visible = self.visibility(loaded.array, obbs)
         whole, probs = self.classify_views(loaded.array, obbs, masks, known)
-        assigned = assign_cards(probs, scores, self.calibration, visible)
+        context = context_features(obbs)
+        assigned = assign_cards(probs, scores, self.calibration, visible, context)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
         readable = self.readable_from if self.boxes == "whole" else 0.0
         named = reads_whole(assigned, whole, self.whole_reads) if readable else None
         dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable, named)
-        return Trace(obbs_px, scores, probs, assigned, dets, visible)
+        return Trace(obbs_px, scores, probs, assigned, dets, visible, context)
 
 
 def _turns(p: np.ndarray, covered: np.ndarray, tta: bool) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -709,7 +711,8 @@ class Trace:
     ``probs`` ``(K, 48)``: class probabilities (summing to
     1 - the "not a card" probability when the classifier has that class); ``assigned``:
     per box ``(class index or -1, confidence)`` after the pile rules; ``detections``: what
-    :meth:`Detector.detect` returns; ``visible`` ``(K,)``: each box's visible share (0-1).
+    :meth:`Detector.detect` returns; ``visible`` ``(K,)``: each box's visible share (0-1);
+    ``context`` ``(K, 3)``: each box's photo-context features (:func:`vision.calibration.context_features`).
     """
 
     obbs: np.ndarray
@@ -718,6 +721,7 @@ class Trace:
     assigned: list[tuple[int, float]]
     detections: list[Detection]
     visible: np.ndarray | None = None
+    context: np.ndarray | None = None
 
 
 _DEFAULT: dict[str, Detector] = {}

@@ -177,7 +177,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def assign_cards(
-    probs: np.ndarray, det_scores: np.ndarray, calibration=None, visible: np.ndarray | None = None
+    probs: np.ndarray,
+    det_scores: np.ndarray,
+    calibration=None,
+    visible: np.ndarray | None = None,
+    context: np.ndarray | None = None,
 ) -> list[tuple[int, float]]:
     """Give each detection a distinct card under the pile rules.
 
@@ -185,7 +189,9 @@ def assign_cards(
     verifier's probabilities, :mod:`vision.verify`, or the localiser's scores);
     ``calibration``: a callable ``(score, pooled prob, visible) -> confidence`` on arrays
     (:class:`vision.calibration.Calibration`), or None for the raw product; ``visible``:
-    optional ``(K,)`` visible share of each card (default 1).
+    optional ``(K,)`` visible share of each card (default 1); ``context``: optional ``(K, 3)``
+    photo-context features of each box (:func:`vision.calibration.context_features`), passed to
+    ``calibration`` as a fourth argument when given.
     Returns, per detection, ``(class index, confidence)`` with confidence =
     ``calibration(box score, pooled class probability)``, or their product without
     one.  Greedy over (detection, group) pairs by confidence; a group
@@ -205,9 +211,10 @@ def assign_cards(
         gp = pooled * det_scores[:, None]
     else:
         vis = np.ones(k) if visible is None else np.asarray(visible, np.float64)
-        gp = np.asarray(
-            calibration(np.broadcast_to(det_scores[:, None], pooled.shape), pooled, vis[:, None]), np.float64
-        )
+        args = (np.broadcast_to(det_scores[:, None], pooled.shape), pooled, vis[:, None])
+        if context is not None:
+            args += (np.asarray(context, np.float64)[:, None, :],)
+        gp = np.asarray(calibration(*args), np.float64)
     free = [list(g) for g in GROUPS]
     result: list[tuple[int, float]] = [(-1, 0.0)] * k
     done = np.zeros(k, bool)

@@ -1,11 +1,13 @@
-"""Confidence calibration (vision/calibration.py): Platt scaling in two features, the
-reliability table and the precision threshold (issue 9, "Certainty that means it")."""
+"""Confidence calibration (vision/calibration.py): Platt scaling in two to six features (the photo's
+context among them), the reliability table and the precision threshold (issue 9, "Certainty that means it")."""
 
 import numpy as np
 import pytest
 
 from vision.calibration import (
+    CONTEXT_FEATURES,
     Calibration,
+    context_features,
     expected_calibration_error,
     fit_platt,
     reliability,
@@ -87,3 +89,56 @@ def test_calibration_formula_by_hand():
     assert float(Calibration(2.0, 1.0, 0.0, d=3.0)(0.5, 0.5, 0.5)) == pytest.approx(1 / (1 + 4.4816891), abs=1e-7)
     # logit(0.8) = ln 4, logit(0.2) = -ln 4: with a = b they cancel, leaving sigmoid(c) = sigmoid(ln 3) = 3 / 4
     assert float(Calibration(1.0, 1.0, 1.0986123)(0.8, 0.2)) == pytest.approx(0.75, abs=1e-7)
+
+
+def test_context_features_by_hand():
+    # three upright boxes (cx, cy, w, h, theta): two 10 x 10 overlapping by a 5 x 10 strip, one 20 x 20 apart
+    obbs = np.array([[5, 5, 10, 10, 0], [10, 5, 10, 10, 0], [100, 100, 20, 20, 0]], float)
+    ctx = context_features(obbs)
+    assert ctx.shape == (3, len(CONTEXT_FEATURES)) == (3, 3)
+    assert ctx[:, 0] == pytest.approx([np.log(3)] * 3)  # log_boxes
+    assert ctx[:, 1] == pytest.approx([0.0, 0.0, np.log(4)])  # log_area: against the median area, 100
+    assert ctx[:, 2] == pytest.approx([0.5, 0.5, 0.0])  # cover: 50 of 100 px under the other box
+    # scale-free: the same boxes in pixels of a photo twice the size
+    big = obbs.copy()
+    big[:, :4] *= 2
+    assert context_features(big) == pytest.approx(ctx)
+    assert context_features(obbs[:1]) == pytest.approx(np.zeros((1, 3)))
+    assert context_features(np.zeros((0, 5))).shape == (0, 3)
+
+
+def test_a_context_fit_recovers_known_weights_and_round_trips(tmp_path):
+    s, p, _, _ = _synthetic()
+    rng = np.random.default_rng(1)
+    ctx = np.stack([np.log(rng.integers(1, 30, len(s))), rng.normal(0, 0.5, len(s)), rng.uniform(0, 2, len(s))], 1)
+    z = 1.5 * np.log(s / (1 - s + 1e-9)) + 2.0 * np.log(p / (1 - p + 1e-9)) - 0.5 + ctx @ [-0.6, 0.8, -1.0]
+    right = rng.random(len(s)) < 1 / (1 + np.exp(-z))
+    cal = fit_platt(s, p, right, context=ctx)
+    assert cal.d == 0.0
+    assert cal.e == pytest.approx((-0.6, 0.8, -1.0), abs=0.3)
+    assert fit_platt(s, p, right).e == ()  # no context asked: none fitted
+    cal.save(tmp_path / "c.json")
+    assert Calibration.load(tmp_path / "c.json") == cal
+
+
+def test_a_context_calibration_needs_the_context_and_three_weights():
+    cal = Calibration(1.0, 1.0, 0.0, e=(0.0, 0.0, -1.0))
+    with pytest.raises(ValueError, match="context"):
+        cal(0.8, 0.9)
+    # cover 1 costs one logit: sigmoid(ln 4 + ln 9 - 1)
+    assert float(cal(0.8, 0.9, 1.0, [0.0, 0.0, 1.0])) == pytest.approx(1 / (1 + np.exp(1) / 36), abs=1e-7)
+    # a calibration without e ignores a context
+    assert float(Calibration(1.0, 1.0, 0.0)(0.8, 0.9, 1.0, [5.0, 5.0, 5.0])) == pytest.approx(36 / 37)
+    with pytest.raises(ValueError, match="3 weights"):
+        Calibration(1.0, 1.0, 0.0, e=(1.0,))
+
+
+def test_assign_cards_passes_each_box_its_context():
+    probs = np.full((2, 48), 0.1 / 47)
+    probs[:, 0] = 0.9
+    cal = Calibration(1.0, 1.0, 0.0, e=(0.0, 0.0, -1.0))
+    out = assign_cards(probs, np.array([0.8, 0.8]), cal, None, np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 2.0]]))
+    # the same card twice: the uncovered box takes it, at sigmoid(ln 36); the covered one gets no card
+    # of that group (pine-crane is one card) but its next-best at a lower confidence
+    assert out[0] == (0, pytest.approx(36 / 37))
+    assert out[1][0] != 0 and out[1][1] < out[0][1]

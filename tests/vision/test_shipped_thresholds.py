@@ -109,7 +109,9 @@ def heldout_sample(tmp_path_factory):
     write_testset(tmp / "test", tmp / "art", split="test", per_cell=1, styles=styles, workers=1)
     photos = read_testset(tmp / "test")
     d = label_detections(Detector(calibration=False, uncertain_below=0.0), photos)
-    d["confidence"] = Calibration.load(PACKAGE_MODELS / "calibration.json")(d["score"], d["prob"], d["visible"])
+    d["confidence"] = Calibration.load(PACKAGE_MODELS / "calibration.json")(
+        d["score"], d["prob"], d["visible"], d["context"]
+    )
     return d
 
 

@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from referee.cards import CARD_IDS
+from vision.calibration import CONTEXT_FEATURES
 from vision.geometry import obb_iou
 from vision.postprocess import GROUPS
 from vision.synth.render import MERGED_IDS
@@ -68,10 +69,13 @@ def label_detections(det, photos) -> dict:
     confident detection already claimed it.  Returns numpy arrays of length N (detections):
     ``score`` (localiser score), ``prob`` (pooled class probability), ``right`` (bool),
     ``layout`` (str), ``photo`` (index into ``photos``), ``visible`` (the detector's visible
-    share, 1 for a visible-region localiser), and ``cards_total`` (int, cards in all photos).
+    share, 1 for a visible-region localiser), ``context`` (``(N, 3)``, the box's photo-context
+    features, :func:`vision.calibration.context_features`), and ``cards_total`` (int, cards in all photos).
     Used to fit and check the confidence calibration.
     """
-    rows: dict[str, list] = {"score": [], "prob": [], "right": [], "layout": [], "photo": [], "visible": []}
+    rows: dict[str, list] = {
+        "score": [], "prob": [], "right": [], "layout": [], "photo": [], "visible": [], "context": []
+    }
     cards_total = 0
     for k, ph in enumerate(photos):
         tr = det.trace(ph.image())
@@ -93,7 +97,9 @@ def label_detections(det, photos) -> dict:
             rows["layout"].append(ph.layout)
             rows["photo"].append(k)
             rows["visible"].append(1.0 if tr.visible is None else float(tr.visible[i]))
+            rows["context"].append(tr.context[i])
     out: dict = {k: np.array(v) for k, v in rows.items()}
+    out["context"] = out["context"].reshape(-1, len(CONTEXT_FEATURES))
     out["right"] = out["right"].astype(bool)
     out["cards_total"] = cards_total
     return out
