@@ -19,6 +19,10 @@ from typing import Any
 from referee.cards import BY_ID, CARDS, KIND_TERMS, month_label
 from referee.schema import option_specs
 
+#: A message names the cards it is about while there are at most this many (a hand's worth, as a player overlooks
+#: them), and counts them past it: one card entered of 48 is not answered with the 47 others' names.
+NAMED_CARDS = 7
+
 #: English names of the card kinds, singular and plural.
 KIND_WORDS = {
     "bright": ("bright", "brights"),

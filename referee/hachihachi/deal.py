@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from referee.cards import BY_ID, CARD_IDS
 from referee.errors import RoundFieldError
+from referee.wording import NAMED_CARDS
 
 #: Cards dealt to each active player's hand and to the field.
 HAND_SIZE = 7
@@ -80,9 +81,16 @@ class DeckCheck:
         return self.cards <= self.deal.in_play
 
     def problem(self) -> str | None:
-        """Why the piles do not fit the deal, in words a player acts on; None when they do."""
+        """Why the piles do not fit the deal, in words a player acts on; None when they do.  The cards in no pile
+        are named while few are missing (``referee.wording.NAMED_CARDS``), else counted."""
         if self.ok:
             return None
+        if self.deal.whole_deck and len(self.missing) > NAMED_CARDS:  # a pile not entered yet: counted, not listed
+            return (
+                f"the piles hold {self.cards} of the {len(CARD_IDS)} cards; with {self.deal.active} players every "
+                f"card is played, so a round settled on card points needs all {len(CARD_IDS)}: "
+                f"{len(self.missing)} cards are in no pile"
+            )
         if self.deal.whole_deck:
             diff = DECK_POINTS - self.points
             how = f"{diff} missing" if diff > 0 else f"{-diff} extra"

@@ -81,6 +81,19 @@ def holds_nothing(data: Mapping[str, Any], players: Sequence[str] | None = None)
     return True
 
 
+def no_card(data: Mapping[str, Any], family: str | Family, players: Sequence[str]) -> bool:
+    """Whether a round from a cards form holds no card and no total (``holds_nothing``: a pile of a name not in
+    ``players`` is something, for the core to name), which no game scores: a
+    stopper named with no card counts as nothing too (a stop needs a yaku or points), while a round that says
+    nobody stopped (``stopped_by`` null: Koi-Koi's hands ran out, Go-Stop's nagari) is a draw without cards.  A
+    round of a game whose rounds say how they ended (``Family.round_keys``) that does not say it is not: that
+    game's own words ask who stopped first."""
+    if "stopped_by" in data:
+        rest = {k: v for k, v in data.items() if k != "stopped_by"}
+        return data["stopped_by"] is not None and holds_nothing(rest, players)
+    return "stopped_by" not in _family(family).round_keys and holds_nothing(data, players)
+
+
 def without_context(family: str | Family, data: Mapping[str, Any],
                     context: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
     """A round object without the keys of its game context (``RoundView.context``: Koi-Koi's

@@ -24,17 +24,25 @@ from typing import Any
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from referee import store
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RoundFieldError
 from referee.web import drafts, photos
 from referee.web.access import see_other
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
-from referee.web.forms.rounds import dealer_mismatch, in_form_words, nothing_entered, round_data, unanswered
+from referee.web.forms.rounds import (
+    dealer_mismatch,
+    in_form_words,
+    no_card_entered,
+    nothing_entered,
+    round_data,
+    sentence,
+    unanswered,
+)
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_page import entry_page, mon_per_kan, round_words
-from referee.web.round_shape import holds_nothing
+from referee.web.round_shape import no_card
 from referee.web.service import rounds
 from referee.web.service import session as service
 from referee.web.service.session import Opened
@@ -50,9 +58,27 @@ def scored(opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[s
     try:
         return rounds.score(opened, data, dealer, context), None, None
     except RefereeError as e:
-        return None, e.message if form is None else in_form_words(form, opened.family, e), e.code
+        if form is None:
+            return None, e.message, e.code
+        return None, sentence(in_form_words(form, opened.family, e), opened.session.players), e.code
     except ImportError as e:
         return None, f"This game's scoring module is not installed yet ({e.name}).", "not-installed"
+
+
+def _no_card_refusal(opened: Opened, data: dict[str, Any], dealer: str, context: Mapping[str, Any] | None,
+                     saving: bool) -> str | None:
+    """What a round of no card (``round_shape.no_card``) says: what to do (``no_card_entered``), not the core's
+    answer for empty piles (a void round, 48 cards in no pile, a stop with no yaku); None where the core refuses
+    one of its other fields (a ``RoundFieldError`` not of the piles: who stopped names a stranger, a drop-out
+    order), which the form then says at that field."""
+    try:
+        rounds.score(opened, data, dealer, context)
+    except RoundFieldError as e:
+        if e.field != "piles":
+            return None
+    except (RefereeError, ImportError):
+        pass
+    return no_card_entered(saving)
 
 
 def posted_round(opened: Opened, context: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
@@ -243,13 +269,12 @@ def submit(
         put_back(data, sess.players, seat, list(_getlist(form, f"cleared-{seat}")))
     error = (error or dealer_mismatch(form.get("dealer"), dealer, sess.players)
              or unanswered(form, opened.family, data))
-    # A round of no card saves nothing (before the "cards missing" errors); a game whose round can end
-    # with nobody scoring by a call (Koi-Koi: the hands ran out) records that draw without its cards.
-    if (action == "save" and error is None and not closed and holds_nothing(data)
-            and "stopped_by" not in opened.family.round_keys):
+    # A round of no card scores and saves nothing, and says what to do (before the core's "cards missing"
+    # refusals); a game whose round can end with nobody scoring by a call (Koi-Koi: the hands ran out)
+    # records that draw without its cards.
+    if error is None and not closed and no_card(data, opened.family, sess.players):
         error = (nothing_entered(opened.family.unit) if form.get("entry") == "totals" else
-                 "Nothing was saved: no card is entered. Tap each player's cards in (or snap their pile), or use "
-                 "“Enter totals only” for a round scored on paper.")
+                 _no_card_refusal(opened, data, dealer, context, saving=action == "save"))
     result = None
     if error is None:
         result, error, _code = scored(opened, data, dealer, context, form)

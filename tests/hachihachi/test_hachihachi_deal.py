@@ -10,6 +10,7 @@ import json
 import pytest
 from hh_cases import PILES, TWO_A, TWO_B, settle
 
+from referee.cards import CARD_IDS
 from referee.cli import main
 from referee.errors import RefereeError
 from referee.hachihachi.deal import check_piles, deal_for
@@ -66,9 +67,35 @@ def test_two_players_holding_35_cards_hold_one_too_many():
 
 
 def test_three_players_still_need_every_card():
-    with pytest.raises(RefereeError, match="the piles hold 169 of 264 points") as e:
+    with pytest.raises(RefereeError, match="the piles hold 28 of the 48 cards; with 3 players every card") as e:
         settle(piles={"A": TWO_A, "B": TWO_B, "C": []})
     assert e.value.code == "pile-points"
+
+
+# Three players play every card: the piles against the deck, the cards in no pile named only while few are missing.
+# Bug (new-user walk-through): one card entered named the 47 others.
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        (["pine-crane"], "the piles hold 1 of the 48 cards; with 3 players every card is played, so a round settled "
+                         "on card points needs all 48: 47 cards are in no pile"),
+        ([], "the piles hold 0 of the 48 cards; with 3 players every card is played, so a round settled on card "
+             "points needs all 48: 48 cards are in no pile"),
+        ([c for c in CARD_IDS if c not in ("pine-crane", "pine-chaff-1")],
+         "the piles hold 243 of 264 points (21 missing); with 3 players every card is played, so a round settled on "
+         "card points needs all 48 cards. Cards in no pile: pine-crane, pine-chaff-1"),
+        (CARD_IDS[:40], "the piles hold 40 of the 48 cards; with 3 players every card is played, so a round settled "
+                        "on card points needs all 48: 8 cards are in no pile"),
+        (CARD_IDS[:41], "the piles hold 225 of 264 points (39 missing); with 3 players every card is played, so a "
+                        "round settled on card points needs all 48 cards. Cards in no pile: "
+                        + ", ".join(CARD_IDS[41:])),
+    ],
+    ids=["one-card", "no-card", "two-missing-named", "eight-missing-counted", "seven-missing-named"],
+)
+def test_three_players_are_told_the_cards_in_no_pile_by_name_only_when_few(held, said):
+    check = check_piles(3, {"A": held[0::2], "B": held[1::2]})
+    assert check.problem() == said
+    assert check.refusal(["A", "B", "C"]).cards == check.missing  # the API's parts still list every one
 
 
 def test_two_of_four_active_follow_the_two_player_deal():

@@ -25,7 +25,7 @@ from referee.ruleset import load_table
 from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
 from referee.web.round_shape import stored_round, without_context
-from referee.wording import words
+from referee.wording import NAMED_CARDS, words
 
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
 
@@ -348,6 +348,14 @@ _DIGITS = re.compile(r"\d+")
 _SIGNED = re.compile(r"[+-]?\d+")
 
 
+def no_card_entered(saving: bool) -> str:
+    """What a cards form says of a round with no card in it (``round_shape.no_card``), on Score or, ``saving``, on
+    Save: what to do, never the core's refusal of piles that hold nothing (Hachi-hachi's 48 cards in no pile)."""
+    do = ("Tap the cards each player took into their pile (or snap it), or use “Enter totals only” for a round "
+          "scored on paper.")
+    return f"Nothing was saved: no card is entered. {do}" if saving else f"No card is entered. {do}"
+
+
 def nothing_entered(unit: str) -> str:
     """What the totals pad says when every box is empty (and the round is not void), in the family's ``unit``."""
     if unit == "mon":
@@ -589,10 +597,18 @@ _PILES_WORDS: dict[tuple[str, str], Rewording] = {
 
 
 def _not_whole_deck(e: RoundFieldError) -> str:
+    """The deck check's refusal, the cards in no pile by name while few are missing (``referee.wording.NAMED_CARDS``),
+    else counted with what to do: one card tapped in is not answered with the 47 others' names."""
+    active = len(e.players)
+    if len(e.cards) > NAMED_CARDS:
+        held = len(CARD_IDS) - len(e.cards)
+        return (f"The piles hold {held} of the {len(CARD_IDS)} cards; with {active} players every card is played, so "
+                f"a round settled on card points needs all {len(CARD_IDS)}. Tap in the cards each player took: "
+                f"{len(e.cards)} are in no pile yet.")
     gap = e.limit - e.value
     how = f"{gap} missing" if gap > 0 else f"{-gap} extra"
     names = ", ".join(BY_ID[c].name if c in BY_ID else c for c in e.cards) or "none"
-    return (f"the piles hold {e.value} of {e.limit} points ({how}); with {len(e.players)} players every card is "
+    return (f"The piles hold {e.value} of {e.limit} points ({how}); with {active} players every card is "
             f"played, so a round settled on card points needs all {len(CARD_IDS)} cards. Cards in no pile: {names}.")
 
 
@@ -601,9 +617,9 @@ def _not_whole_deck(e: RoundFieldError) -> str:
 #: (``referee.hachihachi.deal.DeckCheck.refusal``), in the form's words.
 _MONEY_WORDS: dict[tuple[str, str], Rewording] = {
     ("piles", "whole-deck"): _not_whole_deck,
-    ("piles", "in-play"): lambda e: f"the piles hold {e.value} cards; with {len(e.players)} players "
+    ("piles", "in-play"): lambda e: f"The piles hold {e.value} cards; with {len(e.players)} players "
                                     f"{len(CARD_IDS) - e.limit} cards are never drawn, so at most {e.limit} can be "
-                                    "captured: a card is entered twice or belongs to another round",
+                                    "captured: a card is entered twice or belongs to another round.",
     ("multiplier", "choice"): lambda e: f"The field's multiplier must be {words([f'×{v}' for v in e.limit], 'or')}; "
                                         f"the form sent {_given(e.value)}. Reload the round page and choose it again.",
     ("dropped", "order"): lambda e: f"The call order of the players who drop out must number them 1 to {e.limit}, "
@@ -742,6 +758,21 @@ def _card_twice(error: DuplicateCardError) -> str | None:
         return f"{name} is in {error.owners[0]}'s {error.what} twice; take one out."
     first, second = error.owners
     return f"{name} is in both {first}'s {error.what} and {second}'s {error.what}; take it out of one."
+
+
+#: A message's first word as the core writes a sentence's (``misdeal:``, ``the piles``), not a JSON key
+#: (``first_to_target``, ``options.players``) nor a name with its ``'s``.
+_FIRST_WORD = re.compile(r"([a-z]+)(?=[ :;,]|$)")
+
+
+def sentence(message: str, players: Sequence[str] = ()) -> str:
+    """The core's ``message`` as a page shows it, a sentence: its first letter a capital (the core writes its
+    messages to follow ``error:`` on the command line), but for a first word that is a JSON key or a player's name
+    as typed (``aki stopped but…``)."""
+    first = _FIRST_WORD.match(message)
+    if first is None or any(message == p or message.startswith((f"{p} ", f"{p}'")) for p in players):
+        return message
+    return message[:1].upper() + message[1:]
 
 
 def in_form_words(form: FormData, family: Family, error: RefereeError | str) -> str:

@@ -23,6 +23,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 from referee import store
 from referee.errors import RefereeError
+from referee.family import Family
 from referee.rescore import merged_options
 from referee.web import photos, privacy
 from referee.web.access import load, round_or_404
@@ -51,6 +52,7 @@ from referee.web.service import archive, rounds
 from referee.web.service import rules as what_if
 from referee.web.service import session as service
 from referee.web.service.session import Opened
+from referee.wording import words
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -130,10 +132,20 @@ def _round_input(
         abort(error_response(422, mismatch, "bad-round"))
     data = stored_round(opened.family, body)
     if holds_nothing(data, sess.players):  # {} or {"piles": {}} would save a round of nothing
-        abort(error_response(422, 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
-                             '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered '
-                             'on paper); all three are missing or empty', "bad-round"))
+        abort(error_response(422, _needs_content(opened.family), "bad-round"))
     return data
+
+
+#: What a round's content keys hold, in the order a refusal of a round of nothing names them.
+_CONTENT_KEYS = {"piles": "each player's captured cards", "hands": "the dealt hands, for a lucky hand at the deal",
+                 "instant": "a chongtong at the deal", "totals": "points entered on paper"}
+
+
+def _needs_content(family: Family) -> str:
+    """The 422 message for a round of nothing, naming the content keys the family's rounds take (``round_keys``)."""
+    keys = [f'"{k}" ({gloss})' for k, gloss in _CONTENT_KEYS.items() if k in family.round_keys]
+    which = {1: "it is", 2: "both are", 3: "all three are"}.get(len(keys), "all four are")
+    return f"a round needs its cards or its points: {words(keys, 'or')}; {which} missing or empty"
 
 
 def _checked(

@@ -4,7 +4,7 @@ the oya, piles of no cards, totals too big or not whole, a body that is not JSON
 from __future__ import annotations
 
 import pytest
-from web_helpers import rounds
+from web_helpers import rounds, session
 
 
 # Bug (web QA): a form token of the wrong type was taken as a key.
@@ -104,3 +104,39 @@ def test_the_api_refuses_a_session_name_with_a_character_that_does_not_print(cli
     assert r.status_code == 422
     assert "does not show" in r.get_json()["message"]
     assert client.get("/api/v1/sessions").get_json()["sessions"] == []
+
+
+#: The API's words for a round of nothing, by family: the keys that family's round takes (``Family.round_keys``).
+EMPTY = [
+    ("roppyakken", ["Aki", "Ben", "Chiyo"], 'a round needs its cards or its points: "piles" (each player\'s captured '
+     'cards), "hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered on paper); all three '
+     'are missing or empty'),
+    ("hachihachi", ["Aki", "Ben", "Chiyo"], 'a round needs its cards or its points: "piles" (each player\'s captured '
+     'cards), "hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered on paper); all three '
+     'are missing or empty'),
+    ("koikoi", ["Aki", "Ben"], 'a round needs its cards or its points: "piles" (each player\'s captured cards), '
+     '"hands" (the dealt hands, for a lucky hand at the deal) or "totals" (points entered on paper); all three are '
+     'missing or empty'),
+    # Bug (new-user walk-through): Go-Stop's answer offered "hands", a key its rounds refuse.
+    ("gostop", ["Aki", "Ben", "Chiyo"], 'a round needs its cards or its points: "piles" (each player\'s captured '
+     'cards), "instant" (a chongtong at the deal) or "totals" (points entered on paper); all three are missing or '
+     'empty'),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "said"), EMPTY, ids=[e[0] for e in EMPTY])
+def test_the_api_names_what_a_round_of_nothing_needs_in_its_familys_keys(client, preset, players, said):
+    token = session(client, preset, players)
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json={"piles": {}})
+    assert (r.status_code, r.get_json()) == (422, {"error": "bad-round", "message": said})
+    assert rounds(client, token) == []
+
+
+# Bug (new-user walk-through): one card in a three-player Hachi-hachi round answered with the 47 other card ids.
+def test_the_api_says_how_many_cards_a_hachihachi_round_lacks_not_which(client):
+    token = session(client, "hachihachi", ["Aki", "Ben", "Chiyo"])
+    r = client.post(f"/api/v1/sessions/{token}/rounds", json={"multiplier": 1, "piles": {"Aki": ["pine-crane"]}})
+    assert r.status_code == 422
+    assert r.get_json() == {"error": "pile-points", "message": (
+        "the piles hold 1 of the 48 cards; with 3 players every card is played, so a round settled on card points "
+        "needs all 48: 47 cards are in no pile")}

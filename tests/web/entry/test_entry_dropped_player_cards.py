@@ -40,5 +40,5 @@ def test_the_deck_checks_refusal_names_cards_by_their_names():
         settle_round(load_ruleset("hachihachi"), players=PLAYERS[:3], multiplier=1, piles=piles)
     assert e.value.message.endswith("Cards in no pile: pine-chaff-1, chrysanthemum-sake-cup")
     said = entry_form("hachihachi").words(e.value)
-    assert said.startswith("the piles hold 253 of 264 points (11 missing); with 3 players every card is played")
+    assert said.startswith("The piles hold 253 of 264 points (11 missing); with 3 players every card is played")
     assert said.endswith(f"Cards in no pile: {BY_ID['pine-chaff-1'].name}, {BY_ID['chrysanthemum-sake-cup'].name}.")

@@ -93,10 +93,10 @@ PLAYERS = ("Aki", "Ben")
 @pytest.mark.parametrize(
     ("ruleset", "players", "form", "says"),
     [
-        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
-        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"round_json": '{"piles": {"Aki": ["nonsense"]}}'}, "unknown card"),
-        ("hachihachi", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "unknown card"),
-        ("koikoi", PLAYERS, {"pile-0": "nonsense", "stopped_by": "Aki"}, "unknown card"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "Unknown card"),
+        ("roppyakken", ("Aki", "Ben", "Chiyo"), {"round_json": '{"piles": {"Aki": ["nonsense"]}}'}, "Unknown card"),
+        ("hachihachi", ("Aki", "Ben", "Chiyo"), {"pile-0": "nonsense"}, "Unknown card"),
+        ("koikoi", PLAYERS, {"pile-0": "nonsense", "stopped_by": "Aki"}, "Unknown card"),
         ("koikoi", PLAYERS, {"pile-0": "cherry-curtain", "stopped_by": "Aki"}, "holds no yaku"),
         ("koikoi", PLAYERS, {"entry": "totals", "total-0": "3", "total-1": "12"}, "only one player scores"),
         ("roppyakken", ("Aki", "Ben", "Chiyo"), {"entry": "totals", "total-0": "x"}, "total"),

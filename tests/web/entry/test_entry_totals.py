@@ -142,7 +142,7 @@ def test_hachihachi_totals_that_do_not_sum_to_zero_are_refused(client, hh, h):
               "sign-2": "+", "kan-2": "1", "mon-2": "6"}
     r = client.post(f"/s/{hh}/round/new", data=totals_form(values, signed=h.signed))
     assert r.status_code == 422
-    assert "the amounts entered sum to 3 kan 0 mon (+36 mon); a Hachi-hachi round sums to zero" in text(r)
+    assert "The amounts entered sum to 3 kan 0 mon (+36 mon); a Hachi-hachi round sums to zero" in text(r)
     assert 'name="sign-2" value="+" checked' in r.get_data(as_text=True)  # the form comes back as typed
     assert client.get(f"/api/v1/sessions/{hh}").get_json()["rounds"] == []
 

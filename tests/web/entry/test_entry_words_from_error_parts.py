@@ -98,13 +98,13 @@ CASES = [
      "The call order of the players who drop out (2, 1) does not follow the seating from the dealer (Aki, Ben, "
      "Cho, Dai, Eri), in which they call.", "RULES.md:147 drop-out calls in seating order"),
     ("hachihachi", _settled(THREE, [c for c in CARD_IDS if c != "pine-crane"]),
-     "the piles hold 244 of 264 points (20 missing); with 3 players every card is played, so a round settled on "
+     "The piles hold 244 of 264 points (20 missing); with 3 players every card is played, so a round settled on "
      "card points needs all 48 cards. Cards in no pile: Pine with Crane (and Sun).",
      "RULES.md Hachi-hachi: three players play all 48 cards"),
     ("hachihachi", _settled(FIVE[:4], piles={"Aki": CARD_IDS[2:20], "Ben": CARD_IDS[26:44]},  # no dekiyaku
                             dropped={"Cho": {"order": 1}, "Dai": {"order": 2}}),
-     "the piles hold 36 cards; with 2 players 14 cards are never drawn, so at most 34 can be captured: a card is "
-     "entered twice or belongs to another round", "FudaWiki Hachi-Hachi for Two Players: 34 cards reach the table"),
+     "The piles hold 36 cards; with 2 players 14 cards are never drawn, so at most 34 can be captured: a card is "
+     "entered twice or belongs to another round.", "FudaWiki Hachi-Hachi for Two Players: 34 cards reach the table"),
     ("koikoi", _calls(calls=[{"player": "Aki"}, {"player": "Zed"}], stopped_by="Aki"),
      "Koi-koi call 2 must be one of the players (Aki, Ben); the form sent “Zed”.", "KOIKOI-RULES.md:51 calls"),
     ("koikoi", _calls(stopped_by="Zed"),
