@@ -42,6 +42,7 @@ from werkzeug.datastructures import MultiDict
 from referee import store
 from referee.web import drafts, photos
 from referee.web.access import load, round_or_404
+from referee.web.board import Board
 from referee.web.db import get_db
 from referee.web.drafts import posted
 from referee.web.errors import http_error
@@ -79,7 +80,9 @@ def new_round(token: str):
     number = len(board.rounds) + 1
     if request.method == "GET" and not kept_step(sess):
         start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
-        return entry_page(opened, start, dealer=board.dealer, number=number, context=board.context)
+        # A finished game says so on opening, not after every card is tapped and scored.
+        return entry_page(opened, start, dealer=board.dealer, number=number, context=board.context,
+                          error=_game_over(board))
 
     # The round number the form was opened for: a round another phone saved since is not saved twice.
     opened_for = str(posted().get("round_number") or "")
@@ -105,12 +108,19 @@ def new_round(token: str):
         # Another phone saved this round first: score it as it was opened (its oya, its place);
         # the store refuses the place, and the page offers the next one.
         number, dealer, context = taken_view.number, taken_view.dealer, taken_view.context
-    elif board.over:
-        ended = f"{board.winner} won" if board.winner else "it ended in a draw"
-        closed = f"The game is over: {ended}. Start a new session for the next game."
+    else:
+        closed = _game_over(board)
     shown = store.get_round(get_db(), sess.id, view.id) if view is not None else None
     return submit(opened, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True,
                   saved_round=shown)
+
+
+def _game_over(board: Board) -> str | None:
+    """What the entry page of a finished game says (None while the game goes on)."""
+    if not board.over:
+        return None
+    ended = f"{board.winner} won" if board.winner else "it ended in a draw"
+    return f"The game is over: {ended}. Start a new session for the next game."
 
 
 @bp.post("/s/<token>/round/preview")
