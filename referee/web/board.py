@@ -104,6 +104,8 @@ class Board:
     context: dict[str, Any] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
     ante: str = ""
+    #: Once a money game is over: each player's share of the jackpot (mon), which ``totals`` include.
+    jackpot_shares: dict[str, int] = field(default_factory=dict)
     #: How a void round is marked (``Family.void_badge``).
     void_badge: str = "fuke · void"
 
@@ -526,6 +528,9 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.ante = fmt(int(out.get("ante", 0))).lstrip("+")
     board.context = family.next_round(out)
     board.winners = tuple(out.get("winners", [])) if complete else ()
+    if complete:
+        shares = out.get("jackpot_shares") or {}
+        board.jackpot_shares = {p: int(shares.get(p, 0)) for p in session.players}
     return board
 
 

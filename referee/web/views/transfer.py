@@ -2,7 +2,8 @@
 from a JSON export or an ``export --all`` archive.
 
 - ``GET /s/<token>/export.json``: the session export (``referee.web.service.archive``);
-- ``GET /s/<token>/export.csv``: the rounds table, one row per round, scores then running totals;
+- ``GET /s/<token>/export.csv``: the rounds table, one row per round, scores then running totals
+  (then the jackpot, once a money game is over);
 - ``GET /import``: the import form; ``POST /import``: a file upload or pasted text.
 
 A view module: imports no other view module.
@@ -55,7 +56,8 @@ def csv_cell(value: Any) -> Any:
 @bp.get("/s/<token>/export.csv")
 def export_csv(token: str):
     """Download the rounds table as CSV (UTF-8 with a byte order mark, which spreadsheets need to read
-    it as UTF-8): one row per round, scores then running totals; in a game
+    it as UTF-8): one row per round, scores then running totals (a finished money game ends with a
+    ``jackpot`` row: each share, and the totals with it, as the board shows them); in a game
     played by months (Koi-Koi: the game context names the next round's month) a ``month`` column
     names each round's month by its plant ("Pine (松, month 1)")."""
     opened = load(token)
@@ -87,6 +89,18 @@ def export_csv(token: str):
                 *(v.scores.get(p, "") for p in sess.players),
                 *(v.totals.get(p, "") for p in sess.players),
                 note,
+            ]
+        )
+    if board.jackpot_shares:  # the totals after the last round, plus the jackpot: the board's totals
+        write(
+            [
+                "jackpot",
+                *([""] if by_month else []),
+                "",
+                "",
+                *(board.jackpot_shares.get(p, 0) for p in sess.players),
+                *(board.totals.get(p, "") for p in sess.players),
+                f"the antes' sum ({board.jackpot}) to {' and '.join(board.winners)}",
             ]
         )
     # A byte order mark first: Excel reads a CSV without one in the PC's code page, and 明子 comes out garbled.
