@@ -273,7 +273,7 @@ def submit(
     # refusals); a game whose round can end with nobody scoring by a call (Koi-Koi: the hands ran out)
     # records that draw without its cards.
     if error is None and not closed and no_card(data, opened.family, sess.players):
-        error = (nothing_entered(opened.family.unit) if form.get("entry") == "totals" else
+        error = (nothing_entered(opened.family.unit, saving=action == "save") if form.get("entry") == "totals" else
                  _no_card_refusal(opened, data, dealer, context, saving=action == "save"))
     result = None
     if error is None:

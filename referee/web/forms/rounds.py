@@ -356,12 +356,14 @@ def no_card_entered(saving: bool) -> str:
     return f"Nothing was saved: no card is entered. {do}" if saving else f"No card is entered. {do}"
 
 
-def nothing_entered(unit: str) -> str:
-    """What the totals pad says when every box is empty (and the round is not void), in the family's ``unit``."""
+def nothing_entered(unit: str, saving: bool = True) -> str:
+    """What the totals pad says when every box is empty (and the round is not void), in the family's ``unit``, on
+    Save (``saving``: "Nothing was saved: …") or on Score (what to do, nothing said of saving)."""
     if unit == "mon":
-        return ("Nothing was saved: no amounts are entered. Enter what each player won or paid this round, in kan "
-                "and mon (0 if none).")
-    return "Nothing was saved: no points are entered. Enter what each player adds this round (0 if none)."
+        said = "no amounts are entered. Enter what each player won or paid this round, in kan and mon (0 if none)."
+    else:
+        said = "no points are entered. Enter what each player adds this round (0 if none)."
+    return f"Nothing was saved: {said}" if saving else said[0].upper() + said[1:]
 
 
 def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points", mon_per_kan: int = 12) -> str | None:
@@ -390,7 +392,7 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
     if form.get("void") == "true" or not empty:
         return None
     if len(empty) == len(players):
-        return nothing_entered(unit)
+        return nothing_entered(unit, form.get("action") == "save")
     did = "adds" if unit == "points" else "won or paid"
     if len(empty) == 1:
         return f"{empty[0]}'s total is empty: enter the points {empty[0]} {did} this round, 0 if none."
@@ -443,7 +445,7 @@ def _money_refusal(form: FormData, players: Sequence[str], mon_per_kan: int) -> 
     if not empty:
         return None
     if len(empty) == len(players):
-        return nothing_entered("mon")
+        return nothing_entered("mon", form.get("action") == "save")
     if len(empty) == 1:
         return f"{empty[0]}'s amount is empty: enter the kan and mon {empty[0]} won or paid this round, 0 if none."
     return f"{_owners(empty)} amounts are empty: enter the kan and mon each won or paid this round, 0 if none."

@@ -95,9 +95,13 @@ EMPTY_ROUNDS = [
     ("matgo", TWO, [("stopped_by", "Aki")], "score", NO_CARD_SCORED, "matgo.toml: a stop needs 7 points"),
     ("gostop", THREE, [], "score", "Say how the round ended: who stopped (스톱), or “Nobody stopped” (나가리, 3뻑 or "
      "chongtong). Nothing is scored until you choose.", "docs/GOSTOP.md The web form: asked first"),
-    ("roppyakken", THREE, [("entry", "totals")], "score", "Nothing was saved: no points are entered. Enter what each "
+    # Bug (walk-through): Score on an empty totals pad said "Nothing was saved: …", an answer to a Save not made.
+    ("roppyakken", THREE, [("entry", "totals")], "score", "No points are entered. Enter what each "
      "player adds this round (0 if none).", "README Entered totals"),
-    ("hachihachi", THREE, [("entry", "totals"), ("kan-0", ""), ("mon-0", "")], "score", "Nothing was saved: no "
+    ("hachihachi", THREE, [("entry", "totals"), ("kan-0", ""), ("mon-0", "")], "score", "No "
+     "amounts are entered. Enter what each player won or paid this round, in kan and mon (0 if none).",
+     "README Entered totals: kan and mon"),
+    ("hachihachi", THREE, [("entry", "totals"), ("kan-0", ""), ("mon-0", "")], "save", "Nothing was saved: no "
      "amounts are entered. Enter what each player won or paid this round, in kan and mon (0 if none).",
      "README Entered totals: kan and mon"),
     ("gostop", THREE, [("entry", "totals")], "save", "Nothing was saved: no points are entered. Enter what each "
