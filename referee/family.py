@@ -94,6 +94,10 @@ class Family:
     - ``entry_form``: one of ``ENTRY_FORMS``; ``board``: one of ``BOARDS``; ``unit``:
       ``points``, ``mon`` or ``money`` (points × the table's stake: Go-Stop);
       ``format_amount(amount, rules) -> str``: a total as players read it (``-1 kan 7 mon``).
+    - ``sign_amount(size, rules, sign) -> str``: an amount of ``size`` (not negative) with the sign
+      the web writes (``+``, ``−``, or ``""`` for 0), where the amount reads as more than one number
+      and each carries it (Go-Stop: ``−8,000 (−80점)``, money and its points); None: the sign goes
+      before ``format_amount`` of the size, once (``−1 kan 5 mon``).
     - ``month_name(month) -> str``: a CARDS.tsv month (1-12) as the family's players name it,
       written "<number> <name> (<gloss>)" (Go-Stop: ``12월 비 (willow)``); None:
       ``referee.cards.month_label``.
@@ -152,6 +156,7 @@ class Family:
     unit: str = "points"
     next_round: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_context
     format_amount: Callable[[int, Any], str] = _plain_amount
+    sign_amount: Callable[[int, Any, str], str] | None = None
     suggest_json: Callable[[Mapping[str, Any]], dict] | None = None
     card_points: Callable[[Card], int] | None = None
     deck_check: Callable[[int, Mapping[str, Any]], Any] | None = None

@@ -13,15 +13,25 @@ from referee.family import Family, Words
 from referee.gostop import describe, game, hwatu, inputs, json_io, round, rules
 
 
+def _points(amount: int, rules_: rules.GostopRules) -> str:
+    """Money as 점 (points): whole, or to two decimals without trailing zeros (``850`` is ``8.5``)."""
+    pv = rules_.options.point_value
+    if amount % pv == 0:
+        return f"{amount // pv:,}"
+    return f"{amount / pv:,.2f}".rstrip("0").rstrip(".")
+
+
 def _money(amount: int, rules_: rules.GostopRules) -> str:
     """Money as the table says it, with its points: ``2,400 (24점)``.  An amount that is not whole
     points (a player's average round, ``850``) keeps its count too, to two decimals without trailing
     zeros: ``850 (8.5점)`` (at the usual stake of 100 a won is a hundredth of a point, so it is exact)."""
-    pv = rules_.options.point_value
-    if amount % pv == 0:
-        return f"{amount:,} ({amount // pv:,}점)"
-    points = f"{amount / pv:,.2f}".rstrip("0").rstrip(".")
-    return f"{amount:,} ({points}점)"
+    return f"{amount:,} ({_points(amount, rules_)}점)"
+
+
+def _signed_money(size: int, rules_: rules.GostopRules, sign: str) -> str:
+    """``_money`` of ``size`` with ``sign`` on the money and on its points alike: ``−8,000 (−80점)``,
+    ``+8,000 (+80점)`` (the two numbers are one amount)."""
+    return f"{sign}{size:,} ({sign}{_points(size, rules_)}점)"
 
 
 FAMILY = Family(
@@ -40,6 +50,7 @@ FAMILY = Family(
     unit="money",  # points (점) × the stake (option point_value)
     next_round=json_io.next_round,
     format_amount=_money,
+    sign_amount=_signed_money,
     describe=describe.describe,
     yaku_made=json_io.yaku_made,
     explicit_ending=game.explicit_ending,

@@ -233,7 +233,8 @@ def amount_formatter(session: Session, loaded: SessionRules | None = None) -> Ca
     Points are plain numbers.  Other units (Hachi-hachi's kan and mon) carry their sign in front
     of the whole amount, as said at the table: -17 mon is ``"−1 kan 5 mon"``, 168 is
     ``"+14 kan 0 mon"``, 0 is ``"0 kan 0 mon"`` (the JSON's ``net_text`` keeps the core's floor
-    form, ``"-2 kan 7 mon"``).
+    form, ``"-2 kan 7 mon"``); an amount read as two numbers signs each (``Family.sign_amount``:
+    Go-Stop's ``"−8,000 (−80점)"``).
     """
     loaded = loaded or load_rules(session)
     return str if loaded.error is not None else _formatter(loaded.rules, loaded.family)
@@ -256,6 +257,8 @@ def _formatter(rules: Any, family: Family) -> Callable[[int], str]:
 
     def signed(amount: int) -> str:
         sign = "+" if amount > 0 else "\u2212" if amount < 0 else ""
+        if family.sign_amount is not None:  # more than one number (Go-Stop's money and 점): a sign on each
+            return family.sign_amount(abs(amount), rules, sign)
         return sign + family.format_amount(abs(amount), rules)
 
     return signed

@@ -97,7 +97,7 @@ def test_an_evening_with_a_nagari_carried_in_money(client, gs, h):
     assert session["rounds"][1]["input"]["bonus"] == {"Seoyeon": [3]}
     assert "nagari_carry" not in session["rounds"][1]["input"]  # the referee carries it
     board = client.get(f"/s/{gs}").get_data(as_text=True)
-    assert "+2,100 (21점)" in board  # Jiwoo's total in money and points
+    assert "+2,100 (+21점)" in board  # Jiwoo's total in money and points
 
 
 def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
@@ -108,8 +108,8 @@ def test_each_rounds_running_totals_are_money_as_the_totals_are(client, gs):
         assert client.post(f"/api/v1/sessions/{gs}/rounds", json=stop).status_code == 201
     board = client.get(f"/s/{gs}").get_data(as_text=True)
     running = re.findall(r'<td class="score[^"]*">[^<]*<br><small class="muted">([^<]*)</small>', board)
-    assert running == ["+2,000 (20점)", "\u22121,000 (10점)", "\u22121,000 (10점)",  # round 2, shown first
-                       "+1,000 (10점)", "\u2212500 (5점)", "\u2212500 (5점)"]
+    assert running == ["+2,000 (+20점)", "\u22121,000 (\u221210점)", "\u22121,000 (\u221210점)",  # round 2, shown first
+                       "+1,000 (+10점)", "\u2212500 (\u22125점)", "\u2212500 (\u22125점)"]
 
 
 def test_a_nagari_strikes_out_only_what_does_not_count(client, gs, h):
@@ -191,7 +191,7 @@ def test_matgo_round_and_go_bak(client, h):
         **{"gos-1": "1"}))
     assert r.status_code == 303, r.get_data(as_text=True)[:3000]
     assert client.get(f"/api/v1/sessions/{mg}").get_json()["totals"] == {"Jiwoo": 1600, "Minho": -1600}
-    assert "+1,600 (16점)" in client.get(f"/s/{mg}").get_data(as_text=True)
+    assert "+1,600 (+16점)" in client.get(f"/s/{mg}").get_data(as_text=True)
 
 
 def test_help_page_from_the_ruleset_files(client):

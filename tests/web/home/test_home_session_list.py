@@ -21,7 +21,7 @@ def home_line(client, name: str) -> str:
     ("ruleset", "totals", "says"),
     [
         # game         a round entered as totals                       the home page says
-        ("gostop",     {"Jiwoo": 270, "Minho": -120, "Seoyeon": -150}, "Leader: Jiwoo, +27,000 (270점)"),
+        ("gostop",     {"Jiwoo": 270, "Minho": -120, "Seoyeon": -150}, "Leader: Jiwoo, +27,000 (+270점)"),
         ("roppyakken", {"Jiwoo": 120, "Minho": 40, "Seoyeon": 300},    "Leader: Seoyeon, 300"),
         ("hachihachi", {"Jiwoo": 30, "Minho": -12, "Seoyeon": -18},    "Leader: Jiwoo, −2 kan 6 mon"),  # ante paid
     ],

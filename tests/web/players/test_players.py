@@ -112,8 +112,8 @@ FUKE = [{"totals": {"Aki": 100, "Ben": 40, "Chiyo": 0}},
     ("ruleset", "rounds", "player", "played", "average", "best"),
     [
         # ruleset       rounds  player     played  average               best
-        ("gostop",      NAGARI, "jiwoo",   "2",    "+2,000 (20점)",      "+2,000 (20점)"),
-        ("gostop",      NAGARI, "minho",   "2",    "−1,000 (10점)",      "−800 (8점)"),
+        ("gostop",      NAGARI, "jiwoo",   "2",    "+2,000 (+20점)",      "+2,000 (+20점)"),
+        ("gostop",      NAGARI, "minho",   "2",    "−1,000 (−10점)",      "−800 (−8점)"),
         ("roppyakken",  FUKE,   "aki",     "2",    "75",                 "100"),
         ("roppyakken",  FUKE,   "ben",     "2",    "60",                 "80"),
     ],
@@ -229,10 +229,10 @@ PPEOK_NAGARI = [{"piles": {"Jiwoo": ["pine-chaff-1"]}, "stopped_by": None, "ppeo
     ("player", "played", "average", "best", "total"),
     [
         # player    played  average             best                total (the session's)
-        ("minho",   "2",    "−100 (1점)",       "+600 (6점)",       "−200 (2점)"),
+        ("minho",   "2",    "−100 (−1점)",       "+600 (+6점)",       "−200 (−2점)"),
         # Bug (phone walk-through): Jiwoo's average, not whole points, read "+850" without its "(8.5점)".
-        ("jiwoo",   "2",    "+850 (8.5점)",     "+2,000 (20점)",    "+1,700 (17점)"),
-        ("seoyeon", "2",    "−750 (7.5점)",     "−300 (3점)",       "−1,500 (15점)"),
+        ("jiwoo",   "2",    "+850 (+8.5점)",     "+2,000 (+20점)",    "+1,700 (+17점)"),
+        ("seoyeon", "2",    "−750 (−7.5점)",     "−300 (−3점)",       "−1,500 (−15점)"),
     ],
     ids=["ppeok-paid", "ppeok-payer", "ppeok-payer-loser"],
 )
