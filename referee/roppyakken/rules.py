@@ -238,6 +238,21 @@ class RoppyakkenRules:
         o = self.options
         return o.first_to_target_wins and not o.rounds and o.winner == "highest-total"
 
+    @property
+    def goal(self) -> str:
+        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle): RULES.md
+        "Instant wins and the end of the game".  Played to the target, the highest total wins unless
+        ``first_to_target_wins``; with ``rounds`` the rounds decide (by the total, or by
+        ``winner = most-times-over-target``)."""
+        o = self.options
+        if o.rounds and o.winner == "most-times-over-target":
+            return f"most times to {o.target} points wins"
+        if o.rounds:
+            return "highest total wins"
+        if self.plays_first_to_target:
+            return f"first to {o.target} points wins"
+        return f"to {o.target} points: highest total wins"
+
     def target_crossers(self, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
         """The players whose total (points) reaches the target with this round's ``scores``, in the
         order of ``totals``, when ``first_to_target_wins`` must decide among them: two or more, in a

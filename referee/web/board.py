@@ -108,6 +108,8 @@ class Board:
     jackpot_shares: dict[str, int] = field(default_factory=dict)
     #: How a void round is marked (``Family.void_badge``).
     void_badge: str = "fuke · void"
+    #: How the game is won, as the session's rules say it (the rules' ``goal``; "" where they have none).
+    goal: str = ""
 
     def ranking(self) -> list[tuple[int, str]]:
         """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
@@ -485,6 +487,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.draw = bool(out.get("draw"))
     board.context = family.next_round(out)
     board.winners = (out["winner"],) if out.get("winner") else ()
+    board.goal = getattr(rules, "goal", "")
     return board
 
 
