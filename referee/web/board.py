@@ -362,6 +362,20 @@ def _dealer_before(out: Mapping[str, Any], played: int) -> str:
     return rounds[played]["dealer"] if played < len(rounds) else out["next_dealer"]
 
 
+def _game_with(session: Session, family: Family, board: Board, data: Mapping[str, Any],
+               round_id: int | None) -> dict[str, Any]:
+    """The session's game object whose last round is ``data`` (a stored-shape round): after the rounds that
+    count before round ``round_id``, or after every round that counts when ``round_id`` is None."""
+    before = []
+    for v in board.rounds:
+        if round_id is not None and v.id == round_id:
+            break
+        if v.error is None:
+            before.append(stored_round(family, v.data))
+    return {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
+            "dealer": session.dealer, "rounds": [*before, stored_round(family, data)]}
+
+
 def replay_error(session: Session, board: Board, data: Mapping[str, Any],
                  round_id: int | None = None, loaded: SessionRules | None = None) -> RefereeError | None:
     """Why the board could not replay ``data`` (a stored-shape round) as the next round, or, with
@@ -376,16 +390,8 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
     if loaded.error is not None:
         return loaded.error
     rules, family = loaded.rules, loaded.family
-    before = []
-    for v in board.rounds:
-        if round_id is not None and v.id == round_id:
-            break
-        if v.error is None:
-            before.append(stored_round(family, v.data))
-    game = {"ruleset": session.ruleset, "options": session.options, "players": list(session.players),
-            "dealer": session.dealer, "rounds": [*before, stored_round(family, data)]}
     try:
-        family.game_json(rules, game)
+        family.game_json(rules, _game_with(session, family, board, data, round_id))
     except RefereeError as e:
         if round_id is not None and e.code == "game-over":
             # An edit of a round the rounds before it had already ended the game (the rules changed, an earlier
@@ -393,6 +399,31 @@ def replay_error(session: Session, board: Board, data: Mapping[str, Any],
             return None
         return e.without_round_number()
     return None
+
+
+def game_end(session: Session, board: Board, data: Mapping[str, Any], round_id: int | None = None,
+             loaded: SessionRules | None = None) -> str | None:
+    """What round ``data`` (a stored-shape round: the next round, or with ``round_id`` in that round's place)
+    says where it ends the game, in place of a next dealer, since no next round is played: "The game is over:
+    Chiyo wins." ("The match is over: …" for a match of games; "…: a draw."; tied winners "Aki and Ben win").
+    None while the game goes on after it, and where the board cannot replay it (the page says why)."""
+    loaded = loaded or load_rules(session)
+    if loaded.error is not None:
+        return None
+    rules, family = loaded.rules, loaded.family
+    try:
+        out = family.game_json(rules, _game_with(session, family, board, data, round_id))
+    except RefereeError:
+        return None
+    fmt = _formatter(rules, family) if family.unit != "points" else str
+    ended = BOARDS[family.board].board(session, family, rules, out, [], fmt)
+    if not ended.over:
+        return None
+    what = "match" if ended.match_games > 1 else "game"
+    if not ended.winners:
+        return f"The {what} is over: a draw."
+    names = " and ".join(ended.winners)
+    return f"The {what} is over: {names} win{'s' if len(ended.winners) == 1 else ''}."
 
 
 def after_the_end(board: Board, round_id: int) -> str | None:

@@ -122,6 +122,9 @@ def entry_page(
         "dekiyaku_ids": dekiyaku_choices(sess.ruleset),
         "liable_on": option_value(sess, "liable_thrower", False, opened.loaded),
         "first_choices": rounds.first_to_target(opened, board, number, result),
+        # The round that ends the game names no next dealer: no next round is played.
+        "game_over": (rounds.game_end(opened, board, data, (rnd or saved_round).id if rnd or saved_round else None)
+                      if result else None),
         "extra_round": extra_round(number, board.rounds_planned),
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),

@@ -55,6 +55,11 @@ def replay_error(opened: Opened, board: Board, data: Mapping[str, Any],
     return boards.replay_error(opened.session, board, data, round_id, opened.loaded)
 
 
+def game_end(opened: Opened, board: Board, data: Mapping[str, Any], round_id: int | None = None) -> str | None:
+    """What round ``data`` says where it ends the game, in place of a next dealer (``board.game_end``)."""
+    return boards.game_end(opened.session, board, data, round_id, opened.loaded)
+
+
 def add(db: Database, opened: Opened, data: Mapping[str, Any], form_token: str | None, digest: str | None,
         expected_position: int | None = None) -> tuple[store.RoundRow, bool]:
     """Save ``data`` as the session's next round: (the round, whether it was created now; False
