@@ -55,7 +55,8 @@ def keep_draft(
         row = db.execute("SELECT session_id FROM photo_drafts WHERE id = ?", [draft_id]).fetchone()
         if row is not None and row[0] != session_id:
             draft_id = secrets.token_urlsafe(9)
-        db["photo_drafts"].upsert(
+        # Replaced, not updated in place: the draft kept last is the latest row (``drafts_since``).
+        db["photo_drafts"].insert(
             {
                 "id": draft_id,
                 "session_id": session_id,
@@ -64,6 +65,7 @@ def keep_draft(
                 "created": _now(),
             },
             pk="id",
+            replace=True,
         )
     return get_draft(db, session_id, draft_id)
 
@@ -73,7 +75,18 @@ def get_draft(db: Database, session_id: int, draft_id: str) -> Draft:
     rows = list(db["photo_drafts"].rows_where("id = ? AND session_id = ?", [draft_id, session_id], limit=1))
     if not rows:
         raise NotFoundError(f"no draft {draft_id!r} in session {session_id}")
-    r = rows[0]
+    return _draft(rows[0])
+
+
+def drafts_since(db: Database, session_id: int, since: str, limit: int = 50) -> list[Draft]:
+    """A session's drafts kept (or, for the page's own draft, last replaced) at or after ``since``
+    (ISO time), the latest first, at most ``limit``."""
+    rows = db["photo_drafts"].rows_where("session_id = ? AND created >= ?", [session_id, since],
+                                         order_by="created DESC, rowid DESC", limit=limit)
+    return [_draft(r) for r in rows]
+
+
+def _draft(r: Mapping) -> Draft:
     return Draft(
         id=r["id"],
         session_id=r["session_id"],

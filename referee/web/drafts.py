@@ -12,6 +12,8 @@ the unsaved photos after a day (``referee.web.photos.prune``).
 - ``keep_typing``: the page's own draft, replaced at each tap;
 - ``kept``: a draft read back, with the photos it names; ``show`` makes it this request's form.
 - ``posted``: the round form being handled: the request's, or the draft a step kept.
+- ``kept_since``: from when drafts are kept (older ones are pruned); ``unfinished``: the draft of
+  the new round now due that a page left unsaved, offered again when the page is opened anew.
 
 Below the views: must not import them.
 """
@@ -22,9 +24,10 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import g, request
+from flask import current_app, g, request
 from werkzeug.datastructures import MultiDict
 
 from referee import store
@@ -77,3 +80,24 @@ def posted() -> Mapping[str, Any]:
     """The round form being handled: the request's, or the one a kept step holds (``?step=``)."""
     form = g.get("round_form")
     return form if form is not None else request.form
+
+
+def kept_since() -> str:
+    """The ISO time from which drafts (and unsaved photos) are kept: ``PHOTO_KEEP_UNSAVED_HOURS``
+    (a day) ago; older ones are pruned (``referee.web.photos.prune``)."""
+    hours = current_app.config["PHOTO_KEEP_UNSAVED_HOURS"]
+    return (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
+
+
+def unfinished(sess: store.Session, number: int) -> store.Draft | None:
+    """The session's latest kept draft of a new round (a form that names no ``round_id``) when it is
+    of round ``number``, the round now due, and its one-time token saved no round (a round saved
+    since, even if undone); else None.  Raises ``store.StoreUnavailableError``."""
+    for draft in store.drafts_since(get_db(), sess.id, kept_since()):
+        form = MultiDict(draft.form)
+        if form.get("round_id"):  # an edit page's
+            continue
+        if form.get("round_number") != str(number):
+            return None
+        return None if store.round_of_form_token(get_db(), sess.id, form.get("nonce") or "") else draft
+    return None

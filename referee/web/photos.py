@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from werkzeug.datastructures import FileStorage, ImmutableMultiDict, MultiDict
@@ -135,8 +134,7 @@ def attach(sess: store.Session, round_id: int | None, photo_ids: list[str]) -> N
 
 def prune() -> None:
     """Delete the photos of deleted rounds, and unsaved photos older than a day."""
-    hours = current_app.config["PHOTO_KEEP_UNSAVED_HOURS"]
-    cutoff = (datetime.now(UTC) - timedelta(hours=hours)).isoformat(timespec="seconds")
+    cutoff = drafts.kept_since()
     try:
         files = store.prune_photos(get_db(), cutoff)
         store.prune_drafts(get_db(), cutoff)

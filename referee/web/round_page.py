@@ -3,7 +3,8 @@ the totals pad or the JSON box, showing a round as typed, scored, or refused.
 
 The new-round and edit screens, the kept steps and the photo review all render it
 (``entry_page``); ``live_context`` is what the page and its live preview share, and
-``round_words`` what a page needs to name a stored round (``partials/round_cards.html``).
+``round_words`` what a page needs to name a stored round (``partials/round_cards.html``);
+``unfinished_round`` is the round a page left half entered, offered when it is opened anew.
 Below the views: must not import them.
 """
 
@@ -15,16 +16,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import render_template
+from werkzeug.datastructures import MultiDict
 
 from referee import store
 from referee.cards import month_label
 from referee.errors import RefereeError
 from referee.family import Family
+from referee.web import drafts
 from referee.web.board import amount_formatter, extra_round, option_value
 from referee.web.db import get_db
 from referee.web.drafts import DRAFT_ID, posted
 from referee.web.forms.piles import rest_seats
-from referee.web.forms.rounds import CALL_ROWS, JSON_FACTS, cards_entered, dekiyaku_choices, registered_form, yaku_names
+from referee.web.forms.rounds import (
+    CALL_ROWS,
+    JSON_FACTS,
+    cards_entered,
+    dekiyaku_choices,
+    registered_form,
+    round_data,
+    yaku_names,
+)
 from referee.web.nonces import new_nonce, nonce_ok
 from referee.web.round_shape import round_input
 from referee.web.service import rounds
@@ -62,11 +73,13 @@ def entry_page(
     show_hands: bool = False,
     saved_round: store.RoundRow | None = None,
     cleared: Mapping[int, list[str]] | None = None,
+    unfinished: Mapping[str, Any] | None = None,
 ) -> tuple[str, int]:
     """The round entry page (the family's entry form, the totals pad, or the JSON box) showing
     ``data``: round ``number`` with its oya ``dealer``, as the round after the game that left
     ``context``; ``rnd``: the saved round being edited; ``result`` and ``error``: what scoring it
-    gave.  Returns (the page, ``status``)."""
+    gave; ``unfinished``: the round a page left half entered, offered (``unfinished_round``).
+    Returns (the page, ``status``)."""
     sess = opened.session
     board = service.board(get_db(), opened)
     family = opened.family
@@ -137,11 +150,27 @@ def entry_page(
         "bonus_deck": list(option_value(sess, "bonus_cards", (), opened.loaded) or ()),
         "saved_round": saved_round,
         "cleared": cleared or {},
+        "unfinished": unfinished,
         "rest_seats": rest_seats(data, sess.players),
         # A round shown as saved: the totals before it, not the current ones (which hold it already).
         **live_context(opened, rnd or saved_round),
     }
     return render_template(template, **ctx), status
+
+
+def unfinished_round(opened: Opened, number: int) -> dict[str, Any] | None:
+    """The new round ``number`` a page left with cards tapped in and unsaved (``drafts.unfinished``),
+    as the fresh page offers it: ``{"number", "count": cards in the piles, "step": the draft's id,
+    whose ``?step=`` page continues it}``; None when there is none, it holds no card, or the store is busy."""
+    sess = opened.session
+    try:
+        draft = drafts.unfinished(sess, number)
+    except store.StoreUnavailableError:
+        return None
+    if draft is None:
+        return None
+    count = cards_entered(round_data(MultiDict(draft.form), sess.players, opened.family)[0])
+    return {"number": number, "count": count, "step": draft.id} if count else None
 
 
 def month_rows(family: Family) -> dict[int, list[str]] | None:

@@ -45,3 +45,15 @@ def test_old_drafts_are_pruned(db, make_session):
     assert store.prune_drafts(db, "9999-01-01T00:00:00+00:00") == 1
     with pytest.raises(store.NotFoundError):
         store.get_draft(db, sess.id, kept.id)
+
+
+def test_the_drafts_kept_since_a_time_come_latest_first(db, make_session):
+    sess, other = make_session(), make_session("Other")
+    first = store.keep_draft(db, sess.id, [("pile-0", "pine-crane")])
+    second = store.keep_draft(db, sess.id, [("pile-0", "plum-chaff-1")])
+    store.keep_draft(db, other.id, [("pile-0", "pine-crane")])
+    assert [d.id for d in store.drafts_since(db, sess.id, "2000-01-01T00:00:00+00:00")] == [second.id, first.id]
+    assert store.drafts_since(db, sess.id, "9999-01-01T00:00:00+00:00") == []
+    # The page's own draft replaced at a tap is the latest again.
+    store.keep_draft(db, sess.id, [("pile-0", "pine-chaff-1")], draft_id=first.id)
+    assert store.drafts_since(db, sess.id, "2000-01-01T00:00:00+00:00")[0].id == first.id

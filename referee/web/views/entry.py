@@ -2,7 +2,8 @@
 
 - ``GET|POST /s/<edit token>/round/new``: tap cards into piles, score the round, save it
   (``referee.web.round_submit``: the steps keep the form as a draft and redirect (303) to the
-  same page with ``?step=<id>``, so Back and Reload never re-post a form);
+  same page with ``?step=<id>``, so Back and Reload never re-post a form); opened anew, it offers
+  the round a page left half entered: Continue (its ``?step=``) or Start again (``?fresh=1``);
 - ``POST /s/<edit token>/round/preview``: the live score preview fragment, recomputed as cards
   are tapped, which also keeps every tap in the page's draft (``HX-Replace-Url``);
 - ``GET /s/<edit token>/round/hands``: the dealt hands' pickers (``?part=field``: the field's);
@@ -50,7 +51,7 @@ from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_
 from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
 from referee.web.photo_steps import slot_label
-from referee.web.round_page import entry_page, live_context, suggestions
+from referee.web.round_page import entry_page, live_context, suggestions, unfinished_round
 from referee.web.round_submit import changed_since, kept_step, posted_round, scored, submit
 from referee.web.service import rounds
 from referee.web.service import session as service
@@ -81,8 +82,11 @@ def new_round(token: str):
     if request.method == "GET" and not kept_step(sess):
         start: dict[str, Any] = {"totals": {}} if request.args.get("entry") == "totals" else {"piles": {}}
         # A finished game says so on opening, not after every card is tapped and scored.
+        over = _game_over(board)
+        # A round left half entered is offered, unless this is its "Start again" (``?fresh=1``).
+        unfinished = None if over or request.args.get("fresh") else unfinished_round(opened, number)
         return entry_page(opened, start, dealer=board.dealer, number=number, context=board.context,
-                          error=_game_over(board))
+                          error=over, unfinished=unfinished)
 
     # The round number the form was opened for: a round another phone saved since is not saved twice.
     opened_for = str(posted().get("round_number") or "")
