@@ -27,6 +27,15 @@ def pad(values) -> dict[str, str]:
 
 
 # Bug (phone walk-through): a Roppyakken round that won the game for Chiyo still said "Next oya: Chiyo".
+
+
+def scored_result(client, url: str, fields: dict) -> str:
+    """The text of the round result after Score on the totals pad at ``url`` with ``fields``."""
+    r = client.post(url, data={"entry": "totals", "action": "score", **fields}, follow_redirects=True)
+    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+    return text(re.search(r'<section id="result".*?</section>', r.get_data(as_text=True), re.S).group(0))
+
+
 @pytest.mark.parametrize(
     ("ruleset", "options", "players", "before", "last", "says", "never"),
     [
@@ -63,10 +72,7 @@ def test_the_round_result_says_the_game_is_over_or_who_deals_next(client, h, rul
     for totals in before:
         r = client.post(f"/api/v1/sessions/{token}/rounds", json={"totals": totals})
         assert r.status_code == 201, r.get_data(as_text=True)
-    form = {"entry": "totals", "action": "score", "nonce": h.signed("end-1"), **pad(last)}
-    r = client.post(f"/s/{token}/round/new", data=form, follow_redirects=True)
-    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
-    result = text(re.search(r'<section id="result".*?</section>', r.get_data(as_text=True), re.S).group(0))
+    result = scored_result(client, f"/s/{token}/round/new", {"nonce": h.signed("end-1"), **pad(last)})
     assert says in result
     assert never not in result
 
@@ -96,9 +102,6 @@ def test_an_edited_round_says_the_game_is_over_only_where_it_ends_it(client, h, 
         assert client.post(f"/api/v1/sessions/{token}/rounds", json={"totals": totals}).status_code == 201
     rid = client.get(f"/api/v1/sessions/{token}").get_json()["rounds"][edited]["id"]
     values = [(5, 0), (0, 3)][edited]
-    form = {"entry": "totals", "action": "score", "nonce": h.signed("edit-1"), **pad(values)}
-    r = client.post(f"/s/{token}/round/{rid}/edit", data=form, follow_redirects=True)
-    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
-    result = text(re.search(r'<section id="result".*?</section>', r.get_data(as_text=True), re.S).group(0))
+    result = scored_result(client, f"/s/{token}/round/{rid}/edit", {"nonce": h.signed("edit-1"), **pad(values)})
     assert says in result
     assert never not in result
