@@ -6,7 +6,8 @@
    detection right or wrong: right when the photo holds that card (identity) and no earlier,
    more confident detection already claimed it.
 2. Fits :class:`vision.calibration.Calibration` (Platt scaling on the box score, the pooled
-   class probability, the visible share, and with ``--context`` the photo's context features)
+   class probability, the visible share, with ``--context`` the photo's context features, and with
+   ``--printcheck`` the print check's logit, vision.printcheck)
    and writes it (``--out``, default next to the shipped models: vision/models/calibration.json).
 3. Proposes the certain threshold (the lowest calibrated confidence at which certain
    detections are right >= 99% of the time on the calibration split) and the suggestion
@@ -37,6 +38,7 @@ from vision.calibration import (
     threshold_for_precision,
 )
 from vision.detector import PACKAGE_MODELS, Detector
+from vision.errors import ModelError
 from vision.synth.layouts import NO_CARDS
 from vision.train.evaluate import label_detections
 from vision.train.testset import read_testset
@@ -109,6 +111,10 @@ def main(argv=None) -> int:
         "--context", action="store_true",
         help="also fit the photo-context features (vision.calibration.CONTEXT_FEATURES)",
     )
+    p.add_argument(
+        "--printcheck", default=None,
+        help="also fit the print check's logit: its ONNX file, or 'shipped' (vision/models/printcheck.onnx)",
+    )
     p.add_argument("--test", type=Path, default=Path("data/heldout/test"))
     p.add_argument("--localiser", type=Path, default=None)
     p.add_argument("--classifier", type=Path, default=None)
@@ -132,9 +138,12 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     kw = {k: v for k, v in (("conf", a.conf), ("iou", a.iou), ("same_card_iou", a.same_card_iou)) if v is not None}
     kw |= verifier_option(a)
+    kw["printcheck"] = (None if a.printcheck == "shipped" else Path(a.printcheck)) if a.printcheck else False
     det = Detector(
         localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta, **kw
     )
+    if a.printcheck and det.printcheck is None:
+        raise ModelError("--printcheck shipped: there is no shipped printcheck.onnx")
     cal_d = label_detections(det, [ph for c in a.calib for ph in limited(read_testset(c), a.limit)])
     test_d = label_detections(det, limited(read_testset(a.test), a.limit))
     n_right = int(cal_d["right"].sum())
@@ -144,9 +153,10 @@ def main(argv=None) -> int:
     cal = fit_platt(
         cal_d["score"], cal_d["prob"], cal_d["right"], cal_d["visible"] if vis else None,
         context=cal_d["context"] if a.context else None,
+        printcheck=cal_d["printcheck"] if a.printcheck else None,
     )
-    conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"], cal_d["context"])
-    conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"], test_d["context"])
+    conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"], cal_d["context"], cal_d["printcheck"])
+    conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"], test_d["context"], test_d["printcheck"])
     # the certain threshold: the target precision overall and within every layout that
     # reaches it at all, rounded up to a step of 0.005 (never below what the target needs)
     per_lay = layout_thresholds(cal_d, conf_c, a.target, a.layout_min)
@@ -156,12 +166,12 @@ def main(argv=None) -> int:
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
-    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, det.verifier is not None, cal.e)
+    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, det.verifier is not None, cal.e, cal.f)
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]
     res = {
-        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "e": cal.e, "fitted_on": note},
+        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "e": cal.e, "f": cal.f, "fitted_on": note},
         "proposed": {"certain_at": certain_at, "suggest_floor": floor},
         "thresholds": {"overall": overall, "per_layout": per_lay},
         "calib": measure(cal_d, conf_c, certain_at, floor),

@@ -181,6 +181,7 @@ def main(argv=None) -> int:
         help="drop the lower of two boxes overlapping this much that read as one card",
     )
     add_verifier_options(p)
+    p.add_argument("--printcheck", default=None, help="print check ONNX (default: shipped; 'false': none)")
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument(
         "--whole-reads", type=float, default=None,
@@ -239,6 +240,8 @@ def main(argv=None) -> int:
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
     kw |= verifier_option(a)
+    if a.printcheck:
+        kw["printcheck"] = False if a.printcheck.lower() == "false" else Path(a.printcheck)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)
     dets = [det]
     if a.compare:
@@ -249,7 +252,11 @@ def main(argv=None) -> int:
         "set": str(a.set),
         "photos": len(photos),
         "models": {"localiser": str(a.localiser or "shipped"), "classifier": str(a.classifier or "shipped")},
-        "settings": {k: (v.keep_at if k == "verifier" and v else v) for k, v in kw.items() if k != "calibration"},
+        "settings": {
+            k: (v.keep_at if k == "verifier" and v else str(v) if k == "printcheck" else v)
+            for k, v in kw.items()
+            if k != "calibration"
+        },
         "uncertain_below": det.uncertain_below,
         "floor": floor,
         **summarise(tallies[0], layouts, styles),

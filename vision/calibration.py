@@ -15,6 +15,9 @@ by logistic regression on a held-out calibration split (never the test split):
 a fit may add the photo's context, ``+ e . context`` (:data:`CONTEXT_FEATURES`, from the kept boxes
 alone: how many, how large against the photo's median box, how much of each box other boxes cover),
 so that one threshold means the same precision in a crowded heap as on a spread;
+and the print check's logit, ``+ f * q`` (:mod:`vision.printcheck`: whether the box lies on a
+physical card or on a card's picture printed on a box; clipped to +-8), so that a printed box
+does not reach the certain threshold;
 each detection is labelled right when the photo holds that card (identity) and the box is
 on it.  The fitted ``(a, b, c)`` ship next to the weights (``vision/models/calibration.json``)
 because they belong to them.  The numbers, the reliability table and the chosen thresholds
@@ -93,8 +96,10 @@ def newton_logistic(
 
 @dataclass(frozen=True)
 class Calibration:
-    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + e . context + c)``;
-    see the module doc.  ``e``: the weights of :data:`CONTEXT_FEATURES` (empty: a fit without them).
+    """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + e . context
+    + f * printcheck + c)``; see the module doc.  ``e``: the weights of :data:`CONTEXT_FEATURES`
+    (empty: a fit without them); ``f``: the weight of the print check's logit
+    (:mod:`vision.printcheck`; 0: a fit without it, and a detector then runs no print check).
 
     ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
     ``certain_at`` and ``suggest_floor``: the thresholds chosen with this fit on the same
@@ -114,24 +119,32 @@ class Calibration:
     d: float = 0.0
     verifier: bool = False
     e: tuple[float, ...] = ()
+    f: float = 0.0
 
     def __post_init__(self) -> None:
         e = tuple(float(w) for w in self.e)
         if e and len(e) != len(CONTEXT_FEATURES):
             raise ValueError(f"e: expected {len(CONTEXT_FEATURES)} weights {CONTEXT_FEATURES} or none, got {len(e)}")
         object.__setattr__(self, "e", e)
+        object.__setattr__(self, "f", float(self.f))
 
-    def __call__(self, score, prob, visible=1.0, context=None) -> np.ndarray:
+    def __call__(self, score, prob, visible=1.0, context=None, printcheck=None) -> np.ndarray:
         """Calibrated confidence (0-1) for box scores (see the module doc), class probabilities
-        and visible shares (0-1; broadcasting arrays of any shape), and ``context`` ``(..., 3)``
-        (:func:`context_features`, broadcasting the same way; ignored by a fit without ``e``).
-        Raises ValueError when a fit with ``e`` gets no context."""
+        and visible shares (0-1; broadcasting arrays of any shape), ``context`` ``(..., 3)``
+        (:func:`context_features`, broadcasting the same way; ignored by a fit without ``e``) and
+        ``printcheck``, the print check's clipped logits (broadcasting like ``score``; ignored by a
+        fit without ``f``).  Raises ValueError when a fit with ``e`` gets no context or a fit with
+        ``f`` no print check."""
         v = np.asarray(visible, np.float64)
         z = self.a * logit(score) + self.b * logit(prob) + self.d * (v - 1.0) + self.c
         if self.e:
             if context is None:
                 raise ValueError("this calibration weighs the photo's context: pass context_features(obbs)")
             z = z + np.asarray(context, np.float64) @ np.asarray(self.e)
+        if self.f:
+            if printcheck is None:
+                raise ValueError("this calibration weighs the print check: pass its logits (vision.printcheck)")
+            z = z + self.f * np.asarray(printcheck, np.float64)
         return 1.0 / (1.0 + np.exp(-z))
 
     def save(self, path: Path) -> None:
@@ -143,7 +156,7 @@ class Calibration:
         """Read a JSON file written by :meth:`save`.  Raises ValueError for a malformed file."""
         try:
             d = json.loads(Path(path).read_text(encoding="utf-8"))
-            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor", "d") if d.get(k) is not None}
+            opt = {k: float(d[k]) for k in ("certain_at", "suggest_floor", "d", "f") if d.get(k) is not None}
             return cls(
                 float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")),
                 **opt, verifier=bool(d.get("verifier", False)), e=tuple(d.get("e", ())),
@@ -153,15 +166,16 @@ class Calibration:
 
 
 def fit_platt(
-    score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50, context=None
+    score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50, context=None, printcheck=None
 ) -> Calibration:
     """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
 
     ``score``, ``prob``: ``(N,)`` box scores (localiser or verifier) and class probabilities; ``right``:
     ``(N,)`` booleans; ``visible``: optional ``(N,)`` visible shares (0-1), fitted as the
     third feature when given (else ``d`` is 0); ``context``: optional ``(N, 3)``
-    :func:`context_features` of each detection's box, fitted as ``e`` when given.  Raises ValueError
-    when ``right`` is all one value (nothing to fit).
+    :func:`context_features` of each detection's box, fitted as ``e`` when given; ``printcheck``:
+    optional ``(N,)`` print check logits of each detection's box (:mod:`vision.printcheck`), fitted
+    as ``f`` when given.  Raises ValueError when ``right`` is all one value (nothing to fit).
     """
     y = np.asarray(right, np.float64)
     if len(y) == 0 or y.min() == y.max():
@@ -174,13 +188,17 @@ def fit_platt(
         ctx = np.asarray(context, np.float64).reshape(len(y), len(CONTEXT_FEATURES))
         cols.extend(ctx.T)
         n_ctx = ctx.shape[1]
+    if printcheck is not None:
+        cols.append(np.asarray(printcheck, np.float64).reshape(len(y)))
     x = np.stack([*cols, np.ones(len(y))], 1)
     k = len(cols)
     w0 = np.r_[np.ones(2), np.zeros(k - 2), 0.0]
     w = newton_logistic(x, y, w0, l2 * np.diag([1.0] * k + [0.0]), iters, 1e-9)
     d = float(w[2]) if visible is not None else 0.0
-    e = tuple(float(v) for v in w[k - n_ctx : k]) if n_ctx else ()
-    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=d, e=e)
+    end = k - 1 if printcheck is not None else k
+    e = tuple(float(v) for v in w[end - n_ctx : end]) if n_ctx else ()
+    f = float(w[k - 1]) if printcheck is not None else 0.0
+    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=d, e=e, f=f)
 
 
 def reliability(conf, right, bins: int = 10) -> list[dict]:

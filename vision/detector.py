@@ -43,6 +43,7 @@ from vision.postprocess import (
     softmax,
     to_detections,
 )
+from vision.printcheck import PrintCheck
 from vision.tiling import cut_by_window, tile_windows, window_to_photo
 from vision.visibility import READABLE_FROM, mask_crops, stacking, visible_masks
 
@@ -205,6 +206,30 @@ def load_masker(path, threads: int | None = None):
     return Masker(Path(path), model)
 
 
+def load_printcheck(path, threads: int | None = None):
+    """The print check (:class:`vision.printcheck.PrintCheck`) of ``path`` (an ONNX file, or a
+    PrintCheck itself); None/True: the shipped ``printcheck.onnx`` when there is one; False:
+    none.  Raises ModelError for a file it cannot load or of another input or output shape
+    (one input ``[B, 3, 112, 72]``, output ``[B, 1]``)."""
+    if isinstance(path, PrintCheck):
+        return path
+    if path is False:
+        return None
+    if path is None or path is True:
+        path = _model_path("printcheck.onnx")
+        if path is None:
+            return None  # optional: a calibration without its weight runs none
+    _check_readable(Path(path))
+    model = _OrtModel(Path(path), threads)
+    want_in, want_out = (None, 3, CROP_SIZE[1], CROP_SIZE[0]), (None, 1)
+    if len(model.inputs) != 1 or not _fits(model.inputs[0][1], want_in) or not _fits(model.output, want_out):
+        raise ModelError(
+            f"{path}: expected a print check (one input [B, 3, {CROP_SIZE[1]}, {CROP_SIZE[0]}], output [B, 1]), "
+            f"found input {model.inputs}, output {model.output}"
+        )
+    return PrintCheck(Path(path), model)
+
+
 def _load_calibration(path: Path | bool | None):
     from vision.calibration import Calibration
 
@@ -344,6 +369,10 @@ class Detector:
     :meth:`localise`).  Without one the confidence is
     the raw product of the box score (the verifier's probability, else the localiser score)
     and the class probability; a calibration fitted for the other kind of box score is refused.
+    ``printcheck``: the print check (:mod:`vision.printcheck`; ``Path`` of an ONNX file or a
+    :class:`vision.printcheck.PrintCheck`; default None: the shipped ``printcheck.onnx`` when
+    there is one; ``False``: none), run on every kept box and weighed by a calibration fitted
+    with it (``Calibration.f``); a calibration that weighs it refuses a detector without one.
     ``tiles``: above 1, the localiser also looks at ``tiles`` x ``tiles`` overlapping
     windows of the photo (neighbours sharing ``tile_overlap`` of a window's side), each
     enlarged to its input (:mod:`vision.tiling`; off by default, measured in
@@ -358,7 +387,7 @@ class Detector:
     output shape is not the one the detector feeds and reads (:data:`_SHAPES`), an unreadable
     calibration or verifier, a calibration fitted with (without) the verifier on a detector
     without (with) one (naming the missing file when both come from ``$HANAFUDA_VISION_MODELS``),
-    or an unknown backend;
+    a calibration that weighs the print check on a detector without one, or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
 
@@ -388,6 +417,7 @@ class Detector:
         same_card_iou: float | None = None,
         verifier=None,
         masker=None,
+        printcheck=None,
     ):
         if backend not in BACKENDS:
             raise ModelError(f"backend: expected one of {BACKENDS}, got {backend!r}")
@@ -406,6 +436,12 @@ class Detector:
         self.same_card_iou = same_card_iou
         self.masker = load_masker(masker, threads)
         self.calibration = _load_calibration(calibration)
+        self.printcheck = load_printcheck(printcheck, threads)
+        if self.calibration is not None and self.calibration.f and self.printcheck is None:
+            raise ModelError(
+                "the calibration weighs the print check (printcheck.onnx), and this detector has none: "
+                "add printcheck.onnx to the models folder, or give a calibration fitted without it"
+            )
         if self.calibration is not None and self.calibration.verifier != (self.verifier is not None):
             fitted = "with" if self.calibration.verifier else "without"
             env = os.environ.get("HANAFUDA_VISION_MODELS")
@@ -666,13 +702,15 @@ class Detector:
         masks, visible = self.visibility(loaded.array, obbs)
         whole, probs = self.classify_views(loaded.array, obbs, masks, known)
         context = context_features(obbs)
-        assigned = assign_cards(probs, scores, self.calibration, visible, context)
+        printcheck = self.printcheck(loaded.array, obbs) if self.printcheck is not None else None
+        used = printcheck if self.calibration is not None and self.calibration.f else None
+        assigned = assign_cards(probs, scores, self.calibration, visible, context, used)
         obbs_px = obbs.copy()
         obbs_px[:, :4] *= loaded.scale
         readable = self.readable_from if self.boxes == "whole" else 0.0
         named = reads_whole(assigned, whole, self.whole_reads) if readable else None
         dets = to_detections(obbs_px, assigned, loaded.size, self.uncertain_below, visible, readable, named)
-        return Trace(obbs_px, scores, probs, assigned, dets, visible, context)
+        return Trace(obbs_px, scores, probs, assigned, dets, visible, context, printcheck)
 
 
 def _turns(p: np.ndarray, covered: np.ndarray, tta: bool) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -712,7 +750,8 @@ class Trace:
     1 - the "not a card" probability when the classifier has that class); ``assigned``:
     per box ``(class index or -1, confidence)`` after the pile rules; ``detections``: what
     :meth:`Detector.detect` returns; ``visible`` ``(K,)``: each box's visible share (0-1);
-    ``context`` ``(K, 3)``: each box's photo-context features (:func:`vision.calibration.context_features`).
+    ``context`` ``(K, 3)``: each box's photo-context features (:func:`vision.calibration.context_features`);
+    ``printcheck`` ``(K,)``: each box's print check logit (:mod:`vision.printcheck`), None without one.
     """
 
     obbs: np.ndarray
@@ -722,6 +761,7 @@ class Trace:
     detections: list[Detection]
     visible: np.ndarray | None = None
     context: np.ndarray | None = None
+    printcheck: np.ndarray | None = None
 
 
 _DEFAULT: dict[str, Detector] = {}

@@ -182,6 +182,7 @@ def assign_cards(
     calibration=None,
     visible: np.ndarray | None = None,
     context: np.ndarray | None = None,
+    printcheck: np.ndarray | None = None,
 ) -> list[tuple[int, float]]:
     """Give each detection a distinct card under the pile rules.
 
@@ -191,7 +192,8 @@ def assign_cards(
     (:class:`vision.calibration.Calibration`), or None for the raw product; ``visible``:
     optional ``(K,)`` visible share of each card (default 1); ``context``: optional ``(K, 3)``
     photo-context features of each box (:func:`vision.calibration.context_features`), passed to
-    ``calibration`` as a fourth argument when given.
+    ``calibration`` as a fourth argument when given; ``printcheck``: optional ``(K,)`` print check
+    logits of each box (:mod:`vision.printcheck`), passed to ``calibration`` as ``printcheck=``.
     Returns, per detection, ``(class index, confidence)`` with confidence =
     ``calibration(box score, pooled class probability)``, or their product without
     one.  Greedy over (detection, group) pairs by confidence; a group
@@ -214,7 +216,8 @@ def assign_cards(
         args = (np.broadcast_to(det_scores[:, None], pooled.shape), pooled, vis[:, None])
         if context is not None:
             args += (np.asarray(context, np.float64)[:, None, :],)
-        gp = np.asarray(calibration(*args), np.float64)
+        extra = {} if printcheck is None else {"printcheck": np.asarray(printcheck, np.float64).reshape(k, 1)}
+        gp = np.asarray(calibration(*args, **extra), np.float64)
     free = [list(g) for g in GROUPS]
     result: list[tuple[int, float]] = [(-1, 0.0)] * k
     done = np.zeros(k, bool)

@@ -143,3 +143,45 @@ def test_assign_cards_passes_each_box_its_context():
     assert out[0] == (0, pytest.approx(36 / 37))
     assert out[1][0] != 0
     assert out[1][1] < out[0][1]
+
+
+def test_a_print_check_fit_recovers_its_weight_and_round_trips(tmp_path):
+    # detections on printed boxes (a low print check logit) are wrong more often than their scores say
+    s, p, _, _ = _synthetic()
+    rng = np.random.default_rng(2)
+    q = rng.uniform(-8, 8, len(s))
+    z = 1.5 * np.log(s / (1 - s + 1e-9)) + 2.0 * np.log(p / (1 - p + 1e-9)) - 0.5 + 0.4 * q
+    right = rng.random(len(s)) < 1 / (1 + np.exp(-z))
+    cal = fit_platt(s, p, right, printcheck=q)
+    assert cal.f == pytest.approx(0.4, abs=0.1)
+    assert cal.e == ()
+    assert cal.d == 0.0
+    assert fit_platt(s, p, right).f == 0.0  # no print check asked: none fitted
+    cal.save(tmp_path / "c.json")
+    assert Calibration.load(tmp_path / "c.json") == cal
+    # with the context too, each weight lands in its own field
+    ctx = np.stack([np.zeros(len(s)), np.zeros(len(s)), rng.uniform(0, 2, len(s))], 1)
+    both = fit_platt(s, p, right, np.ones(len(s)), context=ctx, printcheck=q)
+    assert both.f == pytest.approx(0.4, abs=0.1)
+    assert abs(both.e[2]) < 0.3
+
+
+def test_a_print_check_calibration_needs_the_logits():
+    cal = Calibration(1.0, 1.0, 0.0, f=0.5)
+    with pytest.raises(ValueError, match="print check"):
+        cal(0.8, 0.9)
+    # a logit of -2 costs one: sigmoid(ln 4 + ln 9 - 1)
+    assert float(cal(0.8, 0.9, printcheck=-2.0)) == pytest.approx(1 / (1 + np.exp(1) / 36), abs=1e-7)
+    # a calibration without f ignores it: files written before the print check score as before
+    assert float(Calibration(1.0, 1.0, 0.0)(0.8, 0.9, printcheck=-8.0)) == pytest.approx(36 / 37)
+
+
+def test_assign_cards_passes_each_box_its_print_check():
+    probs = np.full((2, 48), 0.1 / 47)
+    probs[:, 0] = 0.9
+    cal = Calibration(1.0, 1.0, 0.0, f=0.5)
+    # the same card twice: the box the print check calls a card takes it; the printed one does not
+    out = assign_cards(probs, np.array([0.8, 0.8]), cal, printcheck=np.array([-4.0, 0.0]))
+    assert out[1] == (0, pytest.approx(36 / 37))
+    assert out[0][0] != 0
+    assert out[0][1] < out[1][1]

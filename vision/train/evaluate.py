@@ -70,11 +70,14 @@ def label_detections(det, photos) -> dict:
     ``score`` (localiser score), ``prob`` (pooled class probability), ``right`` (bool),
     ``layout`` (str), ``photo`` (index into ``photos``), ``visible`` (the detector's visible
     share, 1 for a visible-region localiser), ``context`` (``(N, 3)``, the box's photo-context
-    features, :func:`vision.calibration.context_features`), and ``cards_total`` (int, cards in all photos).
+    features, :func:`vision.calibration.context_features`), ``printcheck`` (``(N,)``, the box's print
+    check logit, :mod:`vision.printcheck`; NaN for a detector without one), and ``cards_total``
+    (int, cards in all photos).
     Used to fit and check the confidence calibration.
     """
     rows: dict[str, list] = {
-        "score": [], "prob": [], "right": [], "layout": [], "photo": [], "visible": [], "context": []
+        "score": [], "prob": [], "right": [], "layout": [], "photo": [], "visible": [], "context": [],
+        "printcheck": [],
     }
     cards_total = 0
     for k, ph in enumerate(photos):
@@ -98,6 +101,7 @@ def label_detections(det, photos) -> dict:
             rows["photo"].append(k)
             rows["visible"].append(1.0 if tr.visible is None else float(tr.visible[i]))
             rows["context"].append(tr.context[i])
+            rows["printcheck"].append(float("nan") if tr.printcheck is None else float(tr.printcheck[i]))
     out: dict = {k: np.array(v) for k, v in rows.items()}
     out["context"] = out["context"].reshape(-1, len(CONTEXT_FEATURES))
     out["right"] = out["right"].astype(bool)

@@ -31,19 +31,39 @@ from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import MERGED_IDS, load_art, rendered_styles
 from vision.synth.scenes import DISTRACTOR_PROPS, make_scene
 
+#: The print check's training tables (:mod:`vision.train.printcheck`): card boxes printed with
+#: card art drawn far more often than on the held-out sets; ``BOX_PROPS`` for photos of props alone.
+PRINT_PROPS: dict[str, float] = {**DISTRACTOR_PROPS, "card-box": 0.9, "screenshot": 0.3}
+BOX_PROPS: dict[str, float] = {**DISTRACTOR_PROPS, "card-box": 3.0, "screenshot": 0.5}
+#: The sets the print check is trained on (all on the training backgrounds; never calib or test).
+PRINTCHECK_SPLITS: tuple[str, ...] = ("printcheck", "printcheck2", "printcheck3", "printcheck4", "printcheck5")
+
 #: Seeds of the held-out sets (training uses others, each with its own offsets), and of the
 #: ``verify`` set, which trains the box verifier (:mod:`vision.verify`) on the training
 #: backgrounds so that calib and test stay unseen by it.
 #: ``calib2`` is a second set drawn as calib is, for choosing between models whose calib
 #: figures differ by a few cards; ``distract`` holds distractor-only photos alone, with app
 #: screenshots and patterned cloths among the props (issue 17, item 6).
-SPLIT_SEEDS: dict[str, int] = {"test": 9, "calib": 8, "verify": 11, "calib2": 61, "distract": 62}
+#: ``printcheck`` to ``printcheck5`` train the print check (:data:`PRINTCHECK_SPLITS`).
+SPLIT_SEEDS: dict[str, int] = {
+    "test": 9, "calib": 8, "verify": 11, "calib2": 61, "distract": 62,
+    "printcheck": 63, "printcheck2": 64, "printcheck3": 65, "printcheck4": 66, "printcheck5": 67,
+}
 #: Photos per (layout, style) cell of each set, as documented (docs/VISION.md).
-PER_CELL: dict[str, int] = {"test": 4, "calib": 6, "verify": 18, "calib2": 6, "distract": 8}
+PER_CELL: dict[str, int] = {
+    "test": 4, "calib": 6, "verify": 18, "calib2": 6, "distract": 8,
+    "printcheck": 10, "printcheck2": 16, "printcheck3": 60, "printcheck4": 60, "printcheck5": 16,
+}
 #: The layouts each set draws (default: every layout and distractor-only photos).
-SPLIT_LAYOUTS: dict[str, tuple[str, ...]] = {"distract": (NO_CARDS,)}
+SPLIT_LAYOUTS: dict[str, tuple[str, ...]] = {
+    "distract": (NO_CARDS,), "printcheck3": (NO_CARDS,), "printcheck4": (NO_CARDS,),
+}
 #: The props each set's tables carry (default: :data:`vision.synth.scenes.TABLE_PROPS`).
-SPLIT_PROPS: dict[str, dict[str, float]] = {"distract": DISTRACTOR_PROPS}
+SPLIT_PROPS: dict[str, dict[str, float]] = {
+    "distract": DISTRACTOR_PROPS,
+    "printcheck": PRINT_PROPS, "printcheck2": PRINT_PROPS, "printcheck5": PRINT_PROPS,
+    "printcheck3": BOX_PROPS, "printcheck4": BOX_PROPS,
+}
 #: The table surfaces each set is drawn on: the held-out sets only on those never used in
 #: training; the ``verify`` set on the training ones.
 SPLIT_BACKGROUNDS: dict[str, tuple[str, ...]] = {
@@ -52,6 +72,7 @@ SPLIT_BACKGROUNDS: dict[str, tuple[str, ...]] = {
     "verify": TRAIN_BACKGROUNDS,
     "calib2": TEST_BACKGROUNDS,
     "distract": TEST_BACKGROUNDS,
+    **dict.fromkeys(PRINTCHECK_SPLITS, TRAIN_BACKGROUNDS),
 }
 
 _ART: dict | None = None
