@@ -5,7 +5,7 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m016_change_form_tokens``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m017_dismissed_drafts``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
@@ -49,6 +49,7 @@ from referee.store.drafts import (
     Draft,
     PhotoDraft,
     add_photo_draft,
+    dismiss_draft,
     drafts_since,
     get_draft,
     get_photo_draft,
@@ -107,6 +108,7 @@ from referee.store.schema import (
     m013_session_form_tokens,
     m015_session_form_token_digest,
     m016_change_form_tokens,
+    m017_dismissed_drafts,
     migrations,
 )
 from referee.store.sessions import (
@@ -153,6 +155,7 @@ __all__ = [
     "create_session",
     "create_sessions_once",
     "delete_round",
+    "dismiss_draft",
     "drafts_since",
     "find_session",
     "get_draft",
@@ -177,6 +180,7 @@ __all__ = [
     "m013_session_form_tokens",
     "m015_session_form_token_digest",
     "m016_change_form_tokens",
+    "m017_dismissed_drafts",
     "migrate",
     "migrations",
     "move_revs_past",

@@ -5,7 +5,8 @@ and Reload never re-post a form or upload a photo twice: a photo step (a snap, a
 Yes or No on a suggestion), the Score step and the other steps that only redraw the form, a
 refused Save, and the live preview, which keeps every tap in the page's own draft (its id given:
 ``keep_draft(..., draft_id=...)``).  A draft holds the form as ``[(name, value), ...]`` pairs
-and the photo steps' errors.  Drafts are pruned with unsaved photos.
+and the photo steps' errors, and whether the player dismissed its offer ("Start again" on the
+round a page left half entered: ``dismiss_draft``).  Drafts are pruned with unsaved photos.
 
 The table is still called ``photo_drafts`` (migration m003), after the photo steps that were the
 first to keep drafts; renaming it would be a migration for a name only.
@@ -28,13 +29,15 @@ from referee.store.database import NotFoundError, _now, guarded, writing
 @dataclass(frozen=True)
 class Draft:
     """A round form between steps: ``form`` as ``[(name, value), ...]`` pairs and ``errors`` as
-    ``{slot: message}`` for the photos that failed."""
+    ``{slot: message}`` for the photos that failed; ``dismissed``: the player chose "Start again"
+    on its offer (``dismiss_draft``) and it was not kept again since."""
 
     id: str
     session_id: int
     form: list[tuple[str, str]]
     errors: dict[str, str]
     created: str
+    dismissed: bool = False
 
 
 @guarded
@@ -47,8 +50,8 @@ def keep_draft(
     draft_id: str | None = None,
 ) -> Draft:
     """Keep a round form: as a new draft, or, with ``draft_id``, in place of what that draft held
-    (the page's own draft, which the live preview replaces at every tap).  An id another session
-    holds is not touched: a new id is used.  Returns the draft kept."""
+    (the page's own draft, which the live preview replaces at every tap; kept again, it is no longer
+    dismissed).  An id another session holds is not touched: a new id is used.  Returns the draft kept."""
     if draft_id is None:
         draft_id = secrets.token_urlsafe(9)
     with writing(db):
@@ -63,11 +66,24 @@ def keep_draft(
                 "form": json.dumps([list(kv) for kv in form]),
                 "errors": json.dumps(dict(errors or {})),
                 "created": _now(),
+                "dismissed": 0,
             },
             pk="id",
             replace=True,
         )
     return get_draft(db, session_id, draft_id)
+
+
+@guarded
+def dismiss_draft(db: Database, session_id: int, draft_id: str) -> bool:
+    """Mark a session's draft dismissed: the player chose "Start again" on its offer, so it is not
+    offered again until a new tap keeps it again (``keep_draft``).  The draft stays readable (its
+    ``?step=`` page).  Returns False where the session has no such draft (unknown, another
+    session's, or pruned)."""
+    with writing(db):
+        cur = db.execute("UPDATE photo_drafts SET dismissed = 1 WHERE id = ? AND session_id = ?",
+                         [draft_id, session_id])
+    return cur.rowcount > 0
 
 
 def get_draft(db: Database, session_id: int, draft_id: str) -> Draft:
@@ -93,6 +109,7 @@ def _draft(r: Mapping) -> Draft:
         form=[(str(k), str(v)) for k, v in json.loads(r["form"])],
         errors=json.loads(r["errors"] or "{}"),
         created=r["created"],
+        dismissed=bool(r.get("dismissed")),
     )
 
 

@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m016_change_form_tokens``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m017_dismissed_drafts``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -321,3 +321,14 @@ def m016_change_form_tokens(db: Database) -> None:
         {"session_id": int, "token": str, "change_id": int, "digest": str, "created": str},
         pk=("session_id", "token"),
     )
+
+
+# ---- dismissed drafts ("Start again" on a round left half entered came back at the next visit) ------
+
+
+@migrations()
+def m017_dismissed_drafts(db: Database) -> None:
+    """``photo_drafts.dismissed``: 1 once the player chose "Start again" on the offer of that draft (the
+    round a page left half entered), so it is not offered again; the draft itself is kept (its ``?step=``
+    page still opens), and the next tap that replaces it keeps it as 0 again."""
+    db["photo_drafts"].add_column("dismissed", int, not_null_default=0)

@@ -13,7 +13,8 @@ the unsaved photos after a day (``referee.web.photos.prune``).
 - ``kept``: a draft read back, with the photos it names; ``show`` makes it this request's form.
 - ``posted``: the round form being handled: the request's, or the draft a step kept.
 - ``kept_since``: from when drafts are kept (older ones are pruned); ``unfinished``: the draft of
-  the new round now due that a page left unsaved, offered again when the page is opened anew.
+  the new round now due that a page left unsaved, offered again when the page is opened anew;
+  ``dismiss``: "Start again" on that offer, so it is not offered again.
 
 Below the views: must not import them.
 """
@@ -82,6 +83,14 @@ def posted() -> Mapping[str, Any]:
     return form if form is not None else request.form
 
 
+def dismiss(sess: store.Session, draft_id: str) -> None:
+    """The player chose "Start again" on the offer of ``draft_id`` (``unfinished``): neither it nor an
+    older draft behind it is offered again, until a new tap keeps a draft.  An id that is not the
+    session's draft is ignored.  Raises ``store.StoreUnavailableError``."""
+    if DRAFT_ID.fullmatch(draft_id):
+        store.dismiss_draft(get_db(), sess.id, draft_id)
+
+
 def kept_since() -> str:
     """The ISO time from which drafts (and unsaved photos) are kept: ``PHOTO_KEEP_UNSAVED_HOURS``
     (a day) ago; older ones are pruned (``referee.web.photos.prune``)."""
@@ -91,12 +100,15 @@ def kept_since() -> str:
 
 def unfinished(sess: store.Session, number: int) -> store.Draft | None:
     """The session's latest kept draft of a new round (a form that names no ``round_id``) when it is
-    of round ``number``, the round now due, and its one-time token saved no round (a round saved
-    since, even if undone); else None.  Raises ``store.StoreUnavailableError``."""
+    of round ``number``, the round now due, its offer was not dismissed ("Start again", ``dismiss``)
+    and its one-time token saved no round (a round saved since, even if undone); else None.  Raises
+    ``store.StoreUnavailableError``."""
     for draft in store.drafts_since(get_db(), sess.id, kept_since()):
         form = MultiDict(draft.form)
         if form.get("round_id"):  # an edit page's
             continue
+        if draft.dismissed:  # "Start again": nor is an older draft of that round offered in its place
+            return None
         if form.get("round_number") != str(number):
             return None
         return None if store.round_of_form_token(get_db(), sess.id, form.get("nonce") or "") else draft

@@ -57,3 +57,34 @@ def test_the_drafts_kept_since_a_time_come_latest_first(db, make_session):
     # The page's own draft replaced at a tap is the latest again.
     store.keep_draft(db, sess.id, [("pile-0", "pine-chaff-1")], draft_id=first.id)
     assert store.drafts_since(db, sess.id, "2000-01-01T00:00:00+00:00")[0].id == first.id
+
+
+# Bug (phone walk-through): "Start again" on a round left half entered did not stick: the same draft was
+# offered again the next time the round page opened.  The store now keeps the draft (its ?step= page still
+# opens) marked dismissed.
+def test_a_dismissed_draft_is_kept_and_says_so(db, make_session):
+    sess = make_session()
+    kept = store.keep_draft(db, sess.id, [("pile-0", "pine-crane")], draft_id="page-draft-1")
+    assert kept.dismissed is False
+    assert store.dismiss_draft(db, sess.id, "page-draft-1") is True
+    dismissed = store.get_draft(db, sess.id, "page-draft-1")
+    assert dismissed.dismissed is True
+    assert dismissed.form == kept.form
+    assert store.drafts_since(db, sess.id, "2000-01-01T00:00:00+00:00")[0].dismissed is True
+
+
+def test_a_new_tap_on_a_dismissed_draft_makes_it_a_draft_to_offer_again(db, make_session):
+    sess = make_session()
+    store.keep_draft(db, sess.id, [("pile-0", "pine-crane")], draft_id="page-draft-1")
+    store.dismiss_draft(db, sess.id, "page-draft-1")
+    again = store.keep_draft(db, sess.id, [("pile-0", "pine-crane"), ("pile-0", "pine-chaff-1")],
+                             draft_id="page-draft-1")
+    assert again.dismissed is False
+
+
+def test_another_sessions_or_an_unknown_draft_is_not_dismissed(db, make_session):
+    mine, theirs = make_session("Mine"), make_session("Theirs")
+    store.keep_draft(db, theirs.id, [("pile-0", "pine-crane")], draft_id="shared-id-1")
+    assert store.dismiss_draft(db, mine.id, "shared-id-1") is False
+    assert store.dismiss_draft(db, mine.id, "no-such-draft") is False
+    assert store.get_draft(db, theirs.id, "shared-id-1").dismissed is False

@@ -58,6 +58,7 @@ def test_migrations_keep_their_names_and_order():
         "m014_change_ids",
         "m015_session_form_token_digest",
         "m016_change_form_tokens",
+        "m017_dismissed_drafts",
     ]
 
 

@@ -3,7 +3,9 @@
 - ``GET|POST /s/<edit token>/round/new``: tap cards into piles, score the round, save it
   (``referee.web.round_submit``: the steps keep the form as a draft and redirect (303) to the
   same page with ``?step=<id>``, so Back and Reload never re-post a form); opened anew, it offers
-  the round a page left half entered: Continue (its ``?step=``) or Start again (``?fresh=1``);
+  the round a page left half entered: Continue (its ``?step=``) or Start again;
+- ``POST /s/<edit token>/round/start-again``: "Start again" on that offer (the form's ``draft``):
+  the draft is not offered again (``drafts.dismiss``); 303 to the empty form (``?fresh=1``);
 - ``POST /s/<edit token>/round/preview``: the live score preview fragment, recomputed as cards
   are tapped, which also keeps every tap in the page's draft (``HX-Replace-Url``);
 - ``GET /s/<edit token>/round/hands``: the dealt hands' pickers (``?part=field``: the field's);
@@ -117,6 +119,15 @@ def new_round(token: str):
     shown = store.get_round(get_db(), sess.id, view.id) if view is not None else None
     return submit(opened, number=number, dealer=dealer, context=context, save=save, closed=closed, need_nonce=True,
                   saved_round=shown)
+
+
+@bp.post("/s/<token>/round/start-again")
+def start_again(token: str):
+    """Start again: the round a page left half entered (the form's ``draft``) is no longer offered,
+    though its ``?step=`` page still opens; then the empty form."""
+    opened = load(token, edit=True)
+    drafts.dismiss(opened.session, request.form.get("draft", ""))
+    return redirect(url_for("entry.new_round", token=token, fresh=1), 303)
 
 
 def _game_over(board: Board) -> str | None:

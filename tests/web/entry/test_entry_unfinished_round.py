@@ -3,7 +3,8 @@
 Every tap keeps the round as a draft (``referee.web.drafts``), but a player who left the page
 (to the scoreboard, a closed tab) and came back by "Enter round" got an empty form: the cards
 tapped in seemed lost.  The page opened fresh now offers the kept draft of the round now due:
-Continue (its ``?step=`` page, whose Save saves once) or Start again (the empty form).
+Continue (its ``?step=`` page, whose Save saves once) or Start again (a POST that dismisses the
+draft's offer, then the empty form).
 """
 
 from __future__ import annotations
@@ -34,12 +35,24 @@ def tap(client, keeper, h, cards: int, *, nonce: str = "left", round_number: str
     return r.headers["HX-Replace-Url"]
 
 
+def offer_of(page: str) -> str:
+    """The offer's markup, from its words to the end of its block."""
+    offer = page[page.index(OFFER):]
+    return offer[: offer.index("</div>")]
+
+
 def links(page: str) -> dict[str, str]:
     """The offer's links: their words -> their address."""
-    offer = page[page.index(OFFER):]
-    offer = offer[: offer.index("</p>")]
     return {html.unescape(re.sub(r"<[^>]+>", "", t)).strip(): html.unescape(href)
-            for href, t in re.findall(r'<a href="([^"]+)"[^>]*>(.*?)</a>', offer)}
+            for href, t in re.findall(r'<a [^>]*href="([^"]+)"[^>]*>(.*?)</a>', offer_of(page))}
+
+
+def start_again(client, page: str):
+    """Press the offer's "Start again": its form's POST, as a browser without JavaScript sends it."""
+    action, fields = re.search(r'<form method="post" action="([^"]+)">(.*?)</form>', offer_of(page), re.S).groups()
+    assert "Start again" in fields
+    data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', fields))
+    return client.post(html.unescape(action), data=data)
 
 
 def test_a_round_left_half_entered_is_offered_with_continue_and_start_again(client, keeper, h):
@@ -53,7 +66,9 @@ def test_a_round_left_half_entered_is_offered_with_continue_and_start_again(clie
     assert kept.count("checked") >= 12
     assert f'name="nonce" value="{h.signed("left")}"' in kept
     assert OFFER not in kept
-    fresh = text(client.get(offer["Start again"]))
+    r = start_again(client, page)
+    assert r.status_code == 303
+    fresh = text(client.get(r.headers["Location"]))
     assert OFFER not in fresh
     assert "0 of 48" in fresh or "checked" not in fresh
     # Save from the continued page saves round 1 once.
@@ -66,6 +81,56 @@ def test_the_next_tap_after_start_again_is_the_draft_offered(client, keeper, h):
     tap(client, keeper, h, 12)
     tap(client, keeper, h, 3, nonce="again", draft="page-draft-again")
     assert "You were entering round 1 (3 cards tapped in)" in text(client.get(f"/s/{keeper}/round/new"))
+
+
+# Bug (phone walk-through): "Start again" only opened the empty form (?fresh=1); the next time the round
+# page was opened, with no tap since, the same draft was offered again.
+def test_start_again_dismisses_the_offer_for_good(client, keeper, h):
+    tap(client, keeper, h, 12)
+    assert start_again(client, text(client.get(f"/s/{keeper}/round/new"))).status_code == 303
+    client.get(f"/s/{keeper}")  # left for the scoreboard, then "Enter round" again
+    assert OFFER not in text(client.get(f"/s/{keeper}/round/new"))
+    assert OFFER not in text(client.get(f"/s/{keeper}/round/new"))
+
+
+def test_start_again_offers_no_older_draft_of_the_round_instead(client, keeper, h):
+    tap(client, keeper, h, 5, draft="page-draft-older")
+    tap(client, keeper, h, 12)
+    page = text(client.get(f"/s/{keeper}/round/new"))
+    assert "(12 cards tapped in)" in page
+    start_again(client, page)
+    assert OFFER not in text(client.get(f"/s/{keeper}/round/new"))
+
+
+def test_after_start_again_the_dismissed_draft_still_continues_from_its_step(client, keeper, h):
+    """Back onto the page left (its ``?step=``) still shows its taps: Start again hides the offer only."""
+    step = tap(client, keeper, h, 12)
+    start_again(client, text(client.get(f"/s/{keeper}/round/new")))
+    kept = client.get(step)
+    assert kept.status_code == 200
+    assert text(kept).count("checked") >= 12
+
+
+def test_new_taps_after_start_again_are_offered_later(client, keeper, h):
+    tap(client, keeper, h, 12)
+    start_again(client, text(client.get(f"/s/{keeper}/round/new")))
+    tap(client, keeper, h, 3, nonce="again", draft="page-draft-again")
+    assert "You were entering round 1 (3 cards tapped in)" in text(client.get(f"/s/{keeper}/round/new"))
+
+
+def test_the_draft_start_again_dismissed_is_offered_again_after_a_new_tap_on_it(client, keeper, h):
+    """Another phone still tapping into the draft dismissed: its next tap is a newer draft."""
+    tap(client, keeper, h, 12)
+    start_again(client, text(client.get(f"/s/{keeper}/round/new")))
+    tap(client, keeper, h, 13)
+    assert "You were entering round 1 (13 cards tapped in)" in text(client.get(f"/s/{keeper}/round/new"))
+
+
+def test_start_again_from_a_viewer_link_is_refused(client, keeper, viewer, h):
+    step = tap(client, keeper, h, 12)
+    draft = re.search(r"step=([\w-]+)", step).group(1)
+    assert client.post(f"/s/{viewer}/round/start-again", data={"draft": draft}).status_code == 403
+    assert OFFER in text(client.get(f"/s/{keeper}/round/new"))
 
 
 def test_a_draft_of_no_card_is_not_offered(client, keeper, h):
