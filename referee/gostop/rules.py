@@ -199,6 +199,13 @@ class GostopRules:
     game: str = "gostop"
 
     @property
+    def goal(self) -> str:
+        """How the game ends, in a few words (the scoreboard's subtitle): it has no end of its own
+        (GOSTOP-RULES.md, the game input): each round is settled when it ends, and the table stops
+        when it likes."""
+        return "no set end: each round is settled as it ends"
+
+    @property
     def ssangpi(self) -> frozenset[str]:
         """Ids of the chaff worth 2 pi."""
         return frozenset(self.options.ssangpi)

@@ -269,6 +269,13 @@ class HachihachiRules:
                 return d
         raise KeyError(yaku_id)
 
+    @property
+    def goal(self) -> str:
+        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle):
+        RULES.md "Hachi-hachi".  After ``rounds`` rounds (12, or 6 for a half game) the highest total
+        takes the jackpot of the antes; tied winners split it."""
+        return f"highest total after {self.options.rounds} rounds takes the jackpot; a tie shares it"
+
     def ante_kan(self) -> int:
         """The ante per player in kan (seed 003: 5 for 12 rounds, 3 for 6)."""
         if self.options.ante_kan:

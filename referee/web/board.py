@@ -108,7 +108,8 @@ class Board:
     jackpot_shares: dict[str, int] = field(default_factory=dict)
     #: How a void round is marked (``Family.void_badge``).
     void_badge: str = "fuke · void"
-    #: How the game is won, as the session's rules say it (the rules' ``goal``; "" where they have none).
+    #: How the game is won (or, without an end, that it has none), as the session's rules say it (the rules'
+    #: ``goal``; "" where they have none).
     goal: str = ""
 
     def ranking(self) -> list[tuple[int, str]]:
@@ -125,20 +126,24 @@ class Board:
         play" before any; "round 4 of 12 next" while it goes on (the round "Enter round 4" adds);
         past the planned rounds (a level game played off, KOIKOI-RULES.md option ``tie =
         extra-round``) "extra round 1 next, after 12 rounds"; once over "all 12 rounds played" (or
-        "5 of 12 rounds played", "12 rounds and 1 extra round played"); "" without planned rounds."""
+        "5 of 12 rounds played", "12 rounds and 1 extra round played"); a game of one round says "1 round"
+        ("1 round to play", "1 round played"); "" without planned rounds."""
         planned, played = self.rounds_planned, self.rounds_played
         if not planned:
             return ""
+        rounds = f"{planned} round{'s' if planned > 1 else ''}"  # a game of one round (Koi-Koi ``rounds = 1``)
         if self.over:
             extra = extra_round(played, planned)
             if extra:
-                return f"{planned} rounds and {extra} extra round{'s' if extra > 1 else ''} played"
-            return f"all {planned} rounds played" if played == planned else f"{played} of {planned} rounds played"
+                return f"{rounds} and {extra} extra round{'s' if extra > 1 else ''} played"
+            if played == planned:
+                return f"all {rounds} played" if planned > 1 else f"{rounds} played"
+            return f"{played} of {rounds} played"
         if not played:
-            return f"{planned} rounds to play"
+            return f"{rounds} to play"
         extra = extra_round(played + 1, planned)
         if extra:
-            return f"extra round {extra} next, after {planned} rounds"
+            return f"extra round {extra} next, after {rounds}"
         return f"round {played + 1} of {planned} next"
 
     def to_go(self, player: str) -> int | None:
@@ -565,6 +570,7 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.ante = fmt(int(out.get("ante", 0))).lstrip("+")
     board.context = family.next_round(out)
     board.winners = tuple(out.get("winners", [])) if complete else ()
+    board.goal = getattr(rules, "goal", "")
     if complete:
         shares = out.get("jackpot_shares") or {}
         board.jackpot_shares = {p: int(shares.get(p, 0)) for p in session.players}

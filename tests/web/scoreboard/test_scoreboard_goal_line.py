@@ -1,7 +1,9 @@
 """The scoreboard's subtitle says how the session's game is won, as its ruleset and options say it: RULES.md
 "Instant wins and the end of the game" (the game ends after a round in which a total reaches the target, and
 the highest total wins; option ``first_to_target_wins``, seed 002's local rule; options ``rounds`` and
-``winner = most-times-over-target``)."""
+``winner = most-times-over-target``); KOIKOI-RULES.md "The game" (options ``rounds`` and ``tie``); RULES.md
+"Hachi-hachi" (12 rounds or 6, the jackpot to the winner, tied winners split it); GOSTOP-RULES.md (the game
+has no end of its own)."""
 
 from __future__ import annotations
 
@@ -34,16 +36,40 @@ MOST_TIMES = {"rounds": 12, "winner": "most-times-over-target"}
         ("roppyakken",  {"rounds": 12},                  "highest total wins",                "to 600"),
         ("roppyakken",  MOST_TIMES,                      "most times to 600 points wins",     "first"),
         ("changara",    {"match_games": 3},              "to 300 points: highest total wins", "first to"),
-        ("koikoi",      {},                              "",                                  "wins"),
     ],
     ids=["roppyakken-default", "first-to-target-wins", "sanbyakuken", "fixed-rounds", "most-times-over-target",
-         "changara-match", "koikoi-no-target"],
+         "changara-match"],
 )
 def test_the_subtitle_names_the_rule_in_force(client, ruleset, options, says, never):
     players = ["Aki", "Ben"] if ruleset in ("changara", "koikoi") else ["Aki", "Ben", "Chiyo"]
     line = subtitle(client, ruleset, players, **options)
     assert says in line
     assert never not in line
+
+
+# Bug (phone walk-through): the Koi-Koi, Hachi-hachi, Go-Stop and Matgo subtitles named the game and the rounds
+# to play but never how the game is won (or, in Go-Stop, that it has no end of its own).
+@pytest.mark.parametrize(
+    ("ruleset", "players", "options", "says"),
+    [
+        # ruleset          players  options                                      says
+        ("koikoi",          2, {},                                 "highest total after 12 rounds wins; a tie is a draw"),
+        ("koikoi",          2, {"rounds": 6},                      "highest total after 6 rounds wins"),
+        ("koikoi",          2, {"rounds": 1},                      "highest total after 1 round wins"),
+        ("koikoi",          2, {"tie": "dealer"},                  "a tie goes to the next dealer"),
+        ("koikoi",          2, {"tie": "extra-round"},             "a tie plays one more round at a time"),
+        ("koikoi-fudawiki", 2, {},                                 "highest total after 12 rounds wins"),
+        ("hachihachi",      3, {},                                 "highest total after 12 rounds takes the jackpot"),
+        ("hachihachi",      4, {"rounds": 6},                      "highest total after 6 rounds takes the jackpot"),
+        ("gostop",          3, {},                                 "no set end: each round is settled as it ends"),
+        ("matgo",           2, {},                                 "no set end: each round is settled as it ends"),
+    ],
+    ids=["koikoi-default", "koikoi-6-rounds", "koikoi-1-round", "koikoi-tie-dealer", "koikoi-tie-extra-round",
+         "koikoi-fudawiki", "hachihachi-default", "hachihachi-half-game", "gostop", "matgo"],
+)
+def test_the_subtitle_says_how_every_game_is_won_or_ends(client, ruleset, players, options, says):
+    line = subtitle(client, ruleset, ["Aki", "Ben", "Chiyo", "Dai"][:players], **options)
+    assert says in line
 
 
 # Bug (phone walk-through): the preset's description said "first to 600 points wins" too, of its default rules.

@@ -36,6 +36,26 @@ def test_the_koikoi_round_count_names_the_next_round_or_the_rounds_played(client
     assert not re.search(r"\bround 0 of\b", board)
 
 
+# Bug (subtitle check): a one-round Koi-Koi game (option `rounds = 1`) read "1 rounds to play".
+@pytest.mark.parametrize(
+    ("rounds", "tie", "says", "never"),
+    [
+        ([],               "draw",        "1 round to play",                     "1 rounds"),
+        ([(5, 0)],         "draw",        "1 round played",                      "1 rounds"),
+        ([(0, 0)],         "extra-round", "extra round 1 next, after 1 round",   "1 rounds"),
+        ([(0, 0), (0, 3)], "extra-round", "1 round and 1 extra round played",    "1 rounds"),
+    ],
+    ids=["before-the-round", "game-over", "extra-round-next", "extra-round-played"],
+)
+def test_a_one_round_game_counts_one_round(client, h, rounds, tie, says, never):
+    token = session(client, "koikoi", ["Aki", "Ben"], rounds="1", tie=tie)
+    for k, values in enumerate(rounds):
+        assert client.post(f"/s/{token}/round/new", data=totals(h, f"o{k}", *values)).status_code == 303
+    board = text(client.get(f"/s/{token}").get_data(as_text=True))
+    assert says in board
+    assert never not in board
+
+
 # Bug (Koi-Koi QA): an extra round read "round 3 of 2".
 # KOIKOI-RULES.md "The game": option `rounds`; option `tie = extra-round` plays "one more round at a
 # time until the totals differ"; docs/KOIKOI.md: extra rounds go on through the months.
