@@ -55,7 +55,8 @@ def _line(line: dict) -> str:
 def round_text(out: dict, family: Family | None = None) -> str:
     """A readable table of a round result object (README "Round result"), in ``family``'s words
     (``Family.void_text``, ``instant_text``, and ``words.dealer``: the dealer's name; None: the
-    defaults)."""
+    defaults).  The round is read alone: its ``next_dealer`` is said as who deals if another round is
+    played, never as the game's next dealer."""
     words = {k: getattr(family, k) for k in _WORDS} if family is not None else _WORDS
     rows = [f"Month: {month_label(out['month'])}"] if out.get("month") else []
     for name, p in out["players"].items():
@@ -71,8 +72,10 @@ def round_text(out: dict, family: Family | None = None) -> str:
     if "stopped_by" in out and out.get("winner") is None:
         rows.append("Nobody scores this round (a draw).")
     if out.get("next_dealer"):
+        # A round scored alone does not know its game (this round may end it): the rules say only who
+        # deals if another round is played.
         w = words["words"]
-        rows.append(f"Next dealer ({w.dealer_native} {w.dealer}): {out['next_dealer']}")
+        rows.append(f"If another round is played, {out['next_dealer']} deals it ({w.dealer_native} {w.dealer}).")
     rows += [f"warning: {w}" for w in out.get("warnings", [])]
     return "\n".join(rows)
 

@@ -35,7 +35,27 @@ def test_score_text(capsys):
     code, out, _ = run(["score", str(EXAMPLE), "--format", "text"], capsys)
     assert code == 0
     assert "Gun (鉄砲)" in out
-    assert "Next dealer (親 oya):" in out
+
+
+# Bug: `score --format text` printed "Next dealer (親 oya): Chiyo" for a round scored alone, though a lone
+# round does not know its game (it may be the round that ends it).  What follows from the round by the
+# rules (RULES.md: the round's highest scorer deals next; KOIKOI-RULES.md, GOSTOP-RULES.md, RULES.md
+# "Hachi-hachi": the round's winner) is said as what it is: who deals if another round is played.
+@pytest.mark.parametrize(
+    ("example", "deals"),
+    [
+        ("roppyakken-round.json", "If another round is played, Ben deals it (親 oya)."),
+        ("koikoi-round.json",     "If another round is played, Aki deals it (親 oya)."),
+        ("gostop-round.json",     "If another round is played, Jiwoo deals it (선 seon)."),
+        ("hachihachi-round.json", "If another round is played, A deals it (親 oya)."),
+    ],
+    ids=["roppyakken", "koikoi", "gostop", "hachihachi"],
+)
+def test_a_lone_round_names_no_next_dealer_of_a_game_it_does_not_know(capsys, example, deals):
+    code, out, _ = run(["score", str(EXAMPLE.parent / example), "--format", "text"], capsys)
+    assert code == 0
+    assert "Next dealer" not in out
+    assert deals in out
 
 
 def test_option_flag_overrides(capsys):

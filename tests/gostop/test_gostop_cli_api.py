@@ -135,7 +135,7 @@ def test_nagari_text_is_go_stop_words_and_says_ppeok_stands(capsys, tmp_path):
     assert "나가리 (nagari): nobody stopped, so no round score is paid (ppeok payouts stand)" in out
     assert "only the ppeok payouts are paid, A deals again" in out
     assert "nobody pays" not in out
-    assert "Next dealer (선 seon): A" in out
+    assert "If another round is played, A deals it (선 seon)." in out
 
 
 @pytest.mark.parametrize("extra", [
@@ -157,7 +157,7 @@ def test_other_families_keep_their_words(capsys):
     """Roppyakken's fuke and oya are its own words (the family's defaults)."""
     code, out, _ = run(["score", str(EXAMPLES / "koikoi-round.json"), "--format", "text"], capsys)
     assert code == 0
-    assert "Next dealer (親 oya): Aki" in out
+    assert "If another round is played, Aki deals it (親 oya)." in out
 
 
 def test_a_round_in_korean_card_names():
