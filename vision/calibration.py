@@ -81,15 +81,26 @@ def newton_logistic(
     last column the constant 1 when a bias is wanted) by Newton's method from ``w`` ``(F,)``,
     with an L2 term ``w . penalty . w / 2`` (``penalty`` ``(F, F)``); stops after ``iters`` steps
     or when no weight moves more than ``tol``.  ``jitter`` is added to the Hessian's diagonal
-    (keeps the solve defined for a constant column)."""
+    (keeps the solve defined for a constant column).  A step that would raise the penalised loss
+    is halved until it does not (a full Newton step from far off can overshoot into saturated
+    probabilities and a singular Hessian: a feature that nearly separates right from wrong)."""
     w = np.array(w, np.float64)
+    y = np.asarray(y, np.float64)
+
+    def loss(v: np.ndarray) -> float:
+        z = x @ v
+        return float(np.sum(np.logaddexp(0.0, z) - y * z) + v @ penalty @ v / 2)
+
     for _ in range(iters):
-        q = 1.0 / (1.0 + np.exp(-(x @ w)))
+        q = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -700, 700)))
         g = x.T @ (q - y) + penalty @ w
         h = (x * (q * (1 - q))[:, None]).T @ x + penalty
-        step = np.linalg.solve(h + jitter * np.eye(len(w)) if jitter else h, g)
-        w -= step
-        if np.abs(step).max() < tol:
+        step = np.linalg.lstsq(h + jitter * np.eye(len(w)) if jitter else h, g, rcond=None)[0]
+        before, t = loss(w), 1.0
+        while t > 1e-6 and loss(w - t * step) > before:
+            t /= 2
+        w -= t * step
+        if np.abs(t * step).max() < tol:
             break
     return w
 
