@@ -20,6 +20,7 @@ Example: python scripts/calibrate_detector.py --json runs/calib.json --plot docs
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from vision.calibration import (
-    Calibration,
+    CONTEXT_FEATURES,
     expected_calibration_error,
     fit_platt,
     reliability,
@@ -108,8 +109,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--calib", type=Path, nargs="+", default=[Path("data/heldout/calib")], help="set(s), pooled")
     p.add_argument(
-        "--context", action="store_true",
-        help="also fit the photo-context features (vision.calibration.CONTEXT_FEATURES)",
+        "--context", nargs="*", default=None, metavar="NAME",
+        help="also fit the photo-context features (vision.calibration.CONTEXT_FEATURES; no names: all three)",
     )
     p.add_argument(
         "--printcheck", default=None,
@@ -152,8 +153,9 @@ def main(argv=None) -> int:
     vis = det.boxes == "whole"
     cal = fit_platt(
         cal_d["score"], cal_d["prob"], cal_d["right"], cal_d["visible"] if vis else None,
-        context=cal_d["context"] if a.context else None,
+        context=cal_d["context"] if a.context is not None else None,
         printcheck=cal_d["printcheck"] if a.printcheck else None,
+        context_features=tuple(a.context or CONTEXT_FEATURES),
     )
     conf_c = cal(cal_d["score"], cal_d["prob"], cal_d["visible"], cal_d["context"], cal_d["printcheck"])
     conf_t = cal(test_d["score"], test_d["prob"], test_d["visible"], test_d["context"], test_d["printcheck"])
@@ -166,12 +168,14 @@ def main(argv=None) -> int:
     # the floor: keep floor_recall of the right detections, drop the rest of the guesses
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
-    cal = Calibration(cal.a, cal.b, cal.c, note, certain_at, floor, cal.d, det.verifier is not None, cal.e, cal.f)
+    cal = dataclasses.replace(
+        cal, fitted_on=note, certain_at=certain_at, suggest_floor=floor, verifier=det.verifier is not None
+    )
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]
     raw_t = test_d["score"] * test_d["prob"]
     res = {
-        "calibration": {"a": cal.a, "b": cal.b, "c": cal.c, "d": cal.d, "e": cal.e, "f": cal.f, "fitted_on": note},
+        "calibration": dataclasses.asdict(cal),
         "proposed": {"certain_at": certain_at, "suggest_floor": floor},
         "thresholds": {"overall": overall, "per_layout": per_lay},
         "calib": measure(cal_d, conf_c, certain_at, floor),

@@ -109,7 +109,8 @@ def newton_logistic(
 class Calibration:
     """``confidence = sigmoid(a * logit(score) + b * logit(prob) + d * (visible - 1) + e . context
     + f * printcheck + c)``; see the module doc.  ``e``: the weights of :data:`CONTEXT_FEATURES`
-    (empty: a fit without them); ``f``: the weight of the print check's logit
+    (empty: a fit without them), or of those ``context_names`` (a subset of :data:`CONTEXT_FEATURES`
+    in its order; empty with three weights: all three); ``f``: the weight of the print check's logit
     (:mod:`vision.printcheck`; 0: a fit without it, and a detector then runs no print check).
 
     ``fitted_on``: a note of the data it was fitted on (set, photos, detections).
@@ -131,12 +132,18 @@ class Calibration:
     verifier: bool = False
     e: tuple[float, ...] = ()
     f: float = 0.0
+    context_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         e = tuple(float(w) for w in self.e)
-        if e and len(e) != len(CONTEXT_FEATURES):
-            raise ValueError(f"e: expected {len(CONTEXT_FEATURES)} weights {CONTEXT_FEATURES} or none, got {len(e)}")
+        names = tuple(str(n) for n in self.context_names) or (CONTEXT_FEATURES if e else ())
+        unknown = [n for n in names if n not in CONTEXT_FEATURES]
+        if unknown or list(names) != sorted(names, key=CONTEXT_FEATURES.index):
+            raise ValueError(f"context_names: expected names of {CONTEXT_FEATURES} in that order, got {names}")
+        if len(e) != len(names):
+            raise ValueError(f"e: expected {len(names)} weights {names} or none, got {len(e)}")
         object.__setattr__(self, "e", e)
+        object.__setattr__(self, "context_names", names)
         object.__setattr__(self, "f", float(self.f))
 
     def __call__(self, score, prob, visible=1.0, context=None, printcheck=None) -> np.ndarray:
@@ -151,7 +158,8 @@ class Calibration:
         if self.e:
             if context is None:
                 raise ValueError("this calibration weighs the photo's context: pass context_features(obbs)")
-            z = z + np.asarray(context, np.float64) @ np.asarray(self.e)
+            cols = [CONTEXT_FEATURES.index(n) for n in self.context_names]
+            z = z + np.asarray(context, np.float64)[..., cols] @ np.asarray(self.e)
         if self.f:
             if printcheck is None:
                 raise ValueError("this calibration weighs the print check: pass its logits (vision.printcheck)")
@@ -171,20 +179,23 @@ class Calibration:
             return cls(
                 float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")),
                 **opt, verifier=bool(d.get("verifier", False)), e=tuple(d.get("e", ())),
+                context_names=tuple(d.get("context_names", ())),
             )
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None
 
 
 def fit_platt(
-    score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50, context=None, printcheck=None
+    score, prob, right, visible=None, l2: float = 1e-3, iters: int = 50, context=None, printcheck=None,
+    context_features: tuple[str, ...] = CONTEXT_FEATURES,
 ) -> Calibration:
     """Fit :class:`Calibration` by logistic regression (Newton's method, a small L2 term).
 
     ``score``, ``prob``: ``(N,)`` box scores (localiser or verifier) and class probabilities; ``right``:
     ``(N,)`` booleans; ``visible``: optional ``(N,)`` visible shares (0-1), fitted as the
     third feature when given (else ``d`` is 0); ``context``: optional ``(N, 3)``
-    :func:`context_features` of each detection's box, fitted as ``e`` when given; ``printcheck``:
+    :func:`context_features` of each detection's box, its ``context_features`` columns (names of
+    :data:`CONTEXT_FEATURES`, in its order) fitted as ``e`` when given; ``printcheck``:
     optional ``(N,)`` print check logits of each detection's box (:mod:`vision.printcheck`), fitted
     as ``f`` when given.  Raises ValueError when ``right`` is all one value (nothing to fit).
     """
@@ -196,7 +207,9 @@ def fit_platt(
         cols.append(np.asarray(visible, np.float64) - 1.0)
     n_ctx = 0
     if context is not None:
+        names = tuple(context_features)
         ctx = np.asarray(context, np.float64).reshape(len(y), len(CONTEXT_FEATURES))
+        ctx = ctx[:, [CONTEXT_FEATURES.index(n) for n in names]]
         cols.extend(ctx.T)
         n_ctx = ctx.shape[1]
     if printcheck is not None:
@@ -209,7 +222,8 @@ def fit_platt(
     end = k - 1 if printcheck is not None else k
     e = tuple(float(v) for v in w[end - n_ctx : end]) if n_ctx else ()
     f = float(w[k - 1]) if printcheck is not None else 0.0
-    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=d, e=e, f=f)
+    names = tuple(context_features) if n_ctx else ()
+    return Calibration(float(w[0]), float(w[1]), float(w[-1]), d=d, e=e, f=f, context_names=names)
 
 
 def reliability(conf, right, bins: int = 10) -> list[dict]:

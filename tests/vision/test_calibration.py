@@ -219,3 +219,23 @@ def test_a_fit_that_full_newton_steps_swing_out_of_still_converges():
     # the fit explains the data: the printed box (print check -8, read at 0.98) is wrong, not certain
     assert conf[q == -8].max() < 0.5
     assert ((conf >= 0.5) == right).mean() >= 0.9
+
+
+def test_a_fit_may_weigh_some_of_the_context_features_alone(tmp_path):
+    s, p, _, _ = _synthetic()
+    rng = np.random.default_rng(4)
+    ctx = np.stack([np.log(rng.integers(1, 30, len(s))), rng.normal(0, 0.5, len(s)), rng.uniform(0, 2, len(s))], 1)
+    z = 1.5 * np.log(s / (1 - s + 1e-9)) + 2.0 * np.log(p / (1 - p + 1e-9)) - 0.5 - 1.0 * ctx[:, 2]
+    right = rng.random(len(s)) < 1 / (1 + np.exp(-z))
+    cal = fit_platt(s, p, right, context=ctx, context_features=("cover",))
+    assert cal.context_names == ("cover",)
+    assert cal.e == pytest.approx((-1.0,), abs=0.3)
+    # it reads its one column of the three the detector computes
+    assert cal(0.8, 0.9, 1.0, [9.0, 9.0, 1.0]) == pytest.approx(cal(0.8, 0.9, 1.0, [0.0, 0.0, 1.0]))
+    cal.save(tmp_path / "c.json")
+    assert Calibration.load(tmp_path / "c.json") == cal
+    # a file of three weights written before names were stored weighs all three, as it did
+    assert Calibration(1.0, 1.0, 0.0, e=(0.1, 0.2, 0.3)).context_names == CONTEXT_FEATURES
+    for names in (("cover", "log_area"), ("tilt",)):
+        with pytest.raises(ValueError, match="context_names"):
+            Calibration(1.0, 1.0, 0.0, e=(0.1,) * len(names), context_names=names)
