@@ -393,6 +393,8 @@ class Detector:
 
     #: The masker (:func:`load_masker`), or None: the stacking order's masks alone.
     masker = None
+    #: The print check (:func:`load_printcheck`), or None: no box is checked.
+    printcheck = None
 
     def __init__(
         self,
