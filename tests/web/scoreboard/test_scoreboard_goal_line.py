@@ -52,8 +52,8 @@ def test_the_subtitle_names_the_rule_in_force(client, ruleset, options, says, ne
 @pytest.mark.parametrize(
     ("ruleset", "players", "options", "says"),
     [
-        # ruleset          players  options                                      says
-        ("koikoi",          2, {},                                 "highest total after 12 rounds wins; a tie is a draw"),
+        # ruleset          players  options                    says
+        ("koikoi",          2, {},                     "highest total after 12 rounds wins; a tie is a draw"),
         ("koikoi",          2, {"rounds": 6},                      "highest total after 6 rounds wins"),
         ("koikoi",          2, {"rounds": 1},                      "highest total after 1 round wins"),
         ("koikoi",          2, {"tie": "dealer"},                  "a tie goes to the next dealer"),
