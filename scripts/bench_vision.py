@@ -83,7 +83,7 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
             times.append(dt)
             cpu.append((time.process_time() - c) * 1000)
             n = len(dets)
-    stages = {"decode": [], "localise": [], "verify": [], "visibility": [], "classify": []}
+    stages = {"decode": [], "localise": [], "verify": [], "visibility": [], "classify": [], "printcheck": []}
     for _ in range(max(3, runs // 2)):
         t0 = time.perf_counter()
         li = load_image(photo, det.max_side)
@@ -96,11 +96,15 @@ def child(backend: str, photo: str, runs: int, warmup: int, tta: bool) -> dict:
         t4 = time.perf_counter()
         det.classify_views(li.array, obbs, masks, whole)
         t5 = time.perf_counter()
+        if det.printcheck is not None:  # each kept box's context crop (vision.printcheck)
+            det.printcheck(li.array, obbs)
+        t6 = time.perf_counter()
         stages["decode"].append((t1 - t0) * 1000)
         stages["localise"].append((t2 - t1) * 1000)
         stages["verify"].append((t3 - t2) * 1000)
         stages["visibility"].append((t4 - t3) * 1000)
         stages["classify"].append((t5 - t4) * 1000)
+        stages["printcheck"].append((t6 - t5) * 1000)
     times.sort()
     return {
         "backend": backend,
@@ -212,7 +216,7 @@ def main(argv=None) -> int:
             f"peak {res['peak_rss_mib']:6.0f} MiB  load {res['load_average_1min']:.1f}  "
             f"cards {res['detections']}  (decode {st['decode']:.1f}, localise "
             f"{st['localise']:.1f}, verify {st['verify']:.1f}, visibility {st['visibility']:.1f}, "
-            f"classify {st['classify']:.1f})"
+            f"classify {st['classify']:.1f}, print check {st.get('printcheck', 0.0):.1f})"
         )
     ok = {r["backend"]: r for r in results if "median_ms" in r and not r["tta"] and r["models"] == "shipped"}
     plain = [r for r in results if r.get("models") == "shipped without verifier"]
