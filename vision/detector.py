@@ -183,20 +183,29 @@ def load_verifier(path):
     return path if isinstance(path, Verifier) else _load_shipped(path, "verifier.json", Verifier.load)
 
 
+def _optional_onnx(path, name: str, threads: int | None):
+    """An optional ONNX model: ``(path, loaded)`` of ``path`` (a file), or of the shipped ``name``
+    for None/True; ``(None, None)`` for False or when nothing ships by that name.  Raises
+    ModelError for a file it cannot read or load."""
+    if path is False:
+        return None, None
+    if path is None or path is True:
+        path = _model_path(name)
+        if path is None:
+            return None, None
+    _check_readable(Path(path))
+    return Path(path), _OrtModel(Path(path), threads)
+
+
 def load_masker(path, threads: int | None = None):
     """The masker (:class:`vision.masker.Masker`) of ``path`` (an ONNX file, or a Masker
     itself); None/True: the shipped ``masker.onnx`` when there is one; False: none.  Raises
     ModelError for a file it cannot load."""
     if isinstance(path, Masker):
         return path
-    if path is False:
-        return None
-    if path is None or path is True:
-        path = _model_path("masker.onnx")
-        if path is None:
-            return None  # optional: the stacking order's masks alone
-    _check_readable(Path(path))
-    model = _OrtModel(Path(path), threads)
+    path, model = _optional_onnx(path, "masker.onnx", threads)
+    if model is None:
+        return None  # optional: the stacking order's masks alone
     want_in, want_out = (None, 4, MASKER_INPUT[1], MASKER_INPUT[0]), (None, 1, MASKER_OUTPUT[1], MASKER_OUTPUT[0])
     if len(model.inputs) != 1 or not _fits(model.inputs[0][1], want_in) or not _fits(model.output, want_out):
         raise ModelError(
@@ -213,14 +222,9 @@ def load_printcheck(path, threads: int | None = None):
     (one input ``[B, 3, 112, 72]``, output ``[B, 1]``)."""
     if isinstance(path, PrintCheck):
         return path
-    if path is False:
-        return None
-    if path is None or path is True:
-        path = _model_path("printcheck.onnx")
-        if path is None:
-            return None  # optional: a calibration without its weight runs none
-    _check_readable(Path(path))
-    model = _OrtModel(Path(path), threads)
+    path, model = _optional_onnx(path, "printcheck.onnx", threads)
+    if model is None:
+        return None  # optional: a calibration without its weight runs none
     want_in, want_out = (None, 3, CROP_SIZE[1], CROP_SIZE[0]), (None, 1)
     if len(model.inputs) != 1 or not _fits(model.inputs[0][1], want_in) or not _fits(model.output, want_out):
         raise ModelError(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -323,22 +322,7 @@ def export_classifier_onnx(ckpt: Path, onnx_path: Path) -> Path:
     output ``logits`` (B, 49): 48 cards, then "not a card" (48 for an old checkpoint)."""
     import torch
 
+    from vision.train.onnx_export import export_crops_model
+
     model = load_classifier(torch.load(ckpt, map_location="cpu", weights_only=False))
-    model.eval()
-    dummy = torch.zeros(1, 3, CROP_SIZE[1], CROP_SIZE[0])
-    with warnings.catch_warnings():
-        # the TorchScript exporter on purpose: the torch.export one needs onnxscript
-        warnings.simplefilter("ignore", DeprecationWarning)
-        # EfficientNet's static "same" padding slices; harmless, the graph stays unfolded there
-        warnings.filterwarnings("ignore", "Constant folding", UserWarning)
-        torch.onnx.export(
-            model,
-            (dummy,),
-            str(onnx_path),
-            input_names=["crops"],
-            output_names=["logits"],
-            dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    return Path(onnx_path)
+    return export_crops_model(model, onnx_path, (3, CROP_SIZE[1], CROP_SIZE[0]))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import os
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -192,20 +191,6 @@ def load_masker(ckpt: Path):
 def export_masker_onnx(ckpt: Path, onnx_path: Path) -> Path:
     """Export a masker checkpoint to ONNX: input ``crops`` float ``(B, 4, 56, 36)``, output
     ``logits`` ``(B, 1, 28, 18)``."""
-    import torch
+    from vision.train.onnx_export import export_crops_model
 
-    model = load_masker(ckpt)
-    dummy = torch.zeros(1, 4, MASKER_INPUT[1], MASKER_INPUT[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (dummy,),
-            str(onnx_path),
-            input_names=["crops"],
-            output_names=["logits"],
-            dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    return Path(onnx_path)
+    return export_crops_model(load_masker(ckpt), onnx_path, (4, MASKER_INPUT[1], MASKER_INPUT[0]))

@@ -17,7 +17,6 @@ Part of :mod:`vision.train`: torch and the ``train`` extra.
 from __future__ import annotations
 
 import time
-import warnings
 from pathlib import Path
 
 import cv2
@@ -138,21 +137,7 @@ def export_printcheck_onnx(ckpt: Path, onnx_path: Path) -> Path:
     import torch
 
     from vision.train.effnet import load_effnet
+    from vision.train.onnx_export import export_crops_model
 
     model = load_effnet(torch.load(ckpt, map_location="cpu", weights_only=False))
-    model.eval()
-    dummy = torch.zeros(1, 3, CROP_SIZE[1], CROP_SIZE[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.filterwarnings("ignore", "Constant folding", UserWarning)
-        torch.onnx.export(
-            model,
-            (dummy,),
-            str(onnx_path),
-            input_names=["crops"],
-            output_names=["logits"],
-            dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    return Path(onnx_path)
+    return export_crops_model(model, onnx_path, (3, CROP_SIZE[1], CROP_SIZE[0]))
