@@ -37,7 +37,8 @@ from vision.imageio import Loaded, load_image, probe
 _MIB = 1024 * 1024
 #: Memory all photo work in flight may reserve (bytes): one decode at the per-decode limit
 #: (``vision.imageio.MAX_DECODE_BYTES``, 256 MiB) and ordinary photos beside it.  With the
-#: app and its models (about 170 MiB) the server stays under 600 MiB (docs/BENCHMARKS.md).
+#: app and its models (about 170 MiB; 23-24 MiB more since the print check) the server stays under
+#: 600 MiB (docs/BENCHMARKS.md).
 PHOTO_MEMORY = 320 * _MIB
 #: What detecting an image already decoded (the working copies, the letterbox) reserves.
 DETECT_COST = 32 * _MIB
