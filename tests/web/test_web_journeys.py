@@ -195,7 +195,7 @@ def test_a_hachihachi_round(live, browser, h):
     pytest.importorskip("referee.hachihachi", reason="the Hachi-hachi module is not installed")
     page = browser.new_page(viewport={"width": 360, "height": 740})
     create_by_form(page, live, "Eighty-eight", ["Aki", "Ben", "Chiyo"], ruleset="hachihachi")
-    page.get_by_text("The jackpot").wait_for()  # antes and jackpot explained
+    page.locator(".explain-money").get_by_text("The jackpot").wait_for()  # antes and jackpot explained
     page.get_by_text("Enter round 1").click()
     page.wait_for_selector("#round-form")
     # With three seated players nobody can drop out: no call order to fill in.
