@@ -271,10 +271,11 @@ class HachihachiRules:
 
     @property
     def goal(self) -> str:
-        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle):
-        RULES.md "Hachi-hachi".  After ``rounds`` rounds (12, or 6 for a half game) the highest total
-        takes the jackpot of the antes; tied winners split it."""
-        return f"highest total after {self.options.rounds} rounds takes the jackpot; a tie shares it"
+        """How the game is won, in a few words (the scoreboard's subtitle, where the round count follows
+        it, so it does not repeat the number of rounds): RULES.md "Hachi-hachi".  After the last round
+        (of 12, or 6 for a half game) the highest total takes the jackpot of the antes; tied winners
+        split it."""
+        return "highest total after the last round takes the jackpot; a tie shares it"
 
     def ante_kan(self) -> int:
         """The ante per player in kan (seed 003: 5 for 12 rounds, 3 for 6)."""

@@ -213,14 +213,13 @@ class KoikoiRules:
 
     @property
     def goal(self) -> str:
-        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle):
-        KOIKOI-RULES.md "The game".  After ``rounds`` rounds the higher total wins; level totals by
-        option ``tie``: a draw, the next dealer wins, or one more round at a time."""
-        o = self.options
-        rounds = f"{o.rounds} round{'' if o.rounds == 1 else 's'}"
+        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle, where the
+        round count follows it, so it does not repeat the number of rounds): KOIKOI-RULES.md "The game".
+        After the last round the higher total wins; level totals by option ``tie``: a draw, the next
+        dealer wins, or one more round at a time."""
         tie = {"draw": "a tie is a draw", "dealer": "a tie goes to the next dealer",
-               "extra-round": "a tie plays one more round at a time"}[o.tie]
-        return f"highest total after {rounds} wins; {tie}"
+               "extra-round": "a tie plays one more round at a time"}[self.options.tie]
+        return f"highest total after the last round wins; {tie}"
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:

@@ -52,17 +52,17 @@ def test_the_subtitle_names_the_rule_in_force(client, ruleset, options, says, ne
 @pytest.mark.parametrize(
     ("ruleset", "players", "options", "says"),
     [
-        # ruleset          players  options                    says
-        ("koikoi",          2, {},                     "highest total after 12 rounds wins; a tie is a draw"),
-        ("koikoi",          2, {"rounds": 6},                      "highest total after 6 rounds wins"),
-        ("koikoi",          2, {"rounds": 1},                      "highest total after 1 round wins"),
-        ("koikoi",          2, {"tie": "dealer"},                  "a tie goes to the next dealer"),
-        ("koikoi",          2, {"tie": "extra-round"},             "a tie plays one more round at a time"),
-        ("koikoi-fudawiki", 2, {},                                 "highest total after 12 rounds wins"),
-        ("hachihachi",      3, {},                                 "highest total after 12 rounds takes the jackpot"),
-        ("hachihachi",      4, {"rounds": 6},                      "highest total after 6 rounds takes the jackpot"),
-        ("gostop",          3, {},                                 "no set end: each round is settled as it ends"),
-        ("matgo",           2, {},                                 "no set end: each round is settled as it ends"),
+        # ruleset        players  options                 says
+        ("koikoi",          2, {},                        "highest total after the last round wins; a tie is a draw"),
+        ("koikoi",          2, {"rounds": 6},             "after the last round wins; a tie is a draw · 6 rounds to play"),
+        ("koikoi",          2, {"rounds": 1},             "after the last round wins; a tie is a draw · 1 round to play"),
+        ("koikoi",          2, {"tie": "dealer"},         "a tie goes to the next dealer"),
+        ("koikoi",          2, {"tie": "extra-round"},    "a tie plays one more round at a time"),
+        ("koikoi-fudawiki", 2, {},                        "highest total after the last round wins"),
+        ("hachihachi",      3, {},                        "highest total after the last round takes the jackpot"),
+        ("hachihachi",      4, {"rounds": 6},             "takes the jackpot; a tie shares it · 6 rounds to play"),
+        ("gostop",          3, {},                        "no set end: each round is settled as it ends"),
+        ("matgo",           2, {},                        "no set end: each round is settled as it ends"),
     ],
     ids=["koikoi-default", "koikoi-6-rounds", "koikoi-1-round", "koikoi-tie-dealer", "koikoi-tie-extra-round",
          "koikoi-fudawiki", "hachihachi-default", "hachihachi-half-game", "gostop", "matgo"],
@@ -70,6 +70,17 @@ def test_the_subtitle_names_the_rule_in_force(client, ruleset, options, says, ne
 def test_the_subtitle_says_how_every_game_is_won_or_ends(client, ruleset, players, options, says):
     line = subtitle(client, ruleset, ["Aki", "Ben", "Chiyo", "Dai"][:players], **options)
     assert says in line
+
+
+# Bug (new-user try): "highest total after 12 rounds wins; a tie is a draw · 12 rounds to play" said the
+# rounds twice, and a Hachi-hachi board said who takes the jackpot twice (subtitle and the ante line).
+@pytest.mark.parametrize(("ruleset", "players"), [("koikoi", 2), ("hachihachi", 3)])
+def test_the_board_says_the_rounds_and_the_winner_once(client, ruleset, players):
+    r = client.post("/api/v1/sessions", json={"name": "Once", "ruleset": ruleset,
+                                              "players": ["Aki", "Ben", "Chiyo"][:players]})
+    page = text(client.get(f"/s/{r.get_json()['edit_token']}").get_data(as_text=True))
+    assert page.count("12 rounds") == 1
+    assert page.count("highest total") == 1
 
 
 # Bug (phone walk-through): the preset's description said "first to 600 points wins" too, of its default rules.

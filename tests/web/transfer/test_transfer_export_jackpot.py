@@ -46,10 +46,12 @@ def test_the_board_of_a_finished_game_says_who_took_the_jackpot(client):
     token = _half_game(client, 6)
     page = text(client.get(f"/s/{token}").get_data(as_text=True))
     assert "The jackpot (9 kan 0 mon) went to Aki after the last round: the totals above include it." in page
-    assert "goes to the highest total" not in page
+    assert "The jackpot holds" not in page
 
 
 def test_a_game_in_play_has_no_jackpot_row_yet(client):
     token = _half_game(client, 2)
     assert [r["round"] for r in _rows(client, token)] == ["1", "2"]
-    assert "goes to the highest total after the last round" in text(client.get(f"/s/{token}").get_data(as_text=True))
+    page = text(client.get(f"/s/{token}").get_data(as_text=True))
+    assert "highest total after the last round takes the jackpot" in page
+    assert "The jackpot holds 9 kan 0 mon" in page
