@@ -54,8 +54,8 @@ def test_the_subtitle_names_the_rule_in_force(client, ruleset, options, says, ne
     [
         # ruleset        players  options                 says
         ("koikoi",          2, {},                        "highest total after the last round wins; a tie is a draw"),
-        ("koikoi",          2, {"rounds": 6},             "after the last round wins; a tie is a draw · 6 rounds to play"),
-        ("koikoi",          2, {"rounds": 1},             "after the last round wins; a tie is a draw · 1 round to play"),
+        ("koikoi",          2, {"rounds": 6},             "a tie is a draw · 6 rounds to play"),
+        ("koikoi",          2, {"rounds": 1},             "a tie is a draw · 1 round to play"),
         ("koikoi",          2, {"tie": "dealer"},         "a tie goes to the next dealer"),
         ("koikoi",          2, {"tie": "extra-round"},    "a tie plays one more round at a time"),
         ("koikoi-fudawiki", 2, {},                        "highest total after the last round wins"),
