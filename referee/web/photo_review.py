@@ -19,6 +19,8 @@ Pure functions over those records, with no Flask and no database: the views in
 
 from __future__ import annotations
 
+import math
+
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -136,6 +138,14 @@ def short_name(card: str | None, limit: int = 16) -> str:
     return shortened(BY_ID[card].name, limit)
 
 
+def percent_sure(confidence: float) -> int:
+    """A calibrated confidence (0-1) as the whole percent players read ("97% sure"), rounded *down*:
+    rounded to the nearest, a suggestion at 0.979 read "98% sure" beside a card tapped in at 0.98
+    (``vision.CERTAIN_AT``), and players could not tell why one was asked and the other not.  The
+    small term keeps 0.57 at 57 (its float product is 56.99999...)."""
+    return math.floor(float(confidence) * 100 + 1e-9)
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """An uncertain card offered for a slot: its best sighting is detection ``index`` of
@@ -160,7 +170,7 @@ class Suggestion:
 
     @property
     def percent(self) -> int:
-        return round(self.confidence * 100)
+        return percent_sure(self.confidence)
 
 
 @dataclass(frozen=True)
@@ -181,7 +191,7 @@ class Box:
 
     @property
     def percent(self) -> int:
-        return round(float(self.det["confidence"]) * 100)
+        return percent_sure(self.det["confidence"])
 
     @property
     def label(self) -> str:
