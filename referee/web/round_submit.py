@@ -30,6 +30,7 @@ from referee.web.access import see_other
 from referee.web.art import PICKER_COOKIE, PICKER_MODES
 from referee.web.db import get_db
 from referee.web.drafts import posted
+from referee.web.errors import error_response
 from referee.web.forms.piles import PILE_STEPS, clear_pile, give_rest, put_back, round_diff
 from referee.web.forms.rounds import (
     dealer_mismatch,
@@ -104,14 +105,20 @@ def to_step(sess: store.Session, form: Any):
 
 def kept_step(sess: store.Session) -> bool:
     """Load the round form a step kept (``?step=<id>``) for ``posted()``; ``False``: no step asked.
-    404 when the step is unknown, another session's or pruned (kept a day, like unsaved photos)."""
+    404 when the step is unknown, another session's or pruned (kept a day, like unsaved photos), with
+    the same page without the step as its way back."""
     step = request.args.get("step")
     if not step:
         return False
     try:
         draft = drafts.kept(sess, step)
     except store.NotFoundError:
-        abort(404, "This scored round is no longer kept (unsaved rounds are kept for a day). Open the round again.")
+        abort(error_response(
+            404,
+            "This round's unsaved page is not here: the link is not one of this session's, or the page was "
+            "left over a day ago (unsaved rounds are kept for a day). Nothing saved is lost.",
+            back=request.script_root + request.path, back_label="Open the round again",
+        ))
     drafts.show(draft, as_posted=True)
     return True
 

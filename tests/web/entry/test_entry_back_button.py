@@ -110,6 +110,18 @@ def test_a_step_of_another_session_or_an_unknown_one_is_404(client, keeper, h):
     assert client.get(f"/s/{keeper}/round/new?step=nope").status_code == 404
 
 
+# Bug (new-user try): a made-up or another session's step said "This scored round is no longer kept", of a
+# round never scored nor expired, and offered only Home.
+def test_a_step_not_found_says_what_may_have_happened_and_opens_the_round_again(client, keeper):
+    r = client.get(f"/s/{keeper}/round/new?step=nope")
+    page = text(r)
+    assert r.status_code == 404
+    assert "scored round" not in page
+    assert "or the page was left over a day ago" in page
+    assert "Nothing saved is lost" in page
+    assert f'href="/s/{keeper}/round/new">Open the round again' in r.get_data(as_text=True)
+
+
 def test_the_live_preview_is_still_a_fragment_from_a_post(client, keeper, h):
     r = client.post(f"/s/{keeper}/round/preview", data=h.round_form(h.piles(0), action="score"), headers=HX)
     assert r.status_code == 200
