@@ -20,7 +20,6 @@ Pure functions over those records, with no Flask and no database: the views in
 from __future__ import annotations
 
 import math
-
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
