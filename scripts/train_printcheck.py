@@ -9,7 +9,7 @@ EfficientNet-Lite0 is fine-tuned above its frozen ImageNet stem (vision.train.pr
 written as ``--out``/printcheck.onnx.  Re-fit the calibration with it afterwards:
 ``scripts/calibrate_detector.py --printcheck FILE``.
 
-Example (about 25 minutes on 2 cores from nothing, 10 with the sets made):
+Example (about 35 minutes on 2 cores from nothing, 17 with the sets made):
     nice python scripts/train_printcheck.py --out runs/printcheck
 """
 
