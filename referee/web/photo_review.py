@@ -241,7 +241,8 @@ class Review:
     suggestions to list beside it (in box-number order); ``guide``: why to show the capture
     guide (``first``: no photo yet; ``covered``: the latest photo has cards too covered to
     read; ``unclear``: it has uncertain cards; ``none``: it found no card) or None;
-    ``covered``: how many cards the latest photo saw but could not read.
+    ``covered``: how many cards the latest photo saw but could not read; ``empty``: the ids of
+    the photos the detector read and found no card in (a photo it failed on is not one).
     """
 
     seen: list[Detection]
@@ -251,6 +252,13 @@ class Review:
     guide: str | None
     in_pile: frozenset[str] | None = None
     covered: int = 0
+    empty: frozenset[str] = frozenset()
+
+    @property
+    def correctable(self) -> bool:
+        """Whether a photo lists a card players may correct (a box with its card menu): without
+        one, "Apply corrections" has nothing to apply (a photo with no card found, only questions)."""
+        return any(b.state != "ask" for boxes in self.boxes.values() for b in boxes)
 
     @property
     def tapped(self) -> int:
@@ -307,4 +315,6 @@ def review(
         guide = "covered"
     elif any(d.get("uncertain") for d in mine[-1].detections):
         guide = "unclear"
-    return Review(seen, suggestions, {p.id: box_views(p, anchors) for p in mine}, asks, guide, in_slot, covered)
+    empty = frozenset(p.id for p in mine if not p.detections and not getattr(p, "error", None))
+    boxes = {p.id: box_views(p, anchors) for p in mine}
+    return Review(seen, suggestions, boxes, asks, guide, in_slot, covered, empty)

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 from PIL import Image
-from web_helpers import web_app
+from web_helpers import text, web_app
 from werkzeug.datastructures import MultiDict
 
 from referee import store
@@ -803,6 +803,45 @@ def test_the_capture_guide_comes_back_after_a_photo_with_uncertain_cards(tmp_pat
     if why == "unclear":
         assert "Some cards were unclear." in html
         assert "snap again like this; photos of a pile merge" in html
+
+
+def slot_html(html: str, slot: str) -> str:
+    """One picker's part of the round page: its photos, its guide and its picker (up to the next slot's)."""
+    start = html.index(f'id="photos-{slot}"')
+    end = html.find('class="photo-slot"', start)
+    return html[start:end if end > 0 else None]
+
+
+# Bug (new-user try): a photo with no card found showed "Apply corrections", with nothing to correct,
+# and did not say plainly what to do; a photo with only Yes / No questions showed it too.
+@pytest.mark.parametrize(
+    ("dets", "apply", "none_found"),
+    [
+        ([], False, True),
+        ([Detection("maple-deer", BELOW, (0, 0, 9, 9), uncertain=True)], False, True),
+        ([Detection("cherry-curtain", 0.62, (230, 10, 330, 170), uncertain=True)], False, False),
+        ([Detection("pine-crane", 0.97, (10, 10, 110, 170))], True, False),
+    ],
+    ids=["nothing-found", "only-below-floor", "only-questions", "a-card-to-correct"],
+)
+def test_apply_corrections_shows_only_with_a_card_to_correct(tmp_path, h, dets, apply, none_found):
+    client = make_app(tmp_path, Stub(dets)).test_client()
+    keeper = h.new_session(client)
+    part = slot_html(snap(client, keeper, "pile-0").get_data(as_text=True), "pile-0")
+    assert ("Apply corrections" in part) is apply
+    said = "No card was found in this photo. Snap it again (tips below), or tap the cards in by hand."
+    assert (said in text(part)) is none_found
+    if none_found:
+        assert "tapped in from" not in part  # no "0 cards tapped in" beside it
+
+
+def test_a_photo_the_detector_failed_on_is_not_said_to_hold_no_card(tmp_path, h):
+    client = make_app(tmp_path, Stub(error=RuntimeError("onnx exploded"))).test_client()
+    keeper = h.new_session(client)
+    part = slot_html(snap(client, keeper, "pile-0").get_data(as_text=True), "pile-0")
+    assert "Card recognition failed" in part
+    assert "No card was found" not in part
+    assert "Apply corrections" not in part
 
 
 # Bug (screen walk-through): "1 cards after corrections and answers".
