@@ -83,12 +83,12 @@ def posted() -> Mapping[str, Any]:
     return form if form is not None else request.form
 
 
-def dismiss(sess: store.Session, draft_id: str) -> None:
+def dismiss(sess: store.Session, draft_id: str) -> bool:
     """The player chose "Start again" on the offer of ``draft_id`` (``unfinished``): neither it nor an
-    older draft behind it is offered again, until a new tap keeps a draft.  An id that is not the
-    session's draft is ignored.  Raises ``store.StoreUnavailableError``."""
-    if DRAFT_ID.fullmatch(draft_id):
-        store.dismiss_draft(get_db(), sess.id, draft_id)
+    older draft behind it is offered again, until a new tap keeps a draft.  Returns False, changing
+    nothing, where it is not one of the session's drafts (made up, another session's, or pruned).
+    Raises ``store.StoreUnavailableError``."""
+    return bool(DRAFT_ID.fullmatch(draft_id)) and store.dismiss_draft(get_db(), sess.id, draft_id)
 
 
 def kept_since() -> str:

@@ -5,7 +5,8 @@
   same page with ``?step=<id>``, so Back and Reload never re-post a form); opened anew, it offers
   the round a page left half entered: Continue (its ``?step=``) or Start again;
 - ``POST /s/<edit token>/round/start-again``: "Start again" on that offer (the form's ``draft``):
-  the draft is not offered again (``drafts.dismiss``); 303 to the empty form (``?fresh=1``);
+  the draft is not offered again (``drafts.dismiss``); 303 to the empty form (``?fresh=1``), or a 404
+  page linking to it where the session has no such draft;
 - ``POST /s/<edit token>/round/preview``: the live score preview fragment, recomputed as cards
   are tapped, which also keeps every tap in the page's draft (``HX-Replace-Url``);
 - ``GET /s/<edit token>/round/hands``: the dealt hands' pickers (``?part=field``: the field's);
@@ -48,7 +49,7 @@ from referee.web.access import load, round_or_404
 from referee.web.board import Board
 from referee.web.db import get_db
 from referee.web.drafts import posted
-from referee.web.errors import http_error
+from referee.web.errors import error_response, http_error
 from referee.web.forms.rounds import cards_entered, dealer_mismatch, registered_form, round_data, unanswered
 from referee.web.photo_review import active, box_views
 from referee.web.photo_slots import deck_check
@@ -126,8 +127,15 @@ def start_again(token: str):
     """Start again: the round a page left half entered (the form's ``draft``) is no longer offered,
     though its ``?step=`` page still opens; then the empty form."""
     opened = load(token, edit=True)
-    drafts.dismiss(opened.session, request.form.get("draft", ""))
-    return redirect(url_for("entry.new_round", token=token, fresh=1), 303)
+    fresh = url_for("entry.new_round", token=token, fresh=1)
+    if not drafts.dismiss(opened.session, request.form.get("draft", "")):
+        return error_response(
+            404,
+            "That unfinished round was not found: the page that offered it is not one of this session's, or "
+            "the round was left over a day ago (unsaved rounds are kept for a day). Nothing saved is lost.",
+            back=fresh, back_label="Start the round again",
+        )
+    return redirect(fresh, 303)
 
 
 def _game_over(board: Board) -> str | None:

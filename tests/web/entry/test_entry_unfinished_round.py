@@ -170,3 +170,33 @@ def test_a_viewer_never_sees_the_offer(client, keeper, viewer, h):
     assert client.get(f"/s/{viewer}/round/new").status_code == 403
     assert OFFER not in text(client.get(f"/s/{viewer}"))
     assert f"/s/{keeper}" not in text(client.get(f"/s/{viewer}"))
+
+
+# Bug (new-user try): "Start again" on a draft not found (a made-up id, another session's, or pruned after a
+# day) answered 303 to the empty form as if it had worked, and said nothing.
+@pytest.mark.parametrize("draft", ["no-such-draft-here", "", "x"], ids=["unknown", "empty", "not-a-draft-id"])
+def test_start_again_on_a_round_not_found_says_so_and_opens_the_round_again(client, keeper, draft):
+    r = client.post(f"/s/{keeper}/round/start-again", data={"draft": draft})
+    assert r.status_code == 404
+    page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text(r))).split())
+    assert "That unfinished round was not found" in page
+    assert "Nothing saved is lost" in page
+    assert f'href="/s/{keeper}/round/new?fresh=1">Start the round again' in text(r)
+
+
+def test_start_again_on_another_sessions_draft_is_not_found_and_leaves_it_offered(client, keeper, h):
+    step = tap(client, keeper, h, 12)
+    draft = re.search(r"step=([\w-]+)", step).group(1)
+    other = h.new_session(client, name="Other table")
+    r = client.post(f"/s/{other}/round/start-again", data={"draft": draft})
+    assert r.status_code == 404
+    assert "That unfinished round was not found" in text(r)
+    assert OFFER in text(client.get(f"/s/{keeper}/round/new"))  # the other session's offer stands
+
+
+def test_start_again_twice_on_the_same_round_is_not_an_error(client, keeper, h):
+    """A second tap (a double tap, or Back and tap) finds the draft still kept: the empty form again."""
+    tap(client, keeper, h, 12)
+    page = text(client.get(f"/s/{keeper}/round/new"))
+    assert start_again(client, page).status_code == 303
+    assert start_again(client, page).status_code == 303
