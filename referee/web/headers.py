@@ -5,7 +5,8 @@
   plain-ASCII ``filename`` fallback, so a session named ``花札の夜`` downloads as
   ``花札の夜.csv`` and no header ever carries text that HTTP/1.1 cannot encode (latin-1).
 - ``init_app(app)``: the Content-Security-Policy (``content_security_policy``), ``nosniff``,
-  ``Referrer-Policy: no-referrer`` and no framing, on every response.
+  ``Referrer-Policy: no-referrer`` and no framing, on every response; ``Cache-Control: no-store`` on
+  every HTML page that says nothing of caching itself (``no_store``).
 
 Must not import the views.
 """
@@ -75,10 +76,19 @@ def content_security_policy(htmx_src: str | None, htmx_sri: str | None) -> str:
     )
 
 
+def no_store(resp: Response) -> None:
+    """Make an HTML page ``Cache-Control: no-store``: pages carry one-time form tokens and live
+    totals, and a kept copy brought back by the browser's Back button showed a stale form.  A
+    response that sets its own caching (static files, card faces, photos: not HTML) is left alone."""
+    if resp.mimetype == "text/html" and "Cache-Control" not in resp.headers:
+        resp.headers["Cache-Control"] = "no-store"
+
+
 def init_app(app: Flask) -> None:
     """Send the security headers with every response: the CSP above, ``X-Frame-Options: DENY``
     (older browsers), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
-    (links carry tokens; no other site may learn them from a Referer)."""
+    (links carry tokens; no other site may learn them from a Referer); and no caching of HTML pages
+    (``no_store``)."""
     local = app.config["HTMX_LOCAL"]
     fixed = {
         "Content-Security-Policy": content_security_policy(None if local else HTMX_CDN, None if local else HTMX_SRI),
@@ -91,4 +101,5 @@ def init_app(app: Flask) -> None:
     def security_headers(resp: Response) -> Response:
         for key, value in fixed.items():
             resp.headers.setdefault(key, value)
+        no_store(resp)
         return resp
