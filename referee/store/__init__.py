@@ -61,6 +61,7 @@ from referee.store.form_tokens import (
     ChangeTokenUsedError,
     FormTokenReusedError,
     SpentFormTokenError,
+    check_change_token,
     round_of_form_token,
 )
 from referee.store.photos import (
@@ -151,6 +152,7 @@ __all__ = [
     "attach_photos",
     "change",
     "check",
+    "check_change_token",
     "create_rematch",
     "create_session",
     "create_sessions_once",

@@ -1,5 +1,6 @@
 """Form tokens: a round form's one-time token, which an API client sends as its idempotency key,
-and the one-time token of a form that changes a saved game (an edit, a delete, a rules fix).
+and the one-time token of a form that changes a saved game (an edit, a delete, a rules fix), which
+an API client's idempotency key for such a change is too.
 
 A round saved with a token keeps it (with a digest of the request, when given), so a form
 submitted twice saves one round and a retry is answered with the round it saved
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from referee.store.database import StoreError, _now
+from referee.store.database import StoreError, _now, guarded
 
 
 class SpentFormTokenError(StoreError):
@@ -102,6 +103,16 @@ def used_change_token(db: Database, session_id: int, form_token: str, digest: st
     kept_digest, change_id, summary = used
     same = digest is None or kept_digest is None or digest == kept_digest
     raise ChangeTokenUsedError(summary if change_id is not None else None, same)
+
+
+@guarded
+def check_change_token(db: Database, session_id: int, form_token: str, digest: str | None) -> None:
+    """``used_change_token`` before a change is checked and made: a retry of an API edit, delete or
+    rules change (its idempotency key) is answered as the first time, even when the session has moved on
+    since and the request would no longer pass its checks.  Raises ``ChangeTokenUsedError`` as
+    ``used_change_token`` does (``change`` checks the token again inside its write, for a retry that
+    comes while the first request is still being made), ``StoreUnavailableError`` when busy."""
+    used_change_token(db, session_id, form_token, digest)
 
 
 def keep_change_token(db: Database, session_id: int, form_token: str, change_id: int, digest: str | None) -> None:

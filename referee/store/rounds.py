@@ -382,13 +382,14 @@ def update_round(
 
 
 @guarded
-def delete_round(db: Database, session_id: int, round_id: int, form_token: str | None = None) -> RoundRow:
+def delete_round(db: Database, session_id: int, round_id: int, form_token: str | None = None,
+                 digest: str | None = None) -> RoundRow:
     """Delete a round; later rounds move up one place.  Returns the round deleted.
 
-    ``form_token``: the delete form's one-time token (``change``).  Raises ``ChangeTokenUsedError``
-    (the form sent again; checked first), ``NotFoundError`` (also when a concurrent request deleted
-    it first)."""
-    with change(db, session_id, "delete", form_token) as c:
+    ``form_token``, ``digest``: the delete form's one-time token (an API client's idempotency key) and
+    what it sent (``change``).  Raises ``ChangeTokenUsedError`` (the form sent again; checked first),
+    ``NotFoundError`` (also when a concurrent request deleted it first)."""
+    with change(db, session_id, "delete", form_token, digest) as c:
         gone = c.delete_round(round_id)
         c.summary = f"delete round {gone.position}"
     return gone

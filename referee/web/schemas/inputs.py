@@ -200,6 +200,13 @@ class EditRoundIn(RoundIn):
     model_config = ConfigDict(title="EditRound")
 
     version: int = Field(description="is required: the round's version when you read it (an integer)")
+    form_token: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+        "a retry of the same request with the same key in this session changes the round once",
+    )
 
 
 class NewSessionIn(_Request):
@@ -272,6 +279,34 @@ class RulesIn(_Request):
         description='must be an object of dotted-key overrides, e.g. {"fuke.threshold": 40}: on top of the '
         "session's own options, or of the new preset's defaults when \"ruleset\" names another preset; every number in "
         f"it between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}",
+    )
+
+
+class SetRulesIn(RulesIn):
+    """Rules fixed afterwards, with an optional idempotency key."""
+
+    model_config = ConfigDict(title="SetRules")
+
+    form_token: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+        "a retry of the same request with the same key in this session changes the rules once",
+    )
+
+
+class DeleteRoundQuery(_Request):
+    """A round's delete, with an optional idempotency key (in the query string: a DELETE has no body)."""
+
+    model_config = ConfigDict(title="DeleteRoundQuery")
+
+    form_token: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+        "a retry with the same key in this session deletes the round once and answers 204 again",
     )
 
 

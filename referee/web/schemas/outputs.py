@@ -31,7 +31,8 @@ class RoundVersionOut(_Response):
 
 
 class ConflictOut(ErrorOut):
-    """A stale edit: the round as saved now (null when it was deleted)."""
+    """A stale edit (``conflict``), or an edit's idempotency key whose change was since undone or whose round
+    was since deleted (``form-token-spent``): the round as saved now (null when it was deleted)."""
 
     model_config = ConfigDict(title="Conflict")
 

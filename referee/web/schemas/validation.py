@@ -21,7 +21,17 @@ from spectree.model_adapter.pydantic_adapter import PydanticModelAdapter
 from spectree.plugins.flask_plugin import FlaskPlugin
 
 from referee.web.errors import error_response
-from referee.web.schemas.inputs import DetectIn, EditRoundIn, NewRoundIn, NewSessionIn, RoundIn, RulesIn, UndoIn
+from referee.web.schemas.inputs import (
+    DeleteRoundQuery,
+    DetectIn,
+    EditRoundIn,
+    NewRoundIn,
+    NewSessionIn,
+    RoundIn,
+    RulesIn,
+    SetRulesIn,
+    UndoIn,
+)
 from referee.web.schemas.outputs import ErrorOut
 
 _WORDS = {
@@ -169,7 +179,7 @@ def _before(req, resp, err, _instance, _adapter) -> None:
     rule = req.url_rule
     view = current_app.view_functions.get(rule.endpoint) if rule is not None else None
     meta = api.get_function_metadata(view) if view is not None else None
-    key = (meta.json or meta.form) if meta is not None else None
+    key = (meta.json or meta.form or meta.query) if meta is not None else None
     model = _MODELS.get(key)
     errors = err.errors(include_url=False)
     # The same code as the rules core's for a player count out of range.
@@ -214,7 +224,7 @@ def validate(**kwargs: Any):
 
 #: Model key (as spectree names it) -> request model, for the error messages.
 _MODELS: dict[str, type[BaseModel]] = {}
-for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, RulesIn, DetectIn):
+for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, RulesIn, SetRulesIn, DetectIn, DeleteRoundQuery):
     _MODELS[api.naming_strategy(_m)] = _m
 
 

@@ -69,14 +69,15 @@ def add(db: Database, opened: Opened, data: Mapping[str, Any], form_token: str |
 
 
 def update(db: Database, opened: Opened, round_id: int, data: Mapping[str, Any], version: int,
-           form_token: str | None = None) -> tuple[store.RoundRow, bool]:
+           form_token: str | None = None, digest: str | None = None) -> tuple[store.RoundRow, bool]:
     """Replace a round read at ``version``: (the round as it is now, whether it changed).  The same round
     as saved (``same_round``: its cards and details, in any tap order) is not saved again and logs no change.
-    ``form_token``: the edit form's one-time token, so the same form sent again changes nothing more.
-    Raises ``store.ChangeTokenUsedError`` for a form sent again (checked first), ``store.ConflictError``
-    when the round changed since."""
-    row = store.update_round(db, opened.session.id, round_id, data, version, form_token, round_digest(data),
-                             same=same_round)
+    ``form_token``: the edit form's one-time token (an API client's idempotency key), so the same form sent
+    again changes nothing more; ``digest``: what names its request (default ``round_digest(data)``: a form's
+    token names one round already).  Raises ``store.ChangeTokenUsedError`` for a form sent again (checked
+    first), ``store.ConflictError`` when the round changed since."""
+    row = store.update_round(db, opened.session.id, round_id, data, version, form_token,
+                             round_digest(data) if digest is None else digest, same=same_round)
     return row, row.version != version
 
 

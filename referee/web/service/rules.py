@@ -114,12 +114,14 @@ def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[s
 
 
 def change_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any],
-                 form_token: str | None = None) -> store.Session:
+                 form_token: str | None = None, digest: str | None = None) -> store.Session:
     """Change the session's rules (logged, undoable: ``store.set_rules``), card-list house rules stored as card
     ids however they were given (``ruleset.canonical_options``); returns the session as saved.
-    ``form_token``: the rules form's one-time token, so the same form sent again changes nothing more.
+    ``form_token``: the rules form's one-time token (an API client's idempotency key), so the same form sent
+    again changes nothing more; ``digest``: what names its request (default: the rules as stored).
     Raises ``RefereeError`` for rules that do not load, ``store.ChangeTokenUsedError`` for a form sent again."""
     options = canonical_options(ruleset, options)
-    digest = request_digest({"ruleset": ruleset, "options": options})
+    if digest is None:
+        digest = request_digest({"ruleset": ruleset, "options": options})
     return store.set_rules(db, sess.id, ruleset, options, f"change rules to {describe_rules(ruleset, options)}",
                            form_token, digest)

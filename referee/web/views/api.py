@@ -26,14 +26,24 @@ from referee.errors import RefereeError
 from referee.family import Family
 from referee.rescore import merged_options
 from referee.web import photos, privacy
-from referee.web.access import load, round_or_404
+from referee.web.access import load, no_round, round_or_404
 from referee.web.board import Board, RoundView
 from referee.web.db import get_db
 from referee.web.errors import error_response
 from referee.web.evidence import describe_error, stream_size
 from referee.web.forms.options import check_preset
 from referee.web.round_shape import holds_nothing, stored_round, without_context
-from referee.web.schemas.inputs import DetectIn, EditRoundIn, NewRoundIn, NewSessionIn, RoundIn, RulesIn, UndoIn
+from referee.web.schemas.inputs import (
+    DeleteRoundQuery,
+    DetectIn,
+    EditRoundIn,
+    NewRoundIn,
+    NewSessionIn,
+    RoundIn,
+    RulesIn,
+    SetRulesIn,
+    UndoIn,
+)
 from referee.web.schemas.outputs import (
     ConflictOut,
     DetectionsOut,
@@ -302,36 +312,59 @@ def _saved_round(opened: Opened, row: store.RoundRow, created: bool):
     ), 201 if created else 200
 
 
-@bp.put("/sessions/<token>/rounds/<int:round_id>")
-@validate(
-    json=EditRoundIn,
-    resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
-)
-def edit_round(token: str, round_id: int):
-    """Replace a round; ``version`` (from GET) is required, and a stale one gets 409.  ``changed`` false: the
-    round already held this input (its cards in any order), so nothing was saved or logged."""
-    opened = load(token, edit=True)
-    round_or_404(opened.session, round_id)
-    body = body_object()
-    version = body["version"]
-    board = service.board(get_db(), opened)
-    view = next((v for v in board.rounds if v.id == round_id), None)
-    dealer = view.dealer if view else board.dealer
-    context = view.context if view else board.context
-    data = _round_input(opened, body, dealer, context)
-    _checked(opened, data, dealer, context)
-    _replayable(opened, board, data, round_id)
+def _change_key(key: str | None, route: str, body: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The store's token and digest for an edit, delete or rules change's idempotency key (None, None
+    without one): API keys kept apart from the web forms' one-time tokens, and the digest naming the
+    route (``route``, e.g. ``"PUT /rounds/7"``) with the body, so one key never names two requests."""
+    if not key:
+        return None, None
+    return f"api:{key}", rounds.request_digest({**body, "_route": route})
+
+
+def _key_refusal(e: store.ChangeTokenUsedError, gone: str | None = None) -> tuple[int, str, str] | None:
+    """(status, code, message) for a key that already made a change and cannot be answered as a retry:
+    409 ``form-token-spent`` when that change was since undone (or ``gone`` says what since took it away),
+    422 ``form-token-reused`` when another request made it; None for a retry to answer."""
+    if e.summary is None or gone:
+        since = gone or "that change has since been undone"
+        made = "a change" if e.summary is None else f"“{e.summary}”"
+        return 409, "form-token-spent", (f"this form_token already made {made} in this session, and {since}; "
+                                         "nothing was changed (send a new form_token to make the change again)")
+    if not e.same:
+        return 422, "form-token-reused", (f"this form_token already made “{e.summary}” in this session from a "
+                                          "different request; nothing was changed (send a new form_token for a new "
+                                          "change, or the same request to retry it)")
+    return None
+
+
+def _key_refused(e: store.ChangeTokenUsedError):
+    """``_key_refusal`` as the JSON error, or None for a retry to answer."""
+    refusal = _key_refusal(e)
+    return None if refusal is None else error_response(refusal[0], refusal[2], refusal[1])
+
+
+def _round_version(row: store.RoundRow | None) -> dict[str, Any] | None:
+    return None if row is None else {"version": row.version, "input": row.data}
+
+
+def _edit_retried(opened: Opened, round_id: int, e: store.ChangeTokenUsedError):
+    """A PUT of a round whose key already made a change: the round as it is now (``changed`` false:
+    this request changed nothing), or the key's refusal (a 409 with the round as saved now, as a stale
+    edit's)."""
     try:
-        row, changed = rounds.update(get_db(), opened, round_id, data, version)
-    except store.ConflictError as e:
-        resp = jsonify(
-            {
-                "error": "conflict",
-                "message": "this round changed since you opened it",
-                "current": None if e.current is None else {"version": e.current.version, "input": e.current.data},
-            }
-        )
-        return resp, 409
+        row = store.get_round(get_db(), opened.session.id, round_id) if 0 <= round_id < 2**63 else None
+    except store.NotFoundError:
+        row = None
+    refusal = _key_refusal(e, None if row is not None else "that round has since been deleted")
+    if refusal is None:
+        return _edited_round(opened, row, changed=False)
+    status, code, message = refusal
+    if status == 409:
+        return jsonify({"error": code, "message": message, "current": _round_version(row)}), 409
+    return error_response(status, message, code)
+
+
+def _edited_round(opened: Opened, row: store.RoundRow, changed: bool):
     return jsonify(
         {
             "id": row.id,
@@ -343,13 +376,72 @@ def edit_round(token: str, round_id: int):
     )
 
 
+@bp.put("/sessions/<token>/rounds/<int:round_id>")
+@validate(
+    json=EditRoundIn,
+    resp=responses({200: EditedRoundOut}, 400, 403, 404, 409, 413, 422, 501, 503, HTTP_409=ConflictOut),
+)
+def edit_round(token: str, round_id: int):
+    """Replace a round; ``version`` (from GET) is required, and a stale one gets 409.  ``changed`` false: the
+    round already held this input (its cards in any order), so nothing was saved or logged.
+
+    ``form_token`` (optional, 1 to 200 characters) is the idempotency key, as for POST: a retry of the same
+    request with the same key in this session changes the round once and answers 200 with the round as it is
+    now and ``changed`` false, even if the game has moved on since.  When that change has since been undone,
+    or the round deleted, the answer is 409 ``form-token-spent``; another request (another round, body or
+    route) with a used key is 422 ``form-token-reused``.  A request that changed nothing keeps no key.
+    Without a key, a retry is answered as any request (409 ``conflict``: its version is stale).
+    """
+    opened = load(token, edit=True)
+    body = body_object()
+    key, digest = _change_key(body.get("form_token"), f"PUT /rounds/{round_id}", body)
+    if key:
+        try:  # a retry: answered before the round is checked against a game that may have moved on
+            store.check_change_token(get_db(), opened.session.id, key, digest)
+        except store.ChangeTokenUsedError as e:
+            return _edit_retried(opened, round_id, e)
+    round_or_404(opened.session, round_id)
+    version = body["version"]
+    board = service.board(get_db(), opened)
+    view = next((v for v in board.rounds if v.id == round_id), None)
+    dealer = view.dealer if view else board.dealer
+    context = view.context if view else board.context
+    data = _round_input(opened, body, dealer, context)
+    _checked(opened, data, dealer, context)
+    _replayable(opened, board, data, round_id)
+    try:
+        row, changed = rounds.update(get_db(), opened, round_id, data, version, key, digest)
+    except store.ChangeTokenUsedError as e:  # the same key, made while this request was checked
+        return _edit_retried(opened, round_id, e)
+    except store.ConflictError as e:
+        said = "this round changed since you opened it"
+        return jsonify({"error": "conflict", "message": said, "current": _round_version(e.current)}), 409
+    return _edited_round(opened, row, changed)
+
+
 @bp.delete("/sessions/<token>/rounds/<int:round_id>")
-@validate(resp=responses({204: None}, 403, 404, 503))
+@validate(query=DeleteRoundQuery, resp=responses({204: None}, 403, 404, 409, 422, 503))
 def delete_round(token: str, round_id: int):
-    """Delete a round."""
+    """Delete a round.
+
+    ``?form_token=`` (optional, 1 to 200 characters, in the query string) is the idempotency key, as for POST:
+    a retry with the same key in this session deletes the round once and answers 204 again.  When that delete
+    has since been undone, the answer is 409 ``form-token-spent``; the key used for another request (another
+    round, or another route) is 422 ``form-token-reused``.  Without a key, a retry of a delete that was made
+    gets 404.
+    """
     sess = load(token, edit=True).session
-    round_or_404(sess, round_id)
-    store.delete_round(get_db(), sess.id, round_id)
+    key, digest = _change_key(request.args.get("form_token"), f"DELETE /rounds/{round_id}", {})
+    try:
+        if key:  # a retry: answered before the round is looked up (it is gone)
+            store.check_change_token(get_db(), sess.id, key, digest)
+        round_or_404(sess, round_id)
+        store.delete_round(get_db(), sess.id, round_id, key, digest)
+    except store.ChangeTokenUsedError as e:
+        if (refused := _key_refused(e)) is not None:
+            return refused
+    except store.NotFoundError:  # another request deleted it first
+        no_round(sess)
     return "", 204
 
 
@@ -410,23 +502,37 @@ def rescore(token: str):
 
 
 @bp.put("/sessions/<token>/rules")
-@validate(json=RulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 413, 422, 503))
+@validate(json=SetRulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 409, 413, 422, 503))
 def set_rules(token: str):
     """Fix a rule afterwards: change the session's ruleset and options (the body as for ``/rescore``).
 
     The new rules must load and score this session; the history is re-scored, the change is logged, and
-    Undo (``last_change``) restores the old rules.
+    Undo (``last_change``) restores the old rules.  Rules the session already has change and log nothing.
+
+    ``form_token`` (optional, 1 to 200 characters) is the idempotency key, as for POST of a round: a retry of
+    the same request with the same key in this session changes the rules once and answers 200 with the session
+    as it is now.  When that change has since been undone, the answer is 409 ``form-token-spent``; another
+    request with a used key is 422 ``form-token-reused``.  A request that changed nothing keeps no key.
     """
     opened = load(token, edit=True)
     sess = opened.session
-    ruleset, options = _rules_body(sess)
-    if what_if.same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
-        return jsonify(session_json(opened))
+    body = body_object()
+    key, digest = _change_key(body.get("form_token"), "PUT /rules", body)
     try:
-        what_if.check_rules(get_db(), sess, ruleset, options)  # the new rules must load and score this session
-    except RefereeError as e:
-        return error_response(422, e.message, e.code)
-    sess = what_if.change_rules(get_db(), sess, ruleset, options)
+        if key:  # a retry: answered before the rules are checked against a session that may have moved on
+            store.check_change_token(get_db(), sess.id, key, digest)
+        ruleset, options = _rules_body(sess)
+        if what_if.same_rules(sess, ruleset, options):  # a retried request: nothing to change or log
+            return jsonify(session_json(opened))
+        try:
+            what_if.check_rules(get_db(), sess, ruleset, options)  # the new rules must load and score this session
+        except RefereeError as e:
+            return error_response(422, e.message, e.code)
+        sess = what_if.change_rules(get_db(), sess, ruleset, options, key, digest)
+    except store.ChangeTokenUsedError as e:
+        if (refused := _key_refused(e)) is not None:
+            return refused
+        return jsonify(session_json(service.saved(get_db(), opened)))
     return jsonify(session_json(Opened(sess)))
 
 
