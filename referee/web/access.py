@@ -21,7 +21,8 @@ from referee.web.db import get_db
 from referee.web.errors import error_response
 from referee.web.service.session import Opened, open_session
 
-NO_SESSION = "No session has this link. Check it, or start a new session from the home page."
+NO_SESSION = ("No session has this link: it may have been deleted, or the link is not quite right. Your sessions "
+              "lists the ones this browser opened; a new one starts from there.")
 NO_ROUND = "This session has no such round; it may have been deleted."
 
 

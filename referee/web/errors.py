@@ -4,15 +4,18 @@ Requests under ``/api/`` get ``{"error": code, "message": text}``; others get
 a page.  A form too large to send (413) links back to its own page where that page answers GET
 (``own_page``: the import form, the new-session form); the round entry screens answer their own
 413 with the form kept (``referee.web.too_large``).  A way back is built from the request's own
-route, never from a URL the request names (a Referer).  Must not import the views.
+route, never from a URL the request names (a Referer).  A 404 on a session's page (a route with a
+``token``) that names no way back of its own gets one (``session_way_back``): the session's scoreboard
+while the session is there, the session list (the home page) once it is gone.  Must not import the views.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from referee.store import NotFoundError, StoreUnavailableError
+from referee.store import NotFoundError, StoreError, StoreUnavailableError, find_session
+from referee.web.db import get_db
 
 _CODES = {
     400: "bad-request",
@@ -93,6 +96,23 @@ def own_page() -> str | None:
     return request.script_root + path
 
 
+def session_way_back() -> tuple[str | None, str | None]:
+    """The way on from a 404 on a session's page, as (address, its words): the session's scoreboard by
+    the link the request came with (a viewer's stays a viewer's) while the session is there (a round
+    deleted, a photo review pruned); the session list once the session is gone (or never was); (None,
+    None) off a session's page, for the API (its JSON names no way), or where the database cannot be read."""
+    token = (request.view_args or {}).get("token")
+    if not isinstance(token, str) or wants_json():
+        return None, None
+    try:
+        find_session(get_db(), token)
+    except NotFoundError:
+        return url_for("home.home"), "Your sessions"
+    except StoreError:
+        return None, None
+    return url_for("scoreboard.scoreboard", token=token), None
+
+
 def http_error(e: HTTPException) -> Response:
     """The JSON error or the error page of an HTTP error (the app's handler; a blueprint's own
     handler may fall back on it)."""
@@ -100,7 +120,7 @@ def http_error(e: HTTPException) -> Response:
     # A view's own description (abort(404, "No session ...")) wins over the stock one.
     custom = e.description if e.description != type(e).description else None
     message = custom or _MESSAGES.get(status) or e.description or e.name
-    back = None
+    back, back_label = session_way_back() if status == 404 else (None, None)
     if status == 413 and not custom:  # the size sent and the limit that applied, in words
         mb = 1024 * 1024
         message = message.format(
@@ -110,7 +130,8 @@ def http_error(e: HTTPException) -> Response:
         )
     if isinstance(e, RequestEntityTooLarge) and request.method == "POST":
         back = own_page()
-    resp = error_response(status, message, back=back, back_label="← Back to the form" if back else None)
+        back_label = "← Back to the form" if back else None
+    resp = error_response(status, message, back=back, back_label=back_label)
     # The exception's own headers say what the client may do next: Allow on a 405
     # (RFC 9110 §15.5.6), Retry-After, WWW-Authenticate...
     for key, value in e.get_headers():
@@ -128,7 +149,9 @@ def init_app(app: Flask) -> None:
     def gone(_e: NotFoundError):
         # A session or round that vanished between the view's check and the store's write
         # (a concurrent delete or undo): the same 404 as if it had been gone before.
-        return error_response(404, "This session has no such round any more; it may have just been deleted.")
+        back, back_label = session_way_back()
+        return error_response(404, "This session has no such round any more; it may have just been deleted.",
+                              back=back, back_label=back_label)
 
     @app.errorhandler(RecursionError)
     def too_deep(_e: RecursionError):
