@@ -12,10 +12,9 @@ from typing import Any
 from referee import api, families
 from referee.errors import PlayerCountError, RefereeError
 from referee.names import clean_name, printable_name, repeated_name
-from referee.ruleset import load_ruleset
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
-from referee.web.forms.options import option_error, option_fields, parse_option_fields
+from referee.web.forms.options import option_error, option_fields, parse_option_fields, refused_options
 from referee.wording import counts, words
 
 
@@ -48,22 +47,12 @@ def player_count_words(error: PlayerCountError) -> str:
 
 def _rules_refused(sf: SessionForm, options: dict[str, Any], specs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Load the form's rules with ``options``, saying at its field each option the rules refuse
-    (``sf.errors``) and leaving it out to check the rest, so every refused option is said at once.
-    Returns the options the rules took; an error about no option is said at the game (``ruleset``)."""
-    checked = dict(options)
-    while True:
-        try:
-            load_ruleset(sf.ruleset, checked)
-        except RefereeError as e:
-            at = option_error(e, specs)
-            key = at[0].removeprefix("opt.") if at else None
-            if at is None or key not in checked:
-                sf.errors.setdefault(*(at or ("ruleset", e.message)))
-                return checked
-            sf.errors.setdefault(*at)
-            del checked[key]
-        else:
-            return checked
+    (``sf.errors``; ``refused_options`` leaves it out to check the rest, so every refused option is said at
+    once).  Returns the options the rules took; an error about no option is said at the game (``ruleset``)."""
+    checked, refused, other = refused_options(sf.ruleset, options)
+    for e in [*(e for _, e in refused), *([other] if other is not None else [])]:
+        sf.errors.setdefault(*(option_error(e, specs) or ("ruleset", e.message)))
+    return checked
 
 
 def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | None]:

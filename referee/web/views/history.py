@@ -173,8 +173,9 @@ def what_if_page(token: str):
     sess, role = opened.session, opened.role
     form = request.form if request.method == "POST" else request.args
     req = requested_rules(MultiDict(form), sess.ruleset, sess.options)
-    result, error, status = None, None, 200
-    if req["submitted"] and not req["errors"]:
+    result, status = None, 200
+    error = " ".join(req["refused"]) or None  # every refused option at once (requested_rules)
+    if req["submitted"] and not req["errors"] and not error:
         try:
             result = what_if.compare(get_db(), sess, req["ruleset"], req["options"])
         except RefereeError as e:
@@ -183,7 +184,7 @@ def what_if_page(token: str):
                 req["errors"][at[0]] = at[1]
             else:  # a KEY=VALUE line's, or about no field
                 error = rules_error_words(e, req["specs"])
-    elif req["errors"]:
+    elif req["errors"] or error:
         status = 422
     if request.method == "POST" and result is not None and what_if.same_rules(sess, req["ruleset"], req["options"]):
         flash("The session is already scored with these rules: nothing changed.")
