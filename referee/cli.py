@@ -73,7 +73,9 @@ def _print(obj: dict) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score one round file."""
+    """Score one round file: the round result (README "Round result"), JSON by default.  Its
+    ``next_dealer`` is who deals if another round is played (the text's "If another round is played,
+    Ben deals it (親 oya)."): a lone round does not know whether its game goes on."""
     data = _with_options(_read_json(args.file), args.option)
     out = api.score_json(data)
     print(round_text(out, api.family_of(data))) if args.format == "text" else _print(out)
@@ -290,11 +292,18 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hanafuda-referee``."""
     parser = _Parser(prog="hanafuda-referee", description="Scoring referee for hanafuda games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    formats = {
+        "score": 'json (default): the round result (README "Round result"), with "dealer" (this round\'s oya) '
+                 'and "next_dealer" (who deals if another round is played); text: the same in words',
+        "game": 'json (default): the game result (README "Game input and result"), with "next_dealer" (who '
+                'deals the next round, should one be played) and "winner" (null while the game goes on); text: '
+                'the same in words',
+    }
     for name, fn, helptext in (("score", cmd_score, "score one round from a JSON file"),
                                ("game", cmd_game, "play a game of rounds from a JSON file")):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
-        p.add_argument("--format", choices=("json", "text"), default="json")
+        p.add_argument("--format", choices=("json", "text"), default="json", help=formats[name])
         p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="override a ruleset option, e.g. fuke.threshold=40 (repeatable)")
         p.set_defaults(func=fn)

@@ -58,6 +58,24 @@ def test_a_lone_round_names_no_next_dealer_of_a_game_it_does_not_know(capsys, ex
     assert deals in out
 
 
+# Asked (CLI review): the JSON of `score` should name who deals next, as the text does; it does, as
+# "next_dealer", and now the help says so.
+@pytest.mark.parametrize("example", ["roppyakken-round.json", "koikoi-round.json", "gostop-round.json",
+                                     "hachihachi-round.json"], ids=["roppyakken", "koikoi", "gostop", "hachihachi"])
+def test_a_lone_rounds_json_names_who_deals_next_as_its_text_does(capsys, example):
+    _, out, _ = run(["score", str(EXAMPLE.parent / example)], capsys)
+    _, text, _ = run(["score", str(EXAMPLE.parent / example), "--format", "text"], capsys)
+    deals = json.loads(out)["next_dealer"]
+    assert f"If another round is played, {deals} deals it (" in text
+
+
+def test_the_score_help_documents_next_dealer(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert '"next_dealer" (who deals if another round is played)' in said
+
+
 def test_option_flag_overrides(capsys):
     code, out, _ = run(["score", str(EXAMPLE), "--option", "teppo_replaces_viewing=false"], capsys)
     assert code == 0
