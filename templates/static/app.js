@@ -201,7 +201,24 @@
     select.form.submit();
   });
 
+  // ---- The stuck bar and pile tabs: the page's scroll padding follows their heights (app.css), so a
+  // control focused or scrolled to lands clear of them however tall the live score grows.
+  function measureStuck() {
+    var root = document.documentElement;
+    [[".entry-bar", "--bar-h"], ["#round-form .tabs", "--tabs-h"]].forEach(function (pair) {
+      var el = document.querySelector(pair[0]);
+      if (el) { root.style.setProperty(pair[1], Math.ceil(el.getBoundingClientRect().height) + "px"); }
+    });
+  }
+  function watchStuck() {
+    measureStuck();
+    if (!window.ResizeObserver) { return; }
+    var seen = new ResizeObserver(measureStuck);
+    document.querySelectorAll(".entry-bar, #round-form .tabs").forEach(function (el) { seen.observe(el); });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    watchStuck();
     // A refused Save answered from its POST names the GET that shows it again: Back and Reload use that.
     var again = document.body.dataset.replaceUrl;
     if (again && window.history.replaceState) { window.history.replaceState(null, "", again + location.hash); }
