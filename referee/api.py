@@ -12,8 +12,8 @@ from typing import Any
 
 from referee import families
 from referee.errors import RefereeError, given
-from referee.ruleset import load_ruleset, preset_names
-from referee.schema import option_specs
+from referee.ruleset import check_options, load_ruleset, preset_names
+from referee.schema import FieldError, option_specs
 
 __all__ = ["family_of", "game_json", "game_summary", "load_from_json", "preset_names", "ruleset_json", "score_json"]
 
@@ -21,7 +21,8 @@ __all__ = ["family_of", "game_json", "game_summary", "load_from_json", "preset_n
 def load_from_json(data: Mapping):
     """The ruleset named by a round or game object (``ruleset``, ``options``).
 
-    Raises ``RefereeError('bad-ruleset')``.
+    Raises ``RefereeError('bad-ruleset')``: a ``ruleset.RefusedOptionsError`` naming every option the rules
+    refuse, not only the first (``ruleset.check_options``).
     """
     if not isinstance(data, Mapping):
         raise RefereeError("bad-round", f"expected a JSON object, got {type(data).__name__}")
@@ -31,7 +32,11 @@ def load_from_json(data: Mapping):
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
         raise RefereeError("bad-ruleset", f"\"options\" must be an object, {given(options)}")
-    return load_ruleset(name, options)
+    try:
+        return load_ruleset(name, options)
+    except FieldError:
+        check_options(name, options)  # every refused option at once, read only when one is
+        raise
 
 
 def family_of(data: Mapping):

@@ -27,6 +27,7 @@ from typing import Any
 
 from referee import api, families
 from referee.errors import RefereeError, given, without_round_number
+from referee.ruleset import check_options
 
 GAME_KEYS = ("ruleset", "options", "players", "dealer", "rounds")
 
@@ -120,13 +121,15 @@ def rescore(
     already has it (the web app keeps it per session revision).  Returns the what-if object
     (module docstring).
 
-    Raises ``RefereeError``: ``bad-ruleset`` (unknown preset, a bad option, a ruleset of another
-    family than the game's rounds) and the game-level errors of ``referee.api.game_json``.
+    Raises ``RefereeError``: ``bad-ruleset`` (unknown preset, bad options: every one the new rules refuse
+    at once, ``ruleset.RefusedOptionsError``; a ruleset of another family than the game's rounds) and the
+    game-level errors of ``referee.api.game_json``.
     """
     game = game_of(game)
     before_rules = game.get("ruleset") or families.DEFAULT_RULESET
     after = {**game, "ruleset": ruleset or before_rules, "options": dict(options or {})}
     family = api.ruleset_json(before_rules, game.get("options") or {})["game"]
+    check_options(after["ruleset"], after["options"])  # every option the new rules refuse, at once
     other = api.ruleset_json(after["ruleset"], after["options"])["game"]
     if other != family:
         raise RefereeError("bad-ruleset", f"{after['ruleset']} is a {other} ruleset; this game's rounds are "

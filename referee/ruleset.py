@@ -4,6 +4,8 @@
 overrides) and lets the family named by its ``game`` (``referee.families``) turn it into a
 frozen rules object; nothing here or there branches on a preset's name.  The table functions
 are re-exported here, reading the presets from ``_preset_dir()`` (tests point it elsewhere).
+``refused_options`` finds every option the rules refuse, not only the first ``load_ruleset`` meets,
+and ``check_options`` says them all in one error: the forms, the API and the command line read them.
 
 Reads the family registry from above: no module the registry lists imports this one (a
 family that loads its own rulesets reads them through ``referee.presets``).
@@ -12,17 +14,19 @@ Pure core: standard library and ``referee`` only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from referee import families, presets
+from referee.errors import RefereeError
 from referee.presets import TABLE_KEYS, apply_overrides, merge, parse_value
-from referee.schema import option_specs
+from referee.schema import FieldError, option_specs
 
-__all__ = ["TABLE_KEYS", "apply_overrides", "canonical_options", "load_ruleset", "load_table", "merge", "parse_value",
-           "preset_names"]
+__all__ = ["TABLE_KEYS", "RefusedOptionsError", "apply_overrides", "canonical_options", "check_options",
+           "load_ruleset", "load_table", "merge", "parse_value", "preset_names", "refused_options"]
 
 
 def _preset_dir() -> Traversable:
@@ -53,6 +57,83 @@ def load_ruleset(name_or_path: str | Path, options: Mapping[str, Any] | None = N
     """
     table, source = presets.read_table(name_or_path, options, _preset_dir())
     return families.get(table.get("game"), source).from_table(table, source)
+
+
+def _refused_key(error: RefereeError, options: Mapping[str, Any]) -> str | None:
+    """The key of ``options`` a ruleset's refusal is about (``options.fuke.threshold`` or ``fuke.threshold``
+    for the key ``fuke.threshold``, a list's entry ``options.ssangpi[0]`` for ``ssangpi``, a table's field for
+    the table given whole), or None for a refusal about none of them."""
+    if not isinstance(error, FieldError):
+        return None
+    path = re.sub(r"\[\d+\]", "", error.path)
+    for where in (path.removeprefix("options."), path):
+        for key in options:
+            if where == key or where.startswith(f"{key}."):
+                return key
+    return None
+
+
+def refused_options(name_or_path: str | Path, options: Mapping[str, Any] | None
+                    ) -> tuple[dict[str, Any], list[tuple[str, RefereeError]], RefereeError | None]:
+    """Load ``name_or_path`` with ``options`` (dotted-key overrides, as ``load_ruleset`` takes them), leaving
+    out each option the rules refuse to check the rest, so every refused option is said at once (the
+    new-session and What if forms, the API's rules, the command line's ``--option``).  Returns (the options
+    the rules took, ``(key, refusal)`` of each option refused, in the order found, the refusal that is about
+    no option given, after which nothing more is checked, or None).  The web app checks a ruleset is a
+    preset first (``referee.web.forms.options.check_preset``): this opens a file path too."""
+    checked = dict(options or {})
+    refused: list[tuple[str, RefereeError]] = []
+    while True:
+        try:
+            load_ruleset(name_or_path, checked)
+        except RefereeError as e:
+            key = _refused_key(e, checked)
+            if key is None:
+                return checked, refused, e
+            refused.append((key, e))
+            del checked[key]
+        else:
+            return checked, refused, None
+
+
+class RefusedOptionsError(RefereeError):
+    """``bad-ruleset``: the rules refuse options given, every one said at once (``check_options``).
+
+    ``refusals``: ``(key, refusal)`` of each option refused, in the order found (``refused_options``);
+    ``other``: the refusal about no option given that loading met with them left out, or None.
+    The message: with one refusal and no other, that refusal's own; else one line naming each refused
+    option with its refusal (``preset roppyakken (with options): 2 options refused: target (field
+    'options.target' is -5; expected an integer of at least 1); winner (field 'options.winner' is 'zzz';
+    expected one of ...)``), then the other refusal.
+    """
+
+    def __init__(self, refusals: list[tuple[str, RefereeError]], other: RefereeError | None = None) -> None:
+        if not refusals:
+            raise ValueError("expected at least one refused option, got none")
+        self.refusals, self.other = tuple(refusals), other
+        super().__init__("bad-ruleset", self._said())
+
+    def _said(self) -> str:
+        (_, first), n = self.refusals[0], len(self.refusals)
+        if n == 1 and self.other is None:
+            return first.message
+        source = getattr(first, "source", "")
+        each = "; ".join(f"{key} ({e.message.removeprefix(f'{source}: ')})" for key, e in self.refusals)
+        then = "" if self.other is None else f"; and without {'it' if n == 1 else 'them'}: {self.other.message}"
+        return f"{source}: {n} option{'s' * (n > 1)} refused: {each}{then}"
+
+
+def check_options(name_or_path: str | Path, options: Mapping[str, Any] | None) -> None:
+    """Check that ``name_or_path`` loads with ``options`` (as ``load_ruleset`` takes them).
+
+    Raises ``RefusedOptionsError`` naming every option the rules refuse (``refused_options``), or, where they
+    refuse none, the refusal about no option as ``load_ruleset`` raises it (``RefereeError('bad-ruleset')``).
+    """
+    _, refused, other = refused_options(name_or_path, options)
+    if refused:
+        raise RefusedOptionsError(refused, other)
+    if other is not None:
+        raise other
 
 
 def canonical_options(name_or_path: str | Path, options: Mapping[str, Any] | None) -> dict[str, Any]:

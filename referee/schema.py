@@ -46,7 +46,8 @@ class FieldError(RefereeError):
 
     The message, for the command line, the API and a file's author, names ``source``, the field, the value
     and what was expected (``preset roppyakken (with options): field 'options.target' is -5; expected an
-    integer of at least 1``).  The parts let a form say it at the field in its own words: ``path`` (dotted,
+    integer of at least 1``).  The parts let a form say it at the field in its own words: ``source`` (the file
+    or preset, as the message names it), ``path`` (dotted,
     ``options.target``; a list's entry ``options.ssangpi[1]``), ``value`` (the value given, or the entry),
     ``expected`` (words) and ``rule``, the kind of refusal: ``"min"`` (an integer of at least ``limit``),
     ``"integer"``, ``"bool"``, ``"string"``, ``"choice"`` (one of ``limit``), ``"month"``, ``"list"``,
@@ -61,7 +62,7 @@ class FieldError(RefereeError):
         message = f"{source}: field {path!r}: {said}" if said else (
             f"{source}: field {path!r} {found}; expected {expected}")
         super().__init__("bad-ruleset", message)
-        self.path, self.value, self.expected = path, value, expected
+        self.source, self.path, self.value, self.expected = source, path, value, expected
         self.rule = "said" if said else rule
         self.limit, self.said = limit, said
 

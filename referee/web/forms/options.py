@@ -16,7 +16,7 @@ from typing import Any
 from referee import api
 from referee.errors import RefereeError
 from referee.notation import option_cards, split_card_list
-from referee.ruleset import load_ruleset, parse_value
+from referee.ruleset import parse_value, refused_options
 from referee.schema import FieldError
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_error
@@ -231,42 +231,6 @@ def rules_error_words(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -
     return refusal(key, error.rule, error.value, error.limit, error.expected)
 
 
-def _refused_key(error: RefereeError, options: Mapping[str, Any]) -> str | None:
-    """The key of ``options`` a ruleset's refusal is about (``options.fuke.threshold`` or ``fuke.threshold``
-    for the key ``fuke.threshold``, a list's entry ``options.ssangpi[0]`` for ``ssangpi``, a table's field for
-    the table given whole), or None for a refusal about none of them."""
-    if not isinstance(error, FieldError):
-        return None
-    path = re.sub(r"\[\d+\]", "", error.path)
-    for where in (path.removeprefix("options."), path):
-        for key in options:
-            if where == key or where.startswith(f"{key}."):
-                return key
-    return None
-
-
-def refused_options(ruleset: str, options: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, RefereeError]],
-                                                                       RefereeError | None]:
-    """Load ``ruleset`` with ``options`` (dotted-key overrides), leaving out each option the rules refuse
-    to check the rest, so a form can say every refused option at once (the new-session form, the What if
-    form).  Returns (the options the rules took, ``(key, refusal)`` of each option refused, in the order
-    found, the refusal that is about no option given, after which nothing more is checked, or None).
-    ``ruleset`` must be a preset (``check_preset``)."""
-    checked = dict(options)
-    refused: list[tuple[str, RefereeError]] = []
-    while True:
-        try:
-            load_ruleset(ruleset, checked)
-        except RefereeError as e:
-            key = _refused_key(e, checked)
-            if key is None:
-                return checked, refused, e
-            refused.append((key, e))
-            del checked[key]
-        else:
-            return checked, refused, None
-
-
 def parse_extra_options(text: str) -> dict[str, Any]:
     """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
     values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
@@ -291,7 +255,7 @@ def requested_rules(form: FormData, own_ruleset: str, own_options: Mapping[str, 
     extra lines), the form's ``values`` as typed, the ``extra`` text, ``errors`` (by field: each
     field the form cannot read, and each option typed in its field that the rules refuse), ``refused``
     (a sentence for each other refusal: a ``KEY=VALUE`` line's, or one about no field; every refused
-    option is said at once, ``refused_options``) and whether the form was ``submitted``."""
+    option is said at once, ``referee.ruleset.refused_options``) and whether the form was ``submitted``."""
     ruleset = form.get("ruleset") or own_ruleset
     errors: dict[str, str] = {}
     try:

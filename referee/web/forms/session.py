@@ -12,9 +12,10 @@ from typing import Any
 from referee import api, families
 from referee.errors import PlayerCountError, RefereeError
 from referee.names import clean_name, printable_name, repeated_name
+from referee.ruleset import refused_options
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
-from referee.web.forms.options import option_error, option_fields, parse_option_fields, refused_options
+from referee.web.forms.options import option_error, option_fields, parse_option_fields
 from referee.wording import counts, words
 
 
