@@ -23,6 +23,26 @@ class ErrorOut(_Response):
     message: str
 
 
+class ProblemOut(_Response):
+    """One house rule the rules refuse, in a sentence."""
+
+    model_config = ConfigDict(title="Problem")
+
+    option: str | None = Field(description="the option's key as given (`target`, `yaku.oozan.points`), or null "
+                               "for a refusal about no option given, met once the refused ones were left out")
+    message: str = Field(description="why the rules refuse it, naming the field, the value and what was expected")
+
+
+class RulesRefusedOut(ErrorOut):
+    """An error of other rules for a session; when the rules refuse options, ``problems`` names every one at
+    once (and ``message`` names them all too), else it is left out."""
+
+    model_config = ConfigDict(title="RulesRefused")
+
+    problems: list[ProblemOut] = Field(default_factory=list, description="each option the rules refuse, in the "
+                                       "order they are checked; left out for an error about no option")
+
+
 class RoundVersionOut(_Response):
     model_config = ConfigDict(title="RoundVersion")
 

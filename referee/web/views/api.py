@@ -5,7 +5,8 @@ Bodies use the round JSON of the ``score`` CLI (the session's ``ruleset``,
 omitted).  Each view declares its request and response schemas
 (``referee.web.schemas``): bodies are validated against them before the view runs,
 and ``/api/v1/openapi.json`` is generated from them.  Errors are
-``{"error": code, "message": text}`` with a fitting status.
+``{"error": code, "message": text}`` with a fitting status; ``/rescore`` and ``PUT /rules`` add
+``problems`` when the rules refuse options: one per refused option, every one at once.
 
 A round goes through the service (``referee.web.service``), as the round form's does: the
 session loaded once, the round scored once, checked as the board will replay it, saved, and
@@ -25,6 +26,7 @@ from referee import store
 from referee.errors import RefereeError
 from referee.family import Family
 from referee.rescore import merged_options
+from referee.ruleset import RefusedOptionsError
 from referee.web import photos, privacy
 from referee.web.access import load, no_round, round_or_404
 from referee.web.board import Board, RoundView
@@ -51,6 +53,7 @@ from referee.web.schemas.outputs import (
     ExportOut,
     RescoreOut,
     ResultOut,
+    RulesRefusedOut,
     SavedRoundOut,
     SessionListOut,
     SessionOut,
@@ -483,8 +486,24 @@ def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
         abort(error_response(422, e.message, e.code))
 
 
+def _rules_refused(e: RefereeError):
+    """422 for rules a session cannot take: the error as ever, plus ``problems`` (``RulesRefusedOut``) naming
+    each option the rules refuse (``ruleset.RefusedOptionsError``) with why, in the order they are checked."""
+    if not isinstance(e, RefusedOptionsError):
+        return error_response(422, e.message, e.code)
+    refused = [*e.refusals, *([(None, e.other)] if e.other is not None else [])]
+    problems = [{"option": key, "message": why.message} for key, why in refused]
+    return jsonify({"error": e.code, "message": e.message, "problems": problems}), 422
+
+
+#: 422 on a route that takes other rules for a session.
+_RULES_WORDS = {422: "The request breaks the schema, or the rules refuse them or cannot score this session; "
+                "`problems` names every option the rules refuse"}
+
+
 @bp.post("/sessions/<token>/rescore")
-@validate(json=RulesIn, resp=responses({200: RescoreOut}, 400, 404, 413, 422, 503))
+@validate(json=RulesIn, resp=responses({200: RescoreOut}, 400, 404, 413, 422, 503, words=_RULES_WORDS,
+                                       HTTP_422=RulesRefusedOut))
 def rescore(token: str):
     """What if: the session's history re-scored under other rules, round by round (saves nothing).
 
@@ -498,11 +517,12 @@ def rescore(token: str):
     try:
         return jsonify(what_if.compare(get_db(), sess, ruleset, options))
     except RefereeError as e:
-        return error_response(422, e.message, e.code)
+        return _rules_refused(e)
 
 
 @bp.put("/sessions/<token>/rules")
-@validate(json=SetRulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 409, 413, 422, 503))
+@validate(json=SetRulesIn, resp=responses({200: SessionOut}, 400, 403, 404, 409, 413, 422, 503, words=_RULES_WORDS,
+                                          HTTP_422=RulesRefusedOut))
 def set_rules(token: str):
     """Fix a rule afterwards: change the session's ruleset and options (the body as for ``/rescore``).
 
@@ -527,7 +547,7 @@ def set_rules(token: str):
         try:
             what_if.check_rules(get_db(), sess, ruleset, options)  # the new rules must load and score this session
         except RefereeError as e:
-            return error_response(422, e.message, e.code)
+            return _rules_refused(e)
         sess = what_if.change_rules(get_db(), sess, ruleset, options, key, digest)
     except store.ChangeTokenUsedError as e:
         if (refused := _key_refused(e)) is not None:
