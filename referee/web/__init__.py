@@ -27,6 +27,7 @@ validate a round once, save, build the board once) and render.  This package mus
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sys
 import sysconfig
@@ -179,21 +180,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-#: Where the card names' long words may break on a 360 px phone (U+00AD, a soft hyphen).
+#: Where the card names' long words may break on a 320 px phone (U+00AD, a soft hyphen): the words of a
+#: tile's name wider than a 320 px phone's tile (53 px at 12 px type), by their lower-case spelling.
 _HYPHENATED = {
-    "Chrysanthemum": "Chrys\u00adan\u00adthe\u00admum",
-    "Butterflies": "But\u00adter\u00adflies",
-    "Paulownia": "Pau\u00adlow\u00adnia",
+    "chrysanthemum": "chrys\u00adan\u00adthe\u00admum",
+    "butterflies": "but\u00adter\u00adflies",
+    "paulownia": "pau\u00adlow\u00adnia",
     "lightning": "light\u00adning",
 }
+_LONG_WORD = re.compile(rf"\b(?:{'|'.join(_HYPHENATED)})\b", re.IGNORECASE)
 
 
 def soft_hyphens(text: str) -> str:
-    """``text`` with soft hyphens in the card names' long words, so a narrow tile breaks them
-    at a syllable ("Chrysan-themum"), never mid-syllable."""
-    for word, hyphenated in _HYPHENATED.items():
-        text = text.replace(word, hyphenated)
-    return text
+    """``text`` with soft hyphens in the card names' long words, capitalised or not ("Lightning" as a tile
+    names the willow's lightning, "lightning" in its full name), so a narrow tile breaks them at a
+    syllable ("Chrysan-themum"), never mid-syllable; a word without one that a tile still cannot hold (a
+    wider font) breaks where it must (app.css), never past the tile's edge."""
+    return _LONG_WORD.sub(lambda m: m.group(0)[0] + _HYPHENATED[m.group(0).lower()][1:], text)
 
 
 @click.command("init-db")
