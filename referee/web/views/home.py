@@ -19,6 +19,7 @@ from flask import Blueprint, abort, flash, render_template, request, session
 
 from referee import api, families, store
 from referee.errors import RefereeError
+from referee.ruleset import load_ruleset
 from referee.web import privacy
 from referee.web.access import load, remember_keeper, see_other
 from referee.web.db import get_db
@@ -73,6 +74,8 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
     return {
         "form": sf,
         "info": info,
+        # how the chosen game is won, as its scoreboard's subtitle says it (web.board: the rules' goal)
+        "goal": getattr(load_ruleset(sf.ruleset), "goal", ""),
         "specs": specs,
         "values": values,
         "presets": presets,
