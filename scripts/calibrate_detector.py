@@ -42,6 +42,7 @@ from vision.detector import PACKAGE_MODELS, Detector
 from vision.errors import ModelError
 from vision.synth.layouts import NO_CARDS
 from vision.train.evaluate import label_detections
+from vision.train.masker import add_masker_options, masker_option
 from vision.train.testset import read_testset
 from vision.train.verifier import add_verifier_options, verifier_option
 
@@ -134,11 +135,13 @@ def main(argv=None) -> int:
         help="drop the lower of two boxes overlapping this much that read as one card (default: off)",
     )
     add_verifier_options(p)
+    add_masker_options(p)
     p.add_argument("--json", type=Path, default=None)
     p.add_argument("--plot", type=Path, default=None, help="reliability diagram PNG")
     a = p.parse_args(argv)
     kw = {k: v for k, v in (("conf", a.conf), ("iou", a.iou), ("same_card_iou", a.same_card_iou)) if v is not None}
     kw |= verifier_option(a)
+    kw |= masker_option(a)
     kw["printcheck"] = (None if a.printcheck == "shipped" else Path(a.printcheck)) if a.printcheck else False
     det = Detector(
         localiser=a.localiser, classifier=a.classifier, calibration=False, uncertain_below=0.0, tta=a.tta, **kw

@@ -41,6 +41,7 @@ from vision.synth.layouts import LAYOUTS, NO_CARDS
 from vision.synth.render import DEFAULT_ART_DIR, render_art
 from vision.synth.scenes import quad_to_obb
 from vision.train.evaluate import ERROR_KINDS, Evaluator, error_sources
+from vision.train.masker import add_masker_options, masker_option
 from vision.train.testset import read_testset, write_testset
 from vision.train.verifier import add_verifier_options, verifier_option
 from vision.visibility import READABLE_FROM
@@ -182,6 +183,7 @@ def main(argv=None) -> int:
     )
     add_verifier_options(p)
     p.add_argument("--printcheck", default=None, help="print check ONNX (default: shipped; 'false': none)")
+    add_masker_options(p)
     p.add_argument("--readable-from", type=float, default=None, help="visible share under which a card is covered")
     p.add_argument(
         "--whole-reads", type=float, default=None,
@@ -240,6 +242,7 @@ def main(argv=None) -> int:
     if a.calibration:
         kw["calibration"] = False if a.calibration.lower() == "false" else Path(a.calibration)
     kw |= verifier_option(a)
+    kw |= masker_option(a)
     if a.printcheck:
         kw["printcheck"] = False if a.printcheck.lower() == "false" else Path(a.printcheck)
     det = Detector(localiser=a.localiser, classifier=a.classifier, tta=a.tta, **kw)

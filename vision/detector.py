@@ -373,6 +373,12 @@ class Detector:
     :meth:`localise`).  Without one the confidence is
     the raw product of the box score (the verifier's probability, else the localiser score)
     and the class probability; a calibration fitted for the other kind of box score is refused.
+    ``masker``: the masker (:mod:`vision.masker`; ``Path`` of an ONNX file or a
+    :class:`vision.masker.Masker`; default None: the shipped ``masker.onnx`` when there is one;
+    ``False``: none): a learnt visible mask for each box another box overlaps, in place of the
+    stacking order's; ``masker_masks``: False keeps the stacking order's masks for the
+    classifier's masked view and takes from the masker only each box's visible share (which
+    decides "too covered to read" and feeds the calibration).
     ``printcheck``: the print check (:mod:`vision.printcheck`; ``Path`` of an ONNX file or a
     :class:`vision.printcheck.PrintCheck`; default None: the shipped ``printcheck.onnx`` when
     there is one; ``False``: none), run on every kept box and weighed by a calibration fitted
@@ -423,6 +429,7 @@ class Detector:
         same_card_iou: float | None = None,
         verifier=None,
         masker=None,
+        masker_masks: bool = True,
         printcheck=None,
     ):
         if backend not in BACKENDS:
@@ -441,6 +448,7 @@ class Detector:
         self.readable_from, self.whole_reads = readable_from, whole_reads
         self.same_card_iou = same_card_iou
         self.masker = load_masker(masker, threads)
+        self.masker_masks = masker_masks
         self.calibration = _load_calibration(calibration)
         self.printcheck = load_printcheck(printcheck, threads)
         if self.calibration is not None and self.calibration.f and self.printcheck is None:
@@ -593,8 +601,9 @@ class Detector:
         """Visible masks ``(K, 112, 72)`` of the boxes ``(K, 5)`` in their upright crops and
         the visible share ``(K,)`` of each (0-1): from the stacking order for a whole-card
         localiser (:mod:`vision.visibility`), then, with a masker, the masker's masks
-        (:mod:`vision.masker`) for every box that overlaps another; ``(None, ones)`` for a
-        visible-region localiser."""
+        (:mod:`vision.masker`) for every box that overlaps another, and their shares (with
+        ``masker_masks`` False the masks stay the stacking order's and only the shares are the
+        masker's); ``(None, ones)`` for a visible-region localiser."""
         if self.boxes != "whole" or len(obbs) == 0:
             return None, np.ones(len(obbs))
         a = np.asarray(im.convert("RGB")) if isinstance(im, Image.Image) else im
@@ -602,8 +611,11 @@ class Detector:
         masks, share = visible_masks(obbs, above, CROP_SIZE)
         near = above.any(0) | above.any(1)  # in an ordered pair: another box overlaps it
         if self.masker is not None and near.any():
-            masks[near] = self.masker(crop_obbs(a, np.asarray(obbs)[near], CROP_SIZE), masks[near])
-            share = masks.reshape(len(masks), -1).mean(1)
+            learnt = self.masker(crop_obbs(a, np.asarray(obbs)[near], CROP_SIZE), masks[near])
+            share = np.array(share, np.float64)
+            share[near] = learnt.reshape(len(learnt), -1).mean(1)
+            if self.masker_masks:
+                masks[near] = learnt
         return masks, share
 
     def classify(self, im: Image.Image | np.ndarray, obbs: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:

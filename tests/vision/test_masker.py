@@ -5,7 +5,7 @@ import pytest
 
 from vision.detector import Detector, find_model, load_masker
 from vision.errors import ModelError
-from vision.masker import MASKER_INPUT, masker_input, masks_from_logits
+from vision.masker import MASKER_INPUT, Masker, masker_input, masks_from_logits
 
 
 def test_input_is_the_crop_at_half_size_with_its_mask_as_a_fourth_channel():
@@ -53,3 +53,35 @@ def test_another_model_file_is_not_taken_for_a_masker():
 def test_without_a_masker_file_the_stacking_order_masks_stay():
     assert Detector(masker=False, calibration=False).masker is None
     assert Detector(calibration=False).masker is None  # none ships yet
+
+
+class _TopHalf(Masker):
+    """A masker that says the top half of every crop shows (whatever the crop)."""
+
+    def __init__(self):
+        super().__init__("top-half", None)
+
+    def __call__(self, crops, guess):
+        m = np.zeros((len(crops), 112, 72), bool)
+        m[:, :56] = True
+        return m
+
+
+def _two_overlapping_cards():
+    im = np.full((400, 400, 3), 90, np.uint8)
+    obbs = np.array([[150.0, 200.0, 100.0, 160.0, 0.0], [210.0, 200.0, 100.0, 160.0, 0.0]])
+    return im, obbs
+
+
+@pytest.mark.parametrize("masks_too", [True, False], ids=["masks-and-shares", "shares-only"])
+def test_the_maskers_shares_are_taken_and_its_masks_only_when_asked(masks_too):
+    im, obbs = _two_overlapping_cards()
+    plain = Detector(masker=False, calibration=False).visibility(im, obbs)
+    masks, share = Detector(masker=_TopHalf(), masker_masks=masks_too, calibration=False).visibility(im, obbs)
+    assert share == pytest.approx([0.5, 0.5])  # the masker's top half, for both overlapping boxes
+    if masks_too:
+        assert masks[:, :56].all()
+        assert not masks[:, 56:].any()
+    else:
+        assert (masks == plain[0]).all()  # the stacking order's masks, for the classifier
+        assert plain[1] != pytest.approx([0.5, 0.5])  # so the shares above are the masker's

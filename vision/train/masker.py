@@ -194,3 +194,25 @@ def export_masker_onnx(ckpt: Path, onnx_path: Path) -> Path:
     from vision.train.onnx_export import export_crops_model
 
     return export_crops_model(load_masker(ckpt), onnx_path, (4, MASKER_INPUT[1], MASKER_INPUT[0]))
+
+
+def add_masker_options(parser) -> None:
+    """Add ``--masker FILE|false`` and ``--masker-share-only`` to a script's argparse ``parser``."""
+    parser.add_argument("--masker", default=None, help="masker ONNX file (false: none; default: shipped, if any)")
+    parser.add_argument(
+        "--masker-share-only",
+        action="store_true",
+        help="take only the visible shares from the masker; the classifier keeps the stacking order's masks",
+    )
+
+
+def masker_option(args) -> dict:
+    """``Detector`` keywords from the options of :func:`add_masker_options`: ``masker`` (a Path, or
+    False for ``false``) when ``--masker`` was given, and ``masker_masks`` False with
+    ``--masker-share-only``; ``{}`` when neither was."""
+    kw: dict = {}
+    if args.masker:
+        kw["masker"] = False if args.masker.lower() == "false" else Path(args.masker)
+    if args.masker_share_only:
+        kw["masker_masks"] = False
+    return kw
