@@ -109,6 +109,16 @@ def counts(values: Iterable[int], conj: str = "or") -> str:
     return words([str(v) for v in values], conj)
 
 
+def yaku_name(en: str, local: str = "") -> str:
+    """A yaku, teyaku or dekiyaku as players read it wherever it is named: its English name, then
+    its local one (``ja``; Go-Stop's Korean): ``yaku_name("Poetry Ribbons", "赤短") == "Poetry Ribbons 赤短"``.
+
+    The single source of the name: the round forms' menus and hints (``referee.web.forms.rounds.yaku_names``)
+    and every family's messages, warnings and notes about a yaku call it, so the message and the menu
+    agree.  ``local`` may be empty (the English name alone)."""
+    return f"{en} {local}".strip()
+
+
 def card_name(card_id: str) -> str:
     """A card's English name (``Pine with Crane``)."""
     return BY_ID[card_id].name

@@ -32,6 +32,7 @@ from referee.hachihachi.dekiyaku import DekiyakuHit, dekiyaku_kan, near_misses
 from referee.hachihachi.money import kan
 from referee.hachihachi.round import DekiyakuCall, RoundInput
 from referee.hachihachi.rules import HachihachiRules
+from referee.wording import yaku_name
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,12 @@ class Outcome:
 
 def _label(rules: HachihachiRules, ids) -> tuple[str, str]:
     made = [rules.dekiyaku_by_id(i) for i in ids]
-    return (" + ".join(f"{d.en} ({d.id})" for d in made), "・".join(d.ja for d in made))
+    return (" + ".join(d.en for d in made), "・".join(d.ja for d in made))
+
+
+def named(rules: HachihachiRules, ids) -> str:
+    """Dekiyaku ids as a message names them, as the round form's menu does: "Poetry Ribbons 赤短, Blue Ribbons 青短"."""
+    return ", ".join(yaku_name(d.en, d.ja) for d in map(rules.dekiyaku_by_id, ids))
 
 
 def check_calls(rules: HachihachiRules, rnd: RoundInput, calls: tuple[DekiyakuCall, ...]) -> None:
@@ -72,10 +78,10 @@ def check_calls(rules: HachihachiRules, rnd: RoundInput, calls: tuple[DekiyakuCa
             raise RefereeError(
                 "bad-decision",
                 f"{calls[i - 1].player} stopped, so the round ended; "
-                f"{c.player}'s {c.yaku} cannot come after",
+                f"{c.player}'s {named(rules, [c.yaku])} cannot come after",
             )
         if (c.player, c.yaku) in seen:
-            raise RefereeError("bad-decision", f"{c.player} completes {c.yaku} twice")
+            raise RefereeError("bad-decision", f"{c.player} completes {named(rules, [c.yaku])} twice")
         seen.add((c.player, c.yaku))
         d = rules.dekiyaku_by_id(c.yaku)
         have = mask(rnd.piles[c.player]) & d.pool
@@ -83,7 +89,7 @@ def check_calls(rules: HachihachiRules, rnd: RoundInput, calls: tuple[DekiyakuCa
             lacking = mask_ids(d.pool & ~have)
             raise RefereeError(
                 "bad-decision",
-                f"{c.player} claims {c.yaku}, but their pile has "
+                f"{c.player} claims {named(rules, [c.yaku])}, but their pile has "
                 f"{have.bit_count()} of the {d.need} cards needed (missing from: "
                 f"{', '.join(lacking)})",
             )
@@ -237,7 +243,7 @@ def decide(
     calls = rnd.dekiyaku
     holders = [p for p in rnd.active if pile_hits[p]]
     if calls is None and len(holders) >= 2:
-        held = "; ".join(f"{p}: {', '.join(h.dekiyaku.id for h in pile_hits[p])}" for p in holders)
+        held = "; ".join(f"{p}: {named(rules, [h.dekiyaku.id for h in pile_hits[p]])}" for p in holders)
         raise RefereeError(
             "missing-decision",
             f"the piles hold dekiyaku for {len(holders)} players "
@@ -251,7 +257,7 @@ def decide(
             for i, y in enumerate(ids)
         )
         warnings.append(
-            f"{p}'s pile holds {', '.join(ids)} and no decision was stated: "
+            f"{p}'s pile holds {named(rules, ids)} and no decision was stated: "
             f"taken as completed by {p}, who stopped"
         )
     if not calls:
@@ -264,7 +270,7 @@ def decide(
     for p in rnd.active:
         for h in pile_hits[p]:
             if (p, h.dekiyaku.id) not in claimed:
-                warnings.append(f"{p}'s pile holds {h.dekiyaku.id}, which no decision mentions")
+                warnings.append(f"{p}'s pile holds {named(rules, [h.dekiyaku.id])}, which no decision mentions")
     if outcome.by_stop:
         for h in rnd.hatto:
             taken = [c for q in rnd.active if q != h for c in rnd.piles[q]]

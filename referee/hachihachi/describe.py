@@ -174,7 +174,7 @@ def _cards_lines(rules: HachihachiRules) -> list[str]:
 def _dropout_lines(rules: HachihachiRules) -> list[str]:
     o = rules.options
     first, step = o.dropout_fee_half_kan, o.dropout_step_half_kan
-    paid_for = words([d.id for d in rules.dekiyaku if d.compensation], "or")
+    paid_for = words([f"{d.en} ({d.id})" for d in rules.dekiyaku if d.compensation], "or")  # as _dekiyaku names them
     fees = ", ".join(_half_kan(first + k * step) for k in range(3))
     return [
         f"With 4 or more seated, players drop out in turn from the dealer; the fees are {fees}… in order, and go to "

@@ -24,6 +24,7 @@ from referee.hachihachi.field import Multiplier, check_carry, field_multipliers,
 from referee.hachihachi.rules import HachihachiRules
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
+from referee.wording import yaku_name
 
 #: Decisions after completing a dekiyaku (seed 003 "Stop" / "Continue playing").
 DECISIONS = ("stop", "continue")
@@ -376,10 +377,12 @@ def _call(
         raise RefereeError(
             "bad-decision", f"unknown dekiyaku {shown(raw.yaku)}; expected one of {', '.join(ids)}"
         )
+    made = rules.dekiyaku_by_id(raw.yaku)
+    made_name = yaku_name(made.en, made.ja)  # as the round form's menu names it
     if raw.decision not in DECISIONS:
         raise RefereeError(
             "bad-decision",
-            f"decision {shown(raw.decision)} for {raw.player}'s {raw.yaku}; "
+            f"decision {shown(raw.decision)} for {raw.player}'s {made_name}; "
             f"expected {' or '.join(DECISIONS)}",
         )
     if raw.liable is not None:
@@ -387,7 +390,7 @@ def _call(
         if raw.liable == raw.player or raw.liable not in active:
             raise RefereeError(
                 "bad-decision",
-                f"{raw.liable} is named liable for {raw.player}'s {raw.yaku}; the liable "
+                f"{raw.liable} is named liable for {raw.player}'s {made_name}; the liable "
                 f"player is an opponent who plays this round ({', '.join(active)} play)",
             )
     return raw

@@ -145,7 +145,8 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
             )
             continue
         v = hand_value(rules, d.hand, d.forced, rnd.field)
-        parts = [h.teyaku.id for h in v.teyaku] + [h.dekiyaku.id for h in v.dekiyaku]
+        parts = [h.teyaku.en for h in v.teyaku] + [h.dekiyaku.en for h in v.dekiyaku]
+        parts_ja = "・".join([h.teyaku.ja for h in v.teyaku] + [h.dekiyaku.ja for h in v.dekiyaku])
         shown = tuple(dict.fromkeys(c for h in v.teyaku for c in h.cards))
         if d.forced:
             if v.extra_cards:
@@ -156,7 +157,7 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
                 rnd.active[1:],
                 code="forced-out",
                 en=f"Forced out: hand compensation ({', '.join(parts) or 'nothing'})",
-                ja="追い込み 手当",
+                ja=f"追い込み 手当 {parts_ja}".strip(),
                 cards=tuple(dict.fromkeys(v.extra_cards + shown)),
             )
         elif v.mon:
@@ -166,7 +167,7 @@ def _pay_dropouts(rules: HachihachiRules, rnd: RoundInput, book: Book, warnings:
                 rnd.active,
                 code="dropout-hand",
                 en=f"Dropped out: half of hand yaku ({', '.join(parts)})",
-                ja="降り 手役半額",
+                ja=f"降り 手役半額 {parts_ja}".strip(),
                 cards=shown,
             )
 
@@ -242,7 +243,7 @@ def _pay_teyaku(
                     kan(rules.options.bonus_kan, mpk),
                     others,
                     code="teyaku-bonus",
-                    en=f"Teyaku bonus for {h.teyaku.id}: {why}",
+                    en=f"Teyaku bonus for {h.teyaku.en}: {why}",
                     ja=f"{h.teyaku.ja} 加算",
                     cards=h.cards,
                 )

@@ -113,10 +113,11 @@ def find_teyaku(
 
 
 def describe(hit: TeyakuHit) -> str:
-    """A teyaku hit for an explanation line: ``Standing Triplet (Weak Three) (tatesanbon) 3 kan,
-    Wisteria (藤, month 4)`` (the months of its triplets named by their plants)."""
+    """A teyaku hit for an explanation line's English half: ``Standing Triplet (Weak Three) 3 kan,
+    Wisteria (藤, month 4)`` (the months of its triplets named by their plants; the Japanese half,
+    ``手役 立三本``, names it beside)."""
     months = ", ".join(month_label(m) for m in hit.triplet_months)
-    return f"{hit.teyaku.en} ({hit.teyaku.id}) {hit.kan} kan" + (f", {months}" if months else "")
+    return f"{hit.teyaku.en} {hit.kan} kan" + (f", {months}" if months else "")
 
 
 def teyaku_kan(hits: Sequence[TeyakuHit]) -> int:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from referee.cards import BY_ID, CARDS, month_cards
 from referee.explain import mask_ids
 from referee.koikoi.rules import KINDS, KoikoiRules, Yaku
+from referee.wording import yaku_name
 
 #: Card kind -> 48-bit mask of its cards.
 KIND_MASK = {k: sum(c.bit for c in CARDS if c.kind == k) for k in KINDS}
@@ -89,7 +90,7 @@ def _resolve(rules: KoikoiRules, hits: list[YakuHit], pile: int) -> tuple[list[Y
     if rain:
         for h in hits:
             if h.yaku.viewing:
-                notes.append(f"{h.yaku.id} void: the pile holds {', '.join(mask_ids(rain))} "
+                notes.append(f"{yaku_name(h.yaku.en, h.yaku.ja)} void: the pile holds {', '.join(mask_ids(rain))} "
                              f"(option rain_spoils_viewing = {rules.options.rain_spoils_viewing})")
         hits = [h for h in hits if not h.yaku.viewing]
     replaced = {r for h in hits for r in h.yaku.replaces}
@@ -101,8 +102,8 @@ def _resolve(rules: KoikoiRules, hits: list[YakuHit], pile: int) -> tuple[list[Y
             best[g] = h
     hits = [h for h in hits if not h.yaku.group or best[h.yaku.group] is h]
     if rules.options.viewing == "limited" and not any(not h.yaku.viewing for h in hits):
-        notes += [f"{h.yaku.id} void: a viewing scores only beside another yaku (option viewing = limited)"
-                  for h in hits if h.yaku.viewing]
+        notes += [f"{yaku_name(h.yaku.en, h.yaku.ja)} void: a viewing scores only beside another yaku "
+                  "(option viewing = limited)" for h in hits if h.yaku.viewing]
         hits = [h for h in hits if not h.yaku.viewing]
     return hits, notes
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from referee.cards import BY_ID, month_cards
 from referee.explain import mask_ids
 from referee.roppyakken.rules import RoppyakkenRules, Yaku
+from referee.wording import yaku_name
 
 #: Any willow card (month 11) spoils viewing yaku under ``rain_spoils_viewing``.
 WILLOW = sum(c.bit for c in month_cards(11))
@@ -52,14 +53,15 @@ def find_yaku(rules: RoppyakkenRules, pile: int) -> tuple[list[YakuHit], list[st
         if n < y.need or pile & y.require != y.require:
             continue
         if y.exact_void and pile & y.exact_void:
-            notes.append(f"{y.id} void: the pile also holds {', '.join(mask_ids(pile & y.exact_void))} "
-                         "(option exact_instant_yaku)")
+            also = ", ".join(mask_ids(pile & y.exact_void))
+            notes.append(f"{yaku_name(y.en, y.ja)} void: the pile also holds {also} (option exact_instant_yaku)")
             continue
         if y.exact_max and n > y.exact_max:
-            notes.append(f"{y.id} void: {n} cards, more than {y.exact_max} (option exact_instant_yaku)")
+            notes.append(f"{yaku_name(y.en, y.ja)} void: {n} cards, more than {y.exact_max} "
+                         "(option exact_instant_yaku)")
             continue
         if y.viewing and spoiled:
-            notes.append(f"{y.id} void: willow in the pile (option rain_spoils_viewing)")
+            notes.append(f"{yaku_name(y.en, y.ja)} void: willow in the pile (option rain_spoils_viewing)")
             continue
         extra = pile & y.extra
         points = y.points

@@ -42,8 +42,8 @@ def test_the_capture_bonus_names_the_month():
                      piles={"A": [*pile, "pine-poetry-ribbon", "plum-poetry-ribbon", "cherry-poetry-ribbon"],
                             "B": [], "C": []})
     labels = [line.en for line in r.lines if line.player == "A"]
-    assert "Teyaku Standing Triplet (Weak Three) (tatesanbon) 3 kan, Wisteria (藤, month 4)" in labels
-    assert "Teyaku bonus for tatesanbon: captured all four cards of Wisteria (藤, month 4)" in labels
+    assert "Teyaku Standing Triplet (Weak Three) 3 kan, Wisteria (藤, month 4)" in labels
+    assert "Teyaku bonus for Standing Triplet (Weak Three): captured all four cards of Wisteria (藤, month 4)" in labels
 
 
 BARE_MONTH = re.compile(r"month \{\{?\s*\w+")  # f"... month {m}" or "month {{ m }}" in a template

@@ -104,7 +104,7 @@ ERRORS = [
             dekiyaku=[{"player": "A", "yaku": "aotan", "decision": "stop"}],
         ),
         "bad-decision",
-        "A claims aotan",
+        "A claims Blue Ribbons 青短",
     ),
     (
         "call-after-stop",

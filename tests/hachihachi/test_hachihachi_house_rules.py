@@ -171,7 +171,7 @@ def test_mukou_sanbon_turned_on_is_2_kan(preset, teyaku):
     check_books(r)
     assert [(h.teyaku.id, h.kan, h.cards) for h in r.teyaku["A"]] == [("mukou-sanbon", 2, ("maple-chaff-2",))]
     assert by_reason(r, "teyaku") == teyaku
-    assert any("mukou-sanbon" in line.en and "Maple (紅葉, month 10)" in line.en for line in r.lines)
+    assert any("Facing Triplet" in line.en and "Maple (紅葉, month 10)" in line.en for line in r.lines)
 
 
 def test_mukou_sanbon_needs_three_on_the_field():

@@ -122,11 +122,12 @@ def test_rain_spoils_viewing(value, pile, scores):
                    rain_spoils_viewing=value)
     assert ("hanami-zake" in yaku_of(result)) is scores
     if not scores:  # a voided yaku is left out of yaku and named in warnings
-        assert any("hanami-zake void" in w and "rain_spoils_viewing" in w for w in result.warnings)
+        assert any("Cherry-blossom Viewing 花見で一杯 void" in w and "rain_spoils_viewing" in w
+                   for w in result.warnings)
 
 
 def test_a_stopper_whose_only_yaku_the_rain_spoiled_holds_no_yaku():
-    with pytest.raises(RefereeError, match=r"A stopped but holds no yaku.*hanami-zake void") as e:
+    with pytest.raises(RefereeError, match=r"A stopped but holds no yaku.*Cherry-blossom Viewing 花見で一杯 void") as e:
         score([*HANAMI, RAIN_MAN], rain_spoils_viewing="rain-man")
     assert e.value.code == "no-yaku"
 

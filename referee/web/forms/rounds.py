@@ -25,7 +25,7 @@ from referee.ruleset import load_table
 from referee.totals import MAX_AMOUNT
 from referee.web.forms import FormData
 from referee.web.round_shape import stored_round, without_context
-from referee.wording import NAMED_CARDS, words
+from referee.wording import NAMED_CARDS, words, yaku_name
 
 _SEAT_FIELD = re.compile(r"(pile|hand|status|order)-(\d+)")
 
@@ -87,8 +87,9 @@ def dekiyaku_ids(ruleset: str) -> list[str]:
 
 
 def yaku_names(ruleset: str) -> dict[str, str]:
-    """Yaku, teyaku and dekiyaku ids of a ruleset -> "English 日本語" ("Poetry Ribbons 赤短"), for
-    the web to name them as players do.  Ids the ruleset does not name are left out."""
+    """Yaku, teyaku and dekiyaku ids of a ruleset -> "English 日本語" ("Poetry Ribbons 赤短",
+    ``referee.wording.yaku_name``, as the core's messages name them), for the web to name them as
+    players do.  Ids the ruleset does not name are left out."""
     try:
         table, _ = load_table(ruleset)
     except RefereeError:
@@ -97,7 +98,7 @@ def yaku_names(ruleset: str) -> dict[str, str]:
     for kind in ("yaku", "teyaku", "dekiyaku"):
         for yid, entry in (table.get(kind) or {}).items():
             if isinstance(entry, Mapping) and entry.get("en"):
-                out[yid] = f"{entry['en']} {entry.get('ja', '')}".strip()
+                out[yid] = yaku_name(entry["en"], entry.get("ja", ""))
     return out
 
 
