@@ -82,7 +82,9 @@ class GameResult:
 
     ``totals``: points per player; ``next_dealer``: the oya of the next round; ``complete``:
     the game has ended; ``winner``: the higher total (or the tie rule's pick) once complete,
-    None while the game goes on or on a draw; ``draw``: it ended level.
+    None while the game goes on or on a draw; ``draw``: it ended level; ``level``: the players,
+    level after the last planned round, whom option ``tie = extra-round`` gives another round
+    (empty otherwise).
     """
 
     rules: KoikoiRules
@@ -93,6 +95,7 @@ class GameResult:
     complete: bool
     winner: str | None
     draw: bool
+    level: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """The public JSON shape (KOIKOI-RULES.md "JSON", game result)."""
@@ -110,6 +113,7 @@ class GameResult:
             "complete": self.complete,
             "winner": self.winner,
             "draw": self.draw,
+            "level": list(self.level),
             "next_dealer": self.next_dealer,
         }
 
@@ -182,4 +186,5 @@ def play_game(
         played.append(GameRound(i, month, dealer, result, dict(totals)))
         dealer = result.next_dealer
         complete, winner, draw = _end(rules, players, totals, i, dealer)
-    return GameResult(rules, players, tuple(played), totals, dealer, complete, winner, draw)
+    level = players if not complete and len(played) >= rules.options.rounds else ()  # tie = extra-round
+    return GameResult(rules, players, tuple(played), totals, dealer, complete, winner, draw, level)

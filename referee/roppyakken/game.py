@@ -68,6 +68,9 @@ class GameState:
     game: int = 1
     scored_rounds: int = 0
     winner: str | None = None
+    #: The players level at the top after the last round, where that tie alone keeps the game going (the
+    #: round would have ended it: RULES.md "If the highest totals tie, the game continues with another round").
+    level: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -83,10 +86,11 @@ def new_game(rules: RoppyakkenRules, players: Sequence[str], dealer: str | None 
     return GameState(rules, players, dealer or players[0], zero, zero)
 
 
-def _leader(totals: Mapping[str, int]) -> str | None:
+def _leader(totals: Mapping[str, int]) -> tuple[str | None, tuple[str, ...]]:
+    """(the one player with the highest total, ()), or (None, the players level at the top)."""
     top = max(totals.values())
-    leaders = [p for p, t in totals.items() if t == top]
-    return leaders[0] if len(leaders) == 1 else None
+    leaders = tuple(p for p, t in totals.items() if t == top)
+    return (leaders[0], ()) if len(leaders) == 1 else (None, leaders)
 
 
 def target_crossers(rules: RoppyakkenRules, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
@@ -122,10 +126,12 @@ def _first_to_target(rules: RoppyakkenRules, before: Mapping[str, int], totals: 
     return crossed[0] if crossed else None
 
 
-def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) -> str | None:
+def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) -> tuple[str | None, tuple[str, ...]]:
+    """(the game's winner, ()) once a round ends the game; (None, the players level at the top) when it would,
+    but the top is level, so another round decides; (None, ()) while the game goes on."""
     if o.rounds:
         if scored < o.rounds:
-            return None
+            return None, ()
         if o.winner == "most-times-over-target":
             best = max(times.values())
             tied = {p: totals[p] for p in times if times[p] == best}
@@ -133,7 +139,7 @@ def _game_winner(o, totals: dict[str, int], times: dict[str, int], scored: int) 
         return _leader(totals)
     if max(totals.values()) >= o.target:
         return _leader(totals)
-    return None
+    return None, ()
 
 
 def _names(players: Sequence[str]) -> str:
@@ -205,7 +211,9 @@ def play_round(
                     wins[p] += 1
                     totals[p] = 0
     first = None if result.void else _first_to_target(rules, state.totals, totals, first_to_target, notes)
-    winner = result.instant_win or first or _game_winner(o, totals, wins, scored)
+    winner, level = _game_winner(o, totals, wins, scored)
+    if result.instant_win or first:
+        winner, level = result.instant_win or first, ()
     if not result.instant_win and not o.rounds and o.winner != "most-times-over-target":
         notes.extend(_why_the_winner(o.target, totals, winner, first))
     if notes:
@@ -213,7 +221,7 @@ def play_round(
     after = MappingProxyType(dict(totals))
     game_round = GameRound(len(state.rounds) + 1, state.game, state.dealer, result, after, winner)
     new = replace(state, dealer=result.next_dealer, totals=after, rounds=(*state.rounds, game_round),
-                  scored_rounds=scored, wins=MappingProxyType(wins))
+                  scored_rounds=scored, wins=MappingProxyType(wins), level=level)
     if winner is None:
         return new
     if o.winner == "most-times-over-target":
@@ -271,4 +279,5 @@ def game_to_json(state: GameState) -> dict:
         "wins": dict(state.wins),
         "next_dealer": state.dealer,
         "winner": state.winner,
+        "level": list(state.level),
     }

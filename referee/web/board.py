@@ -28,6 +28,7 @@ from referee.family import Family
 from referee.ruleset import load_ruleset
 from referee.store import RoundRow, Session
 from referee.web.round_shape import stored_round
+from referee.wording import words
 
 
 @dataclass
@@ -111,6 +112,16 @@ class Board:
     #: How the game is won (or, without an end, that it has none), as the session's rules say it (the rules'
     #: ``goal``; "" where they have none).
     goal: str = ""
+    #: The players level at the top whose tie alone keeps the game going (the game result's ``level``: the rules
+    #: play another round for it, RULES.md "Instant wins and the end of the game", KOIKOI-RULES.md ``tie``).
+    level: tuple[str, ...] = ()
+
+    def level_line(self) -> str:
+        """Why the game goes on where its rules would have ended it, as the board says it: "Ben and Chie are
+        level on 830: another round decides."; "" when no tie at the top keeps it going."""
+        if not self.level or self.over:
+            return ""
+        return f"{words(list(self.level))} are level on {self.shown[self.level[0]]}: another round decides."
 
     def ranking(self) -> list[tuple[int, str]]:
         """(rank, player), best total first; tied players share a rank (1, 1, 3), seat order between them."""
@@ -524,6 +535,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.context = family.next_round(out)
     board.winners = (out["winner"],) if out.get("winner") else ()
     board.goal = getattr(rules, "goal", "")
+    board.level = tuple(out.get("level") or ())
     return board
 
 
