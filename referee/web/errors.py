@@ -4,9 +4,10 @@ Requests under ``/api/`` get ``{"error": code, "message": text}``; others get
 a page.  A form too large to send (413) links back to its own page where that page answers GET
 (``own_page``: the import form, the new-session form); the round entry screens answer their own
 413 with the form kept (``referee.web.too_large``).  A way back is built from the request's own
-route, never from a URL the request names (a Referer).  A 404 on a session's page (a route with a
-``token``) that names no way back of its own gets one (``session_way_back``): the session's scoreboard
-while the session is there, the session list (the home page) once it is gone.  Must not import the views.
+route, never from a URL the request names (a Referer).  Every 4xx page of a session's page (a route with a
+``token``, or a path under one that no route reads: ``/s/<token>/round/abc/edit``) that names no way back of
+its own gets one (``session_way_back``): the session's scoreboard while the session is there, the session
+list (the home page) once it is gone.  Must not import the views.
 """
 
 from __future__ import annotations
@@ -52,11 +53,14 @@ def error_response(
     status: int, message: str, code: str | None = None, *, back: str | None = None, back_label: str | None = None
 ) -> Response:
     """A JSON error for the API, else the error page (``abort(error_response(...))`` raises it), with
-    ``back`` (an address of this app) as its way back, named ``back_label`` (default: the scoreboard)."""
+    ``back`` (an address of this app) as its way back, named ``back_label`` (default: the scoreboard); a 4xx
+    page given no ``back`` gets ``session_way_back``'s on a session's page."""
     code = code or _CODES.get(status, "error")
     if wants_json():
         resp = jsonify({"error": code, "message": message})
     else:
+        if back is None and 400 <= status < 500:
+            back, back_label = session_way_back()
         page = render_template("error.html", status=status, message=message, back=back, back_label=back_label)
         resp = make_response(page)
     resp.status_code = status
@@ -96,13 +100,33 @@ def own_page() -> str | None:
     return request.script_root + path
 
 
+def session_token() -> str | None:
+    """The session link of this request's page: its route's ``token``; where no route read the path (a 404
+    of ``/s/<token>/round/abc/edit``, a 405), the ``token`` of the longest start of the path that a route
+    reads (``/s/<token>``); None off a session's page."""
+    if request.url_rule is not None:
+        token = (request.view_args or {}).get("token")
+        return token if isinstance(token, str) else None
+    parts = request.path.split("/")
+    adapter = current_app.url_map.bind("localhost")
+    for end in range(len(parts) - 1, 1, -1):
+        try:
+            _, args = adapter.match("/".join(parts[:end]), method="GET")
+        except HTTPException:  # no route, or one that would redirect
+            continue
+        token = args.get("token")
+        return token if isinstance(token, str) else None
+    return None
+
+
 def session_way_back() -> tuple[str | None, str | None]:
-    """The way on from a 404 on a session's page, as (address, its words): the session's scoreboard by
-    the link the request came with (a viewer's stays a viewer's) while the session is there (a round
-    deleted, a photo review pruned); the session list once the session is gone (or never was); (None,
-    None) off a session's page, for the API (its JSON names no way), or where the database cannot be read."""
-    token = (request.view_args or {}).get("token")
-    if not isinstance(token, str) or wants_json():
+    """The way on from an error (4xx) on a session's page, as (address, its words): the session's scoreboard
+    by the link the request came with (a viewer's stays a viewer's) while the session is there (a round
+    deleted, a photo review pruned, the viewer link on a scorekeeper's page); the session list once the
+    session is gone (or never was); (None, None) off a session's page, for the API (its JSON names no way),
+    or where the database cannot be read."""
+    token = session_token()
+    if token is None or wants_json():
         return None, None
     try:
         find_session(get_db(), token)
@@ -120,7 +144,7 @@ def http_error(e: HTTPException) -> Response:
     # A view's own description (abort(404, "No session ...")) wins over the stock one.
     custom = e.description if e.description != type(e).description else None
     message = custom or _MESSAGES.get(status) or e.description or e.name
-    back, back_label = session_way_back() if status == 404 else (None, None)
+    back, back_label = None, None  # error_response gives a 4xx of a session's page its way back
     if status == 413 and not custom:  # the size sent and the limit that applied, in words
         mb = 1024 * 1024
         message = message.format(

@@ -26,6 +26,7 @@ from referee.ruleset import load_ruleset
 from referee.web.access import load, require_installed
 from referee.web.art import credit_html
 from referee.web.board import installed
+from referee.web.errors import error_response
 from referee.web.glossary import TERMS, kind_cards, line_anchor
 
 bp = Blueprint("help", __name__)
@@ -54,12 +55,16 @@ def glossary():
 @bp.get("/help/<name>")
 def preset_rules(name: str):
     """How a bundled preset scores."""
+    # The Help page lists the games: the way on from a game not there.
+    help_page = {"back": url_for("help.glossary"), "back_label": "The Help page"}
     if name not in api.preset_names():
-        abort(404, f"There is no game called {name[:40]!r}. The Help page lists them all.")
+        abort(error_response(404, f"There is no game called {name[:40]!r}. The Help page lists them all.",
+                             **help_page))
     try:
         how = how_it_scores(load_ruleset(name))
     except (RefereeError, ImportError, KeyError) as e:
-        abort(404, f"This game cannot be described here ({e}).")
+        abort(error_response(404, f"This game cannot be described here ({e}). The Help page lists the games.",
+                             **help_page))
     return render_template("help/help_rules.html", how=how, s=None)
 
 

@@ -23,12 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Flask, abort, render_template
+from flask import Blueprint, Flask, abort, render_template, url_for
 
 from referee.names import clean_name, name_key
 from referee.web import privacy
 from referee.web.board import Board, amount_formatter
 from referee.web.db import get_db
+from referee.web.errors import error_response
 from referee.web.service import session as service
 from referee.web.service.session import Opened
 
@@ -177,8 +178,8 @@ def player(key: str):
     """One player's history and stats, across the sessions this browser knows."""
     stats = player_stats().get(name_key(key))
     if stats is None:
-        abort(404, "No player of that name in the sessions this browser created or opened. "
-              "Players lists the ones it knows.")
+        abort(error_response(404, "No player of that name in the sessions this browser created or opened. "
+                             "Players lists the ones it knows.", back=url_for("players.index"), back_label="Players"))
     return render_template("players/player.html", p=stats)
 
 
