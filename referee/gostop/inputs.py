@@ -1,9 +1,9 @@
 """A Go-Stop round as the table reports it, validated (GOSTOP-RULES.md "JSON", round input).
 
 ``make_round`` checks every field and turns card tokens into ids: the piles, the bonus cards by
-value against the deck (option ``bonus_cards``), the sake cup's choice, the go counts and who
-stopped, shakes, bombs, ppeok turns, an instant win (chongtong), a declared dokbak and the
-nagari carry.  Errors name the card, field or player.  Pure core.
+value against the deck (option ``bonus_cards``; or one card by its number, which one player holds),
+the sake cup's choice, the go counts and who stopped, shakes, bombs, ppeok turns, an instant win
+(chongtong), a declared dokbak and the nagari carry.  Errors name the card, field or player.  Pure core.
 """
 
 from __future__ import annotations
@@ -124,22 +124,55 @@ def _counts(value: object, key: str, players: tuple[str, ...]) -> dict[str, int]
     return {p: n for p, v in table.items() if (n := _count(v, key, p))}
 
 
+def _bonus_card(rules: GostopRules, entry: Mapping, player: str) -> int:
+    """The number (from 1) of the deck's bonus card ``entry`` names: ``{"card": n}``, n of option ``bonus_cards``."""
+    deck = rules.options.bonus_cards
+    n = entry.get("card")
+    if set(entry) != {"card"} or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(deck):
+        raise RoundFieldError("bad-round", f"\"bonus\" of {player} has {shown(dict(entry))}; a bonus card is its pi "
+                              f"value (e.g. 3) or {{\"card\": n}}, the deck's bonus card n, "
+                              + (f"1 to {len(deck)}" if deck else "but the deck has none"),
+                              field="bonus", rule="no-such-card", player=player, value=dict(entry), limit=len(deck))
+    return n
+
+
 def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Each player's bonus cards as pi values.  An entry is a pi value (any of the deck's cards of that
+    value) or one card by its number in the deck, ``{"card": n}`` (as the web form ticks them); a card
+    named for two players, or twice, is refused as a card in two piles is (``duplicate-card``)."""
     table = _table(value, "bonus", players)
-    deck = Counter(rules.options.bonus_cards)
+    cards = rules.options.bonus_cards
+    deck = Counter(cards)
     out: dict[str, tuple[int, ...]] = {}
+    holders: dict[int, list[str]] = {}
     for p, values in table.items():
         if not isinstance(values, list | tuple):
             raise RefereeError("bad-round", f"\"bonus\" of {p} is {shown(values)}; expected a list of pi values, "
                                "e.g. [3]")
+        got = []
         for v in values:
-            if isinstance(v, bool) or not isinstance(v, int) or v not in deck:
+            if isinstance(v, Mapping):
+                n = _bonus_card(rules, v, p)
+                holders.setdefault(n, []).append(p)
+                got.append(cards[n - 1])
+            elif isinstance(v, bool) or not isinstance(v, int) or v not in deck:
                 raise RoundFieldError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards (option "
                                       f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}",
                                       field="bonus", rule="not-in-deck", player=p, value=v,
                                       limit=tuple(sorted(set(deck))))
-        if values:
-            out[p] = tuple(values)
+            else:
+                got.append(v)
+        if got:
+            out[p] = tuple(got)
+    for n, who in sorted(holders.items()):
+        if len(who) > 1:
+            card, names = f"bonus card {n} ({cards[n - 1]} pi)", tuple(dict.fromkeys(who))
+            where = [f"\"bonus\" of {q}" for q in names]
+            said = (f"{card} appears twice in {where[0]}" if len(names) == 1 else
+                    f"{card} is in both {where[0]} and {where[1]}" if len(names) == 2 else
+                    f"{card} is in {', '.join(where[:-1])} and {where[-1]}")
+            raise RoundFieldError("duplicate-card", f"{said}; the deck has one of each bonus card", field="bonus",
+                                  rule="two-piles", player=names[0], value=n, limit=cards[n - 1], players=names)
     held = Counter(v for values in out.values() for v in values)
     for v, n in sorted(held.items()):
         if n > deck[v]:
@@ -234,10 +267,10 @@ def make_round(
     """Validate a reported round (GOSTOP-RULES.md "JSON", round input; "Cards"; "Instant wins, ppeok, nagari").
 
     Raises ``RefereeError``: ``player-count`` (not a count option ``players`` allows),
-    ``unknown-player``, ``unknown-card``, ``duplicate-card`` (a card in two piles, naming both),
-    ``too-many-cards`` (more bonus cards of a value than the deck holds), ``bad-round`` (a bonus
-    value the deck lacks, a ``sake_cup`` for a player without the cup, an instant win beside
-    piles, gos or a stopper, a bad ppeok list, a ``last_go`` or ``dokbak`` that does not fit,
+    ``unknown-player``, ``unknown-card``, ``duplicate-card`` (a card in two piles, naming both; a bonus card
+    named by its number for two players, or twice), ``too-many-cards`` (more bonus cards of a value than
+    the deck holds), ``bad-round`` (a bonus value the deck lacks, a ``sake_cup`` for a player without the
+    cup, an instant win beside piles, gos or a stopper, a bad ppeok list, a ``last_go`` or ``dokbak`` that does not fit,
     a nagari carry that is not 1, 2, 4 ... up to option ``nagari_cap``).
 
     A refused value of one field is a ``referee.errors.RoundFieldError``, by ``(field, rule)``:
@@ -248,10 +281,13 @@ def make_round(
     ``("dokbak", "stopper")``, ``player`` called no go, or is the one who stopped; ``("instant.cards",
     "one-month")``, not four cards of a month; ``("instant", "played")``, ``value`` the keys that say the round
     was played; ``("bonus", "not-in-deck")``, a pi value outside the deck's (``limit``, option
-    ``bonus_cards``); ``("bonus", "too-many")`` (code ``too-many-cards``), more cards worth ``value`` than the
-    deck's ``limit``, ``counts`` by holder; ``("sake_cup", "fixed")``, a choice though option ``sake_cup``
-    (``limit``) fixes it; ``("stopped_by" | "dealer" | "last_go" | "dokbak" | "instant.player", "not-a-player")``
-    (code ``unknown-player``), ``value`` is not one of ``players`` (``referee.errors.one_of_the_players``).
+    ``bonus_cards``); ``("bonus", "no-such-card")``, ``value`` names no card of the deck by its number (``limit``:
+    how many it has); ``("bonus", "two-piles")`` (code ``duplicate-card``), bonus card ``value`` (from 1, worth
+    ``limit`` pi) named for each of ``players`` (one: twice for that player); ``("bonus", "too-many")`` (code
+    ``too-many-cards``), more cards worth ``value`` than the deck's ``limit``, ``counts`` by holder;
+    ``("sake_cup", "fixed")``, a choice though option ``sake_cup`` (``limit``) fixes it; ``("stopped_by" |
+    "dealer" | "last_go" | "dokbak" | "instant.player", "not-a-player")`` (code ``unknown-player``), ``value``
+    is not one of ``players`` (``referee.errors.one_of_the_players``).
     """
     players = check_players(rules, players)
     dealer = players[0] if dealer is None else _player(dealer, "dealer", players)

@@ -30,6 +30,7 @@ from referee.web.forms.piles import rest_seats
 from referee.web.forms.rounds import (
     CALL_ROWS,
     JSON_FACTS,
+    bonus_ticks,
     cards_entered,
     dekiyaku_choices,
     registered_form,
@@ -103,6 +104,7 @@ def entry_page(
         template = "entry/round_totals.html"
     else:
         template = form.template
+    bonus_deck = list(option_value(sess, "bonus_cards", (), opened.loaded) or ())
     nonce = nonce if nonce_ok(nonce) else new_nonce()
     draft_id = str(posted().get("draft") or "")
     if not DRAFT_ID.fullmatch(draft_id):  # one per page: the same page shown again keeps the same one
@@ -147,7 +149,8 @@ def entry_page(
         "entered_void": family.entered_void,
         "month_names": [(m, (family.month_name or month_label)(m)) for m in range(1, 13)],
         "month_rows": month_rows(family),
-        "bonus_deck": list(option_value(sess, "bonus_cards", (), opened.loaded) or ()),
+        "bonus_deck": bonus_deck,
+        "bonus_ticks": bonus_ticks(data, sess.players, bonus_deck) if bonus_deck else {},
         "saved_round": saved_round,
         "cleared": cleared or {},
         "unfinished": unfinished,

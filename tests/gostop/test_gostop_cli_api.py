@@ -167,3 +167,33 @@ def test_a_round_in_korean_card_names():
     out = api.score_json(by_name)
     assert out["money"] == {"A": 600, "B": -300, "C": -300}  # samgwang 3 from each (both hold a bright)
     assert out["players"]["C"]["sake_cup"] == "animal"
+
+
+BONUS_ROUND = {"ruleset": "gostop", "players": ["A", "B", "C"], "stopped_by": "A",
+               "piles": {"A": ["pine-crane", "cherry-curtain", "pampas-moon"]}}
+
+
+# Bug: one bonus card given to two players (the web form's "bonus card 1, 2 pi" ticked for A and for B) was
+# scored as two cards.  By value, a card in two piles shows as more cards of a value than the deck holds.
+@pytest.mark.parametrize(("bonus", "code", "says"), [
+    ({"A": [{"card": 1}], "B": [{"card": 1}]}, "duplicate-card",
+     'bonus card 1 (2 pi) is in both "bonus" of A and "bonus" of B'),
+    ({"A": [3], "B": [3]}, "too-many-cards", '"bonus" has 2 bonus cards worth 3 pi (A 1, B 1)'),
+], ids=["a card by its number", "the deck's one 3-pi card by value"])
+def test_one_bonus_card_in_two_piles_is_refused_by_the_cli_and_the_api(capsys, tmp_path, bonus, code, says):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps({**BONUS_ROUND, "bonus": bonus}), encoding="utf-8")
+    status, _, err = run(["score", str(path)], capsys)
+    assert (status, err.strip().count("\n")) == (2, 0)
+    assert says in err, err
+    with pytest.raises(RefereeError) as e:
+        api.score_json({**BONUS_ROUND, "bonus": bonus})
+    assert (e.value.code, says in e.value.message) == (code, True)
+
+
+def test_two_players_may_hold_the_decks_two_2_pi_cards():
+    """GOSTOP-RULES.md "Cards": gostop's deck holds bonus cards [2, 2, 3], so 2 pi for A and for B are two cards,
+    by value or by their numbers."""
+    for bonus in ({"A": [2], "B": [2]}, {"A": [{"card": 1}], "B": [{"card": 2}]}, {"A": [{"card": 2}], "B": [2]}):
+        out = api.score_json({**BONUS_ROUND, "bonus": bonus})
+        assert (out["players"]["A"]["pi"], out["players"]["B"]["pi"]) == (2, 2), bonus

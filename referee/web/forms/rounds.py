@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -248,7 +249,7 @@ def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     Fields: ``pile-<i>`` (i = seat; once per tapped card); ``stopped_by`` (a player's name, or empty:
     nobody stopped; no field: not answered yet, see ``ending_unanswered``); per seat ``gos-<i>``,
     ``shakes-<i>``, ``bombs-<i>`` (blank: 0), ``ppeok-<i>`` (turn numbers, "1, 2", or "1.2") and ``bonus-<i>``
-    (once per ticked bonus card, ``k:value``); ``sake_cup`` (``pi``, ``animal`` or empty: the referee
+    (once per ticked bonus card, ``k:value``; ``_bonus_ticked``); ``sake_cup`` (``pi``, ``animal`` or empty: the referee
     picks), given to whoever's pile holds the cup; ``last_go`` and ``dokbak`` (names);
     ``instant-player`` with ``instant-month`` (a chongtong: the four cards of that month).
     Text that is not a number is kept as typed so the core names it; nothing here raises.
@@ -260,17 +261,14 @@ def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
         if values:
             data[key] = values
     ppeok: dict[str, Any] = {}
-    bonus: dict[str, list[Any]] = {}
     for i, p in enumerate(players):
         text = (form.get(f"ppeok-{i}") or "").strip()
         if text:
             items = [t for t in PPEOK_SEPARATORS.split(text) if t]
             ppeok[p] = [int(t) if re.fullmatch(r"\d{1,2}", t) else t for t in items]
-        ticked = [v.partition(":")[2] for v in form.getlist(f"bonus-{i}")]
-        if ticked:
-            bonus[p] = [int(v) if v.isdigit() and len(v) < 3 else v for v in ticked]
     if ppeok:
         data["ppeok"] = ppeok
+    bonus = _bonus_ticked(form, players)
     if bonus:
         data["bonus"] = bonus
     cup = form.get("sake_cup") or ""
@@ -287,6 +285,50 @@ def parse_piles_round_form(form: FormData, players: Sequence[str]) -> dict[str, 
     if "stopped_by" in form:
         data["stopped_by"] = form.get("stopped_by") or None
     return data
+
+
+def _bonus_ticked(form: FormData, players: Sequence[str]) -> dict[str, list[Any]]:
+    """Each player's ticked bonus cards (``bonus-<i>``, ``k:value``: the deck's card k, from 0) as the round
+    records them: by pi value (GOSTOP-RULES.md "Cards"), but for a card ticked for two players (or twice),
+    which values cannot tell from two cards of one value: that one is named by its number, ``{"card": k + 1}``,
+    and the core refuses it as a card in two piles.  Text that is not a number is kept as typed."""
+    ticks = {p: [v.partition(":") for v in form.getlist(f"bonus-{i}")] for i, p in enumerate(players)}
+    times = Counter(k for ticked in ticks.values() for k, _, _ in ticked if k.isdigit() and len(k) < 3)
+    return {
+        p: [{"card": int(k) + 1} if times[k] > 1 else int(v) if v.isdigit() and len(v) < 3 else v for k, _, v in ticked]
+        for p, ticked in ticks.items() if ticked
+    }
+
+
+def bonus_ticks(data: Mapping[str, Any], players: Sequence[str], deck: Sequence[int]) -> dict[str, dict[int, tuple]]:
+    """Player -> the deck's bonus cards ticked for them on the piles form (their places in option ``bonus_cards``,
+    from 0), each with the other players it is ticked for too (a card in two piles, said at the field).
+
+    A card the round names (``{"card": n}``) is ticked where it is named; a pi value takes the first card of that
+    value that nobody holds yet, in seat order (so two players' 2 pi are two cards), or the first of that value
+    when every one is held (more than the deck has: shown ticked twice).  Pure: never raises."""
+    bonus = data.get("bonus")
+    table = bonus if isinstance(bonus, Mapping) else {}
+    held: dict[int, list[str]] = {}
+    values: list[tuple[str, int]] = []
+    for p in players:
+        entries = table.get(p)
+        for e in entries if isinstance(entries, list | tuple) else ():
+            n = e.get("card") if isinstance(e, Mapping) else None
+            if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= len(deck):
+                held.setdefault(n - 1, []).append(p)
+            elif isinstance(e, int) and not isinstance(e, bool):
+                values.append((p, e))
+    for p, v in values:
+        of_value = [k for k, d in enumerate(deck) if d == v]
+        free = [k for k in of_value if k not in held] or of_value
+        if free:
+            held.setdefault(free[0], []).append(p)
+    out: dict[str, dict[int, tuple]] = {p: {} for p in players}
+    for k, who in sorted(held.items()):
+        for p in who:
+            out[p][k] = tuple(dict.fromkeys(q for q in who if q != p))
+    return out
 
 
 def ending_unanswered(form: FormData, data: Mapping[str, Any]) -> str | None:
@@ -571,6 +613,20 @@ def _not_in_deck(e: RoundFieldError) -> str:
             "again.")
 
 
+def _bonus_twice(e: RoundFieldError) -> str:
+    card = f"Bonus card {e.value} ({e.limit} pi)"
+    if len(e.players) == 1:
+        return f"{card} is ticked twice for {e.player}; tick it once."
+    both = "both " if len(e.players) == 2 else ""
+    return (f"{card} is ticked for {both}{words(list(e.players))}, but the deck has one of each bonus card: tick each "
+            "bonus card once, for the player who holds it.")
+
+
+def _no_such_card(e: RoundFieldError) -> str:
+    deck = f"the {e.limit} in this deck" if e.limit else "this deck's: these house rules play without bonus cards"
+    return f"{e.player}'s bonus card is not one of {deck}; reload the round page and tick them again."
+
+
 #: The Go-Stop core's refusals of the piles form's fields (``referee.gostop.inputs.make_round``), in the form's words.
 _PILES_WORDS: dict[tuple[str, str], Rewording] = {
     **{(key, "count"): lambda e: f"{e.player}'s {_PILES_FIELDS[e.field]} must be a whole number 0 to {e.limit} "
@@ -593,6 +649,8 @@ _PILES_WORDS: dict[tuple[str, str], Rewording] = {
                                      f"({', '.join(f'{p} {n}' for p, n in e.counts.items())}), but the deck holds "
                                      f"{e.limit}; tick each bonus card once, for the player who holds it.",
     ("bonus", "not-in-deck"): _not_in_deck,
+    ("bonus", "two-piles"): _bonus_twice,
+    ("bonus", "no-such-card"): _no_such_card,
     ("sake_cup", "fixed"): lambda e: "Under these house rules the sake cup is always "
                                      f"{'a pi' if e.limit == 'pi' else 'an animal'}: leave “Sake cup (국진)” at "
                                      "“Whichever is best for its holder”.",

@@ -136,9 +136,10 @@ class RoundIn(_Request):
         "but for a lucky hand at the deal); Go-Stop: the player who stopped (스톱), or null for a nagari (required "
         "but beside chongtong or three ppeok)"
     )
-    bonus: core(dict[str, list[int]] | None) = Field(
+    bonus: core(dict[str, list[int | dict[str, int]]] | None) = Field(
         None, description="Go-Stop: must map players to the pi values of their bonus cards (보너스피), e.g. [3], "
-        "at most as many of a value as option bonus_cards holds, or be left out (docs/GOSTOP.md)"
+        "at most as many of a value as option bonus_cards holds (or a card by its number in that deck, "
+        '{"card": 1}, named for one player once), or be left out (docs/GOSTOP.md)'
     )
     sake_cup: core(dict[str, str] | None) = Field(
         None, description='Go-Stop: must map the sake cup\'s holder to "pi" or "animal", or be left out '
@@ -264,7 +265,9 @@ class UndoIn(_Request):
 
 
 class RulesIn(_Request):
-    """Other rules for a session (what if, or a rule fixed afterwards)."""
+    """Other rules for a session (what if, or a rule fixed afterwards).  Its ``options``' numbers are bounded
+    where the rules check them (``service.rules.check_rule_options``), so a number past the bound is said with
+    every other refused option."""
 
     model_config = ConfigDict(title="Rules")
 
@@ -274,7 +277,7 @@ class RulesIn(_Request):
         description="must be a preset of the session's game (`hanafuda-referee rulesets` lists them), or be left "
         "out: the session's own",
     )
-    options: Options = Field(
+    options: dict[str, Any] = Field(
         default_factory=dict,
         description='must be an object of dotted-key overrides, e.g. {"fuke.threshold": 40}: on top of the '
         "session's own options, or of the new preset's defaults when \"ruleset\" names another preset; every number in "

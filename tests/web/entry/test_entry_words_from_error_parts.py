@@ -84,6 +84,12 @@ CASES = [
     ("gostop", _piles(options={"bonus_cards": []}, bonus={"Aki": [2]}),
      "Aki's bonus card is worth 2 pi, but these house rules play without bonus cards; reload the round page and "
      "tick them again.", "GOSTOP-RULES.md:15 no bonus cards"),
+    ("gostop", _piles(bonus={"Aki": [{"card": 1}], "Ben": [{"card": 1}]}),
+     "Bonus card 1 (2 pi) is ticked for both Aki and Ben, but the deck has one of each bonus card: tick each bonus "
+     "card once, for the player who holds it.", "GOSTOP-RULES.md:105 one bonus card in two piles"),
+    ("gostop", _piles(options={"bonus_cards": [2, 3]}, bonus={"Cho": [{"card": 3}]}),
+     "Cho's bonus card is not one of the 2 in this deck; reload the round page and tick them again.",
+     "GOSTOP-RULES.md:15 a bonus card of the deck"),
     ("gostop", _piles(options={"sake_cup": "animal"}, piles={"Aki": ["chrysanthemum-sake-cup"]},
                       sake_cup={"Aki": "pi"}),
      "Under these house rules the sake cup is always an animal: leave “Sake cup (국진)” at “Whichever is best for "
