@@ -101,6 +101,11 @@ def words(items: Sequence[str], conj: str = "and") -> str:
     return f"{', '.join(items[:-1])} {conj} {items[-1]}"
 
 
+def rounds_words(n: int) -> str:
+    """A number of rounds in words: ``1 round``, ``12 rounds`` (the rules' ``goal``)."""
+    return f"{n} round{'' if n == 1 else 's'}"
+
+
 def counts(values: Iterable[int], conj: str = "or") -> str:
     """Player counts in words: ``2 or 3``, ``2 to 6`` for a run of four or more."""
     values = sorted(values)

@@ -20,6 +20,7 @@ from typing import Any
 from referee.cards import select
 from referee.errors import RefereeError
 from referee.schema import FieldError, build, opt
+from referee.wording import rounds_words
 
 
 @dataclass(frozen=True)
@@ -271,11 +272,11 @@ class HachihachiRules:
 
     @property
     def goal(self) -> str:
-        """How the game is won, in a few words (the scoreboard's subtitle, where the round count follows
-        it, so it does not repeat the number of rounds): RULES.md "Hachi-hachi".  After the last round
-        (of 12, or 6 for a half game) the highest total takes the jackpot of the antes; tied winners
-        split it."""
-        return "highest total after the last round takes the jackpot; a tie shares it"
+        """How the game is won, in a few words (the new-session form's "How it is won" and the scoreboard's
+        subtitle, whose round count then never repeats the rounds planned): RULES.md "Hachi-hachi".  After
+        the last round (of 12, or 6 for a half game: option ``rounds``) the highest total takes the
+        jackpot of the antes; tied winners split it."""
+        return f"highest total after {rounds_words(self.options.rounds)} takes the jackpot; a tie shares it"
 
     def ante_kan(self) -> int:
         """The ante per player in kan (seed 003: 5 for 12 rounds, 3 for 6)."""

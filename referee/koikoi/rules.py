@@ -16,6 +16,7 @@ from typing import Any
 from referee.cards import select
 from referee.errors import RefereeError
 from referee.schema import FieldError, build, opt
+from referee.wording import rounds_words
 
 #: Card kinds a yaku may count (CARDS.tsv ``kind``); the sake cup counts by option ``sake_cup``.
 KINDS = ("bright", "animal", "ribbon", "chaff")
@@ -213,13 +214,13 @@ class KoikoiRules:
 
     @property
     def goal(self) -> str:
-        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle, where the
-        round count follows it, so it does not repeat the number of rounds): KOIKOI-RULES.md "The game".
-        After the last round the higher total wins; level totals by option ``tie``: a draw, the next
-        dealer wins, or one more round at a time."""
+        """How the game is won, in a few words, as the options say it (the new-session form's "How it is won"
+        and the scoreboard's subtitle, whose round count then never repeats the rounds planned):
+        KOIKOI-RULES.md "The game".  After the last of option ``rounds`` the higher total wins; level
+        totals by option ``tie``: a draw, the next dealer wins, or one more round at a time."""
         tie = {"draw": "a tie is a draw", "dealer": "a tie goes to the next dealer",
                "extra-round": "a tie plays one more round at a time"}[self.options.tie]
-        return f"highest total after the last round wins; {tie}"
+        return f"highest total after {rounds_words(self.options.rounds)} wins; {tie}"
 
 
 def _bad(source: str, path: str, value: Any, expected: str) -> RefereeError:

@@ -18,6 +18,7 @@ from typing import Any
 from referee.cards import select
 from referee.errors import RefereeError, shown
 from referee.schema import FieldError, build, opt
+from referee.wording import rounds_words
 
 
 @dataclass(frozen=True)
@@ -240,18 +241,21 @@ class RoppyakkenRules:
 
     @property
     def goal(self) -> str:
-        """How the game is won, in a few words, as the options say it (the scoreboard's subtitle): RULES.md
-        "Instant wins and the end of the game".  Played to the target, the highest total wins unless
-        ``first_to_target_wins``; with ``rounds`` the rounds decide (by the total, or by
-        ``winner = most-times-over-target``)."""
+        """How the game is won, in a few words, as the options say it (the new-session form's "How it is won"
+        and the scoreboard's subtitle): RULES.md "Instant wins and the end of the game".  Played to the
+        target, the highest total wins unless ``first_to_target_wins``; with ``rounds`` the rounds decide (by
+        the total, where the target plays no part, or by ``winner = most-times-over-target``); a match of
+        ``match_games`` says "best of N games"."""
         o = self.options
         if o.rounds and o.winner == "most-times-over-target":
-            return f"most times to {o.target} points wins"
-        if o.rounds:
-            return "highest total wins"
-        if self.plays_first_to_target:
-            return f"first to {o.target} points wins"
-        return f"to {o.target} points: highest total wins"
+            won = f"most times to {o.target} points in {rounds_words(o.rounds)} wins"
+        elif o.rounds:
+            won = f"highest total after {rounds_words(o.rounds)} wins"
+        elif self.plays_first_to_target:
+            won = f"first to {o.target} points wins"
+        else:
+            won = f"to {o.target} points: highest total wins"
+        return f"{won}; best of {o.match_games} games" if o.match_games > 1 else won
 
     def target_crossers(self, totals: Mapping[str, int], scores: Mapping[str, int]) -> tuple[str, ...]:
         """The players whose total (points) reaches the target with this round's ``scores``, in the

@@ -133,12 +133,12 @@ class Board:
         return out
 
     def round_count(self) -> str:
-        """Where a game of planned rounds stands, as players say it, never "round 0": "12 rounds to
-        play" before any; "round 4 of 12 next" while it goes on (the round "Enter round 4" adds);
-        past the planned rounds (a level game played off, KOIKOI-RULES.md option ``tie =
-        extra-round``) "extra round 1 next, after 12 rounds"; once over "all 12 rounds played" (or
-        "5 of 12 rounds played", "12 rounds and 1 extra round played"); a game of one round says "1 round"
-        ("1 round to play", "1 round played"); "" without planned rounds."""
+        """Where a game of planned rounds stands, as players say it, never "round 0": nothing before any
+        round (the goal beside it, the rules' ``goal``, says "after 12 rounds"); "round 4 of 12 next"
+        while it goes on (the round "Enter round 4" adds); past the planned rounds (a level game played
+        off, KOIKOI-RULES.md option ``tie = extra-round``) "extra round 1 next, after 12 rounds"; once
+        over "all 12 rounds played" (or "5 of 12 rounds played", "12 rounds and 1 extra round played");
+        a game of one round says "1 round" ("1 round played"); "" without planned rounds."""
         planned, played = self.rounds_planned, self.rounds_played
         if not planned:
             return ""
@@ -151,7 +151,7 @@ class Board:
                 return f"all {rounds} played" if planned > 1 else f"{rounds} played"
             return f"{played} of {rounds} played"
         if not played:
-            return f"{rounds} to play"
+            return ""  # the goal says "after 12 rounds": "12 rounds to play" would say it twice
         extra = extra_round(played + 1, planned)
         if extra:
             return f"extra round {extra} next, after {rounds}"

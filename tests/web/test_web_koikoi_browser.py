@@ -46,7 +46,7 @@ def test_a_koikoi_round_on_phones(live, browser):
     phone = {"viewport": {"width": 360, "height": 740}}
     keeper = browser.new_page(**phone)
     new_koikoi_session(keeper, live)
-    assert "12 rounds to play" in keeper.locator("#board").inner_text()
+    assert "highest total after 12 rounds wins" in keeper.locator("#board").inner_text()
     keeper.get_by_text("Share with the table").click()
     viewer = browser.new_page(**phone)
     viewer.goto(keeper.locator(".share a").first.get_attribute("href"))

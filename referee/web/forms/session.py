@@ -21,7 +21,8 @@ from referee.wording import counts, words
 
 @dataclass
 class SessionForm:
-    """The new-session form's values (as typed) and its errors (field -> message)."""
+    """The new-session form's values (as typed) and its errors (field -> message); ``rules_options``: the
+    house rules the ruleset took (read and not refused), whose rules say how the game is won."""
 
     name: str = ""
     ruleset: str = families.DEFAULT_RULESET
@@ -29,6 +30,7 @@ class SessionForm:
     dealer: int = 0
     options: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    rules_options: dict[str, Any] = field(default_factory=dict)
 
 
 def duplicate_name(names: Sequence[str]) -> str | None:
@@ -123,7 +125,7 @@ def parse_session_form(form: FormData) -> tuple[SessionForm, dict[str, Any] | No
     shown = form.get("options_shown") == sf.ruleset
     options, sf.options, option_errors = parse_option_fields(form, specs, shown)
     sf.errors.update(option_errors)
-    checked = _rules_refused(sf, options, specs)
+    checked = sf.rules_options = _rules_refused(sf, options, specs)
     if not ({"players", "opt.players", "ruleset"} & sf.errors.keys()):
         try:  # an empty game checks the player count and the dealer (and the options, checked above)
             api.game_json({"ruleset": sf.ruleset, "options": checked, "players": names, "dealer": dealer,

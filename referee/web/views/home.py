@@ -3,7 +3,8 @@ host's page and About.
 
 - ``GET /``: the sessions this browser created or opened (every session for the host);
 - ``GET|POST /new``: the new-session form, its house-rule options generated from the ruleset's
-  option schema (``referee.web.forms.session``); a preset change (htmx) swaps in the options;
+  option schema (``referee.web.forms.session``); a preset change (htmx) swaps in the options, and an
+  option changed swaps in how the game is won under them (``?part=goal``);
 - ``POST /s/<edit token>/rematch``: the next game at the same table, once a game is over;
 - ``GET|POST /host``: enter the host key to list every session (``referee.web.privacy``);
 - ``GET /about``.
@@ -52,6 +53,17 @@ def home():
     return render_template("home/home.html", rows=rows, host=privacy.is_host())
 
 
+def _goal(sf: SessionForm) -> str:
+    """How the chosen game is won under the form's house rules (the rules' ``goal``, its scoreboard's words);
+    the preset's own where those rules do not load."""
+    for options in (sf.rules_options, {}):
+        try:
+            return getattr(load_ruleset(sf.ruleset, options), "goal", "")
+        except RefereeError:
+            continue
+    return ""
+
+
 def _form_context(sf: SessionForm) -> dict[str, Any]:
     try:
         info, specs = option_fields(sf.ruleset)
@@ -75,7 +87,7 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "form": sf,
         "info": info,
         # how the chosen game is won, as its scoreboard's subtitle says it (web.board: the rules' goal)
-        "goal": getattr(load_ruleset(sf.ruleset), "goal", ""),
+        "goal": _goal(sf),
         "specs": specs,
         "values": values,
         "presets": presets,
@@ -95,14 +107,17 @@ def new_session():
     if request.method == "GET":
         # A preset change (htmx) sends the form as typed: the names stay, the options are the new preset's.
         sf, _ = parse_session_form(request.args)
-        sf.errors, sf.options = {}, {}
+        if request.args.get("part") == "goal" and request.headers.get("HX-Request") == "true":
+            # An option changed (htmx): how the game is won under the options as they now stand.
+            return render_template("home/partials/goal.html", goal=_goal(sf))
+        sf.errors, sf.options, sf.rules_options = {}, {}, {}
         if request.headers.get("HX-Request") == "true":
             return render_template("home/partials/options.html", **_form_context(sf))
         return render_template("home/new_session.html", **_form_context(sf))
     sf, created = parse_session_form(request.form)
     if request.form.get("action") == "reload":  # no-JS "Load this ruleset's options"
         sf.errors = {}
-        sf.options = {}
+        sf.options, sf.rules_options = {}, {}
         return render_template("home/new_session.html", **_form_context(sf))
     shown = request.form.get("options_shown")
     if shown and shown != sf.ruleset and "ruleset" not in sf.errors:
@@ -111,7 +126,7 @@ def new_session():
             "form": "The game changed, so its house rules are shown now with their defaults. "
             "Check them and press Create session again."
         }
-        sf.options = {}
+        sf.options, sf.rules_options = {}, {}
         return render_template("home/new_session.html", **_form_context(sf)), 409
     if created is None:
         return render_template("home/new_session.html", **_form_context(sf)), 422

@@ -58,6 +58,6 @@ def test_each_game_says_its_own_way_of_winning(client):
              for r in ("roppyakken", "sanbyakuken", "koikoi", "hachihachi", "gostop")}
     assert lines["roppyakken"].endswith("to 600 points: highest total wins")
     assert lines["sanbyakuken"].endswith("to 300 points: highest total wins")
-    assert "after the last round wins" in lines["koikoi"]
+    assert "after 12 rounds wins" in lines["koikoi"]
     assert "takes the jackpot" in lines["hachihachi"]
     assert "no set end" in lines["gostop"]

@@ -53,5 +53,5 @@ def test_a_game_in_play_has_no_jackpot_row_yet(client):
     token = _half_game(client, 2)
     assert [r["round"] for r in _rows(client, token)] == ["1", "2"]
     page = text(client.get(f"/s/{token}").get_data(as_text=True))
-    assert "highest total after the last round takes the jackpot" in page
+    assert "highest total after 6 rounds takes the jackpot" in page
     assert "The jackpot holds 9 kan 0 mon" in page
