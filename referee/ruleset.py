@@ -15,7 +15,7 @@ Pure core: standard library and ``referee`` only.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,9 @@ from referee.errors import RefereeError
 from referee.presets import TABLE_KEYS, apply_overrides, merge, parse_value
 from referee.schema import FieldError, option_specs
 
-__all__ = ["TABLE_KEYS", "RefusedOptionsError", "apply_overrides", "canonical_options", "check_options",
-           "load_ruleset", "load_table", "merge", "parse_value", "preset_names", "refused_options"]
+__all__ = ["TABLE_KEYS", "OptionCheck", "RefusedOptionsError", "apply_overrides", "canonical_options",
+           "check_options", "load_ruleset", "load_table", "merge", "option_path", "parse_value", "preset_names",
+           "refused_options"]
 
 
 def _preset_dir() -> Traversable:
@@ -62,27 +63,61 @@ def load_ruleset(name_or_path: str | Path, options: Mapping[str, Any] | None = N
 def _refused_key(error: RefereeError, options: Mapping[str, Any]) -> str | None:
     """The key of ``options`` a ruleset's refusal is about (``options.fuke.threshold`` or ``fuke.threshold``
     for the key ``fuke.threshold``, a list's entry ``options.ssangpi[0]`` for ``ssangpi``, a table's field for
-    the table given whole), or None for a refusal about none of them."""
+    the table given whole, the table a key goes into for that key: ``options.fuk``, no such field, for the
+    mistyped ``fuk.threshold``), or None for a refusal about none of them."""
     if not isinstance(error, FieldError):
         return None
     path = re.sub(r"\[\d+\]", "", error.path)
     for where in (path.removeprefix("options."), path):
         for key in options:
-            if where == key or where.startswith(f"{key}."):
+            if where == key or where.startswith(f"{key}.") or key.startswith(f"{where}."):
                 return key
     return None
 
 
-def refused_options(name_or_path: str | Path, options: Mapping[str, Any] | None
+def option_path(key: str) -> str:
+    """The field a dotted-key override sets, as a ``schema.FieldError`` names it: ``yaku.oozan.points`` (a key
+    of ``TABLE_KEYS``'s tables) as it is, any other in ``options`` (``options.fuke.threshold``)."""
+    return key if key.split(".")[0] in TABLE_KEYS else f"options.{key}"
+
+
+#: A check of one option before the rules read it: (the source as refusals name it, the key, its value) ->
+#: the option's refusal, or None (the web app's bound on numbers, ``referee.web.forms.limits``).
+OptionCheck = Callable[[str, str, Any], RefereeError | None]
+
+
+def _bad_key(source: str, key: str, value: Any) -> RefereeError | None:
+    """A key with an empty part (``fuke.``, ``.threshold``), which no rule has: refused as its own option."""
+    if all(key.split(".")):
+        return None
+    return FieldError(source, option_path(key), value, "a dotted key without an empty part, such as fuke.threshold")
+
+
+def refused_options(name_or_path: str | Path, options: Mapping[str, Any] | None, check: OptionCheck | None = None
                     ) -> tuple[dict[str, Any], list[tuple[str, RefereeError]], RefereeError | None]:
     """Load ``name_or_path`` with ``options`` (dotted-key overrides, as ``load_ruleset`` takes them), leaving
     out each option the rules refuse to check the rest, so every refused option is said at once (the
-    new-session and What if forms, the API's rules, the command line's ``--option``).  Returns (the options
-    the rules took, ``(key, refusal)`` of each option refused, in the order found, the refusal that is about
-    no option given, after which nothing more is checked, or None).  The web app checks a ruleset is a
-    preset first (``referee.web.forms.options.check_preset``): this opens a file path too."""
+    new-session and What if forms, the API's rules, the command line's ``--option``): a key with an empty part
+    and each option ``check`` refuses first, then each the rules refuse (a mistyped key among them: no such
+    field).  Returns (the options the rules took, ``(key, refusal)`` of each option refused, in the order
+    found, the refusal that is about no option given, after which nothing more is checked, or None).  The web
+    app checks a ruleset is a preset first (``referee.web.forms.options.check_preset``): this opens a file path
+    too."""
     checked = dict(options or {})
     refused: list[tuple[str, RefereeError]] = []
+    source = None
+    for key, value in list(checked.items()):
+        if all(key.split(".")) and check is None:
+            continue
+        if source is None:
+            try:
+                source = f"{load_table(name_or_path)[1]} (with options)"
+            except RefereeError as e:
+                return checked, refused, e
+        e = _bad_key(source, key, value) or (check(source, key, value) if check is not None else None)
+        if e is not None:
+            refused.append((key, e))
+            del checked[key]
     while True:
         try:
             load_ruleset(name_or_path, checked)
@@ -123,13 +158,15 @@ class RefusedOptionsError(RefereeError):
         return f"{source}: {n} option{'s' * (n > 1)} refused: {each}{then}"
 
 
-def check_options(name_or_path: str | Path, options: Mapping[str, Any] | None) -> None:
-    """Check that ``name_or_path`` loads with ``options`` (as ``load_ruleset`` takes them).
+def check_options(name_or_path: str | Path, options: Mapping[str, Any] | None, check: OptionCheck | None = None
+                  ) -> None:
+    """Check that ``name_or_path`` loads with ``options`` (as ``load_ruleset`` takes them), each option first
+    passing ``check`` where one is given (``refused_options``).
 
-    Raises ``RefusedOptionsError`` naming every option the rules refuse (``refused_options``), or, where they
-    refuse none, the refusal about no option as ``load_ruleset`` raises it (``RefereeError('bad-ruleset')``).
+    Raises ``RefusedOptionsError`` naming every option refused (``refused_options``), or, where none is, the
+    refusal about no option as ``load_ruleset`` raises it (``RefereeError('bad-ruleset')``).
     """
-    _, refused, other = refused_options(name_or_path, options)
+    _, refused, other = refused_options(name_or_path, options, check)
     if refused:
         raise RefusedOptionsError(refused, other)
     if other is not None:

@@ -51,7 +51,8 @@ class FieldError(RefereeError):
     ``options.target``; a list's entry ``options.ssangpi[1]``), ``value`` (the value given, or the entry),
     ``expected`` (words) and ``rule``, the kind of refusal: ``"min"`` (an integer of at least ``limit``),
     ``"integer"``, ``"bool"``, ``"string"``, ``"choice"`` (one of ``limit``), ``"month"``, ``"list"``,
-    ``"table"``, ``"unknown"`` (no such field), ``"words"`` (``expected`` says it all), or ``"said"``: the
+    ``"table"``, ``"unknown"`` (no such field), ``"largest"`` (past a bound the caller sets: the web app's
+    ``MAX_OPTION_NUMBER``), ``"words"`` (``expected`` says it all), or ``"said"``: the
     message after the field's name is already in players' words (``said``; a card that is no card).
     ``entries``: ``value`` lists the list's entries refused (a month list's months that are none), not the value.
     """
@@ -65,6 +66,18 @@ class FieldError(RefereeError):
         self.source, self.path, self.value, self.expected = source, path, value, expected
         self.rule = "said" if said else rule
         self.limit, self.said = limit, said
+
+
+class MissingFieldsError(FieldError):
+    """``bad-ruleset``: a table lacks fields it needs (``table 'yaku.oozen' lacks required field(s) en, ja,
+    cards``): a new table given in part, or a mistyped name of one (``yaku.oozen.points`` for ``oozan``).
+    ``path`` is the table, ``value`` the table as given, ``limit`` the fields missing (``rule`` ``words``,
+    ``expected`` saying them), so the key that made it is found as for any field."""
+
+    def __init__(self, source: str, path: str, value: Any, missing: list[str]) -> None:
+        super().__init__(source, path, value, f"a table with {', '.join(missing)}", limit=tuple(missing))
+        self.message = f"{source}: table {path!r} lacks required field(s) {', '.join(missing)}"
+        self.args = (self.message,)
 
 
 def _bad(source: str, path: str, value: Any, expected: str, rule: str = "words", limit: Any = None) -> FieldError:
@@ -160,9 +173,10 @@ def build(cls: type, data: dict, source: str, prefix: str = "") -> Any:
             raise _bad(source, path, data[key], "no such field (known: " + ", ".join(fields) + ")", "unknown")
     missing = [n for n, f in fields.items() if n not in data and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
+    if missing and prefix:
+        raise MissingFieldsError(source, prefix, data, missing)
     if missing:
-        where = f"table {prefix!r}" if prefix else "the file"
-        raise RefereeError("bad-ruleset", f"{source}: {where} lacks required field(s) {', '.join(missing)}")
+        raise RefereeError("bad-ruleset", f"{source}: the file lacks required field(s) {', '.join(missing)}")
     kwargs = {}
     for name, f in fields.items():
         if name in data:

@@ -11,6 +11,9 @@ from typing import Any
 
 import regex
 
+from referee.ruleset import option_path
+from referee.schema import FieldError
+
 MAX_PLAYERS = 6
 #: Limits shared by the form, the API and import: a player's name, a session's name, rounds per session.
 MAX_NAME = 40
@@ -27,24 +30,49 @@ MAX_ROUNDS = 1000
 MAX_OPTION_NUMBER = 1_000_000
 
 
+def _past_the_bound(value: Any) -> tuple[list[str | int], Any] | None:
+    """The first number in ``value`` (looking into lists and tables) past ``MAX_OPTION_NUMBER`` either way
+    (NaN too), as (the keys and indexes leading to it, the number); None when there is none."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return None if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER else ([], value)  # False for NaN too
+    items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if (found := _past_the_bound(v)) is not None:
+            return [k, *found[0]], found[1]
+    return None
+
+
+def _number_shown(value: Any) -> str:
+    return str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
+
+
 def option_number_error(options: Mapping[str, Any]) -> str | None:
     """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
     1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
     looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
+    found = _past_the_bound(dict(options))
+    if found is None:
+        return None
+    where, value = found
+    return (f"{'.'.join(map(str, where))} is {_number_shown(value)}; a number in the rules must be between "
+            f"{-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}")
 
-    def bad(value: Any, where: str) -> str | None:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            if -MAX_OPTION_NUMBER <= value <= MAX_OPTION_NUMBER:  # False for NaN too
-                return None
-            shown = str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
-            return (f"{where} is {shown}; a number in the rules must be between {-MAX_OPTION_NUMBER} "
-                    f"and {MAX_OPTION_NUMBER}")
-        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
-        return next((e for k, v in items if (e := bad(v, f"{where}.{k}" if where else str(k)))), None)
 
-    return bad(dict(options), "")
+def option_number_refusal(source: str, key: str, value: Any) -> FieldError | None:
+    """An option past the bound on numbers (``MAX_OPTION_NUMBER``) refused as the rules refuse a field
+    (``referee.ruleset.OptionCheck``, so ``check_options`` says it with every other refused option):
+    ``preset roppyakken (with options): field 'options.fuke.threshold' is 2000000; expected a number between
+    -1000000 and 1000000``, at the list's entry or the table's field that holds it (``rule`` ``largest``, as
+    the forms say it); None within the bound."""
+    found = _past_the_bound(value)
+    if found is None:
+        return None
+    where, number = found
+    path = option_path(key) + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in where)
+    expected = f"a number between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}"
+    return FieldError(source, path, number, expected, rule="largest")
 
 
 def name_length(name: str) -> int:

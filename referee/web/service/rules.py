@@ -21,6 +21,7 @@ from referee.presets import load_table
 from referee.rescore import replay, rescore
 from referee.ruleset import canonical_options, check_options, load_ruleset
 from referee.web.board import installed, not_installed
+from referee.web.forms.limits import option_number_refusal
 from referee.web.service.rounds import request_digest
 
 if TYPE_CHECKING:
@@ -41,13 +42,21 @@ def session_game(db: Database, sess: store.Session) -> dict[str, Any]:
     }
 
 
+def check_rule_options(ruleset: str, options: dict[str, Any]) -> None:
+    """Raise ``ruleset.RefusedOptionsError`` naming every option of ``options`` refused, at once: a number past
+    the bound any rule may hold (``forms.limits.option_number_refusal``), a mistyped key (no such field) and
+    each value the rules refuse (``ruleset.check_options``); the refusal about no option otherwise."""
+    check_options(ruleset, options, option_number_refusal)
+
+
 def compare(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
     """The what-if of a session under ``ruleset`` and ``options`` (``referee.rescore.rescore``); the
     session's own side is replayed once per revision.  Raises ``RefereeError`` (``board.not_installed``
-    for a game no longer registered; ``ruleset.RefusedOptionsError`` naming every option the rules refuse)."""
+    for a game no longer registered; ``ruleset.RefusedOptionsError`` naming every option refused:
+    ``check_rule_options``)."""
     if not installed(sess):
         raise not_installed(sess)
-    check_options(ruleset, options)  # every refused option at once: canonical_options would say the first
+    check_rule_options(ruleset, options)  # every refused option at once: canonical_options would say the first
     options = canonical_options(ruleset, options)  # the "after" side says card lists by id, as they are stored
     game = session_game(db, sess)
     key = (sess.view_token, sess.rev)
@@ -108,10 +117,11 @@ def rule_field_examples(ruleset: str, most: int = 2) -> list[str]:
 
 def check_rules(db: Database, sess: store.Session, ruleset: str, options: dict[str, Any]) -> None:
     """Raise ``RefereeError`` unless ``ruleset`` and ``options`` load and score this session's
-    history (``referee.rescore.rescore``, whose ``ruleset.RefusedOptionsError`` names every option the
-    rules refuse): the check before the rules are changed."""
+    history (``referee.rescore.rescore``; ``check_rule_options`` first, naming every option refused): the
+    check before the rules are changed."""
     if not installed(sess):
         raise not_installed(sess)
+    check_rule_options(ruleset, options)
     rescore(session_game(db, sess), ruleset, options)
 
 
