@@ -19,7 +19,7 @@ from referee.notation import option_cards, split_card_list
 from referee.ruleset import parse_value, refused_options
 from referee.schema import FieldError
 from referee.web.forms import FormData
-from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_error
+from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_refusal
 
 
 def seat_range(specs: Sequence[Mapping[str, Any]], seats: Sequence[int] = ()) -> tuple[int, int]:
@@ -233,7 +233,8 @@ def rules_error_words(error: RefereeError, specs: Sequence[Mapping[str, Any]]) -
 
 def parse_extra_options(text: str) -> dict[str, Any]:
     """``KEY=VALUE`` lines (any ruleset field: ``yaku.oozan.points=100``, ``teyaku.mukou-sanbon.kan=2``),
-    values in TOML syntax as on the command line.  Raises ``RefereeError('bad-ruleset')``."""
+    values in TOML syntax as on the command line; their numbers are bounded where the rules check them
+    (``requested_rules``).  Raises ``RefereeError('bad-ruleset')`` for a line that is no ``KEY=VALUE``."""
     out: dict[str, Any] = {}
     for line in text.splitlines():
         line = line.strip()
@@ -243,9 +244,6 @@ def parse_extra_options(text: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise RefereeError("bad-ruleset", f"{line[:60]!r}: expected KEY=VALUE, e.g. teyaku.mukou-sanbon.kan=2")
         out[key.strip()] = parse_value(value.strip())
-    error = option_number_error(out)
-    if error:
-        raise RefereeError("bad-ruleset", error)
     return out
 
 
@@ -285,7 +283,8 @@ def requested_rules(form: FormData, own_ruleset: str, own_options: Mapping[str, 
     asked = submitted or "ruleset" in form or "extra" in form
     refused: list[str] = []
     if asked and "ruleset" not in errors:  # every option the rules refuse, said at once, with the fields' errors
-        _, refusals, other = refused_options(ruleset, options)
+        # a number past the bound is one more refused option, said with the rest (forms.limits)
+        _, refusals, other = refused_options(ruleset, options, option_number_refusal)
         for _, e in [*refusals, *([(None, other)] if other is not None else [])]:
             at = option_error(e, specs)
             if at and at[0] in form:  # typed in its field: said there, as on the new-session form
