@@ -20,6 +20,7 @@ from referee.gostop.points import SAKE_CUP
 from referee.gostop.rules import GostopRules
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
+from referee.option_names import house_rule
 
 #: Instant wins a round may state ("Instant wins, ppeok, nagari"); three ppeok is read from ``ppeok``.
 INSTANTS = ("chongtong",)
@@ -88,7 +89,8 @@ def check_players(rules: GostopRules, players: object) -> tuple[str, ...]:
     allowed = rules.options.players
     if len(players) not in allowed:
         raise PlayerCountError(f"{rules.title} is for {' or '.join(map(str, allowed))} players "
-                               f"(option players); \"players\" has {len(players)}: {list(players)}",
+                               f"({house_rule(rules.options, 'players')}); \"players\" has {len(players)}: "
+                               f"{list(players)}",
                                rules.title, tuple(sorted(allowed)), tuple(players))
     twin = repeated_name(players)
     if twin is not None:
@@ -156,8 +158,9 @@ def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[
                 holders.setdefault(n, []).append(p)
                 got.append(cards[n - 1])
             elif isinstance(v, bool) or not isinstance(v, int) or v not in deck:
-                raise RoundFieldError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards (option "
-                                      f"bonus_cards) are worth {sorted(set(deck)) or 'nothing: it has none'}",
+                raise RoundFieldError("bad-round", f"\"bonus\" of {p} has {shown(v)}; the deck's bonus cards "
+                                      f"({house_rule(rules.options, 'bonus_cards')}) are worth "
+                                      f"{sorted(set(deck)) or 'nothing: it has none'}",
                                       field="bonus", rule="not-in-deck", player=p, value=v,
                                       limit=tuple(sorted(set(deck))))
             else:
@@ -179,7 +182,7 @@ def _bonus(rules: GostopRules, value: object, players: tuple[str, ...]) -> dict[
             counts = {p: vs.count(v) for p, vs in out.items() if v in vs}
             who = ", ".join(f"{p} {k}" for p, k in counts.items())
             raise RoundFieldError("too-many-cards", f"\"bonus\" has {n} bonus cards worth {v} pi ({who}); the deck "
-                                  f"(option bonus_cards {list(rules.options.bonus_cards)}) holds {deck[v]}",
+                                  f"({house_rule(rules.options, 'bonus_cards', cards)}) holds {deck[v]}",
                                   field="bonus", rule="too-many", value=v, limit=deck[v], counts=counts)
     return out
 
@@ -195,9 +198,9 @@ def _sake_cup(rules: GostopRules, value: object, players: tuple[str, ...],
                                f"hold {card_label(SAKE_CUP)}")
         if rules.options.sake_cup != "choice":
             raise RoundFieldError("bad-round", f"\"sake_cup\" of {p}: under this ruleset the sake cup is always "
-                                  f"{'a pi' if rules.options.sake_cup == 'pi' else 'an animal'} (option sake_cup); "
-                                  "leave it out", field="sake_cup", rule="fixed", player=p, value=use,
-                                  limit=rules.options.sake_cup)
+                                  f"{'a pi' if rules.options.sake_cup == 'pi' else 'an animal'} "
+                                  f"({house_rule(rules.options, 'sake_cup', rules.options.sake_cup)}); leave it out",
+                                  field="sake_cup", rule="fixed", player=p, value=use, limit=rules.options.sake_cup)
     return table
 
 
@@ -332,6 +335,7 @@ def make_round(
     cap = rules.options.nagari_cap
     if isinstance(carry, bool) or not isinstance(carry, int) or carry not in carries(cap, carry):
         raise RefereeError("bad-round", f"\"nagari_carry\" is {shown(nagari_carry)}; expected 1, 2, 4 ... (×2 per "
-                           f"nagari in a row)" + (f", at most {cap} (option nagari_cap)" if cap is not None else ""))
+                           f"nagari in a row)" + (f", at most {cap} ({house_rule(rules.options, 'nagari_cap')})"
+                                                   if cap is not None else ""))
     return RoundInput(players, dealer, pile_ids, bonus_t, cup, gos_t, last, stopper, shakes_t, bombs_t,
                       ppeok_t, inst, feeder, carry)

@@ -22,6 +22,7 @@ from referee.gostop import factors as fx
 from referee.gostop.inputs import THREE_PPEOK, RoundInput, next_carry
 from referee.gostop.points import SAKE_CUP, Tally, point_lines, tally
 from referee.gostop.rules import GostopRules
+from referee.option_names import house_rule
 
 #: Outcomes of a round (GOSTOP-RULES.md "JSON").
 OUTCOMES = ("stopped", "nagari", "chongtong", "three-ppeok")
@@ -215,7 +216,7 @@ def _score(rules: GostopRules, rnd: RoundInput, cup: Mapping[str, bool]) -> Roun
         outcome, winner = "stopped", rnd.stopped_by
         if base[winner] < o.stop_points:
             raise RefereeError("below-stop-points", f"{winner} stopped with {base[winner]} points; stopping takes "
-                               f"{o.stop_points} (option stop_points)")
+                               f"{o.stop_points} ({house_rule(o, 'stop_points')})")
         score = base[winner] + fx.go_points(rules, rnd.gos_of(winner))
         common = fx.common(rules, rnd, winner, tallies[winner])
         payer, gobak, notes = fx.dokbak_payer(rules, rnd, winner)

@@ -32,6 +32,7 @@ from referee.hachihachi.dekiyaku import DekiyakuHit, dekiyaku_kan, near_misses
 from referee.hachihachi.money import kan
 from referee.hachihachi.round import DekiyakuCall, RoundInput
 from referee.hachihachi.rules import HachihachiRules
+from referee.option_names import house_rule
 from referee.wording import yaku_name
 
 
@@ -162,7 +163,7 @@ def resolve(
     if liable and not rules.options.liable_thrower:
         warnings.append(
             "a liable player is named, but this ruleset does not play liability "
-            "(option liable_thrower): everyone pays their usual share"
+            f"({house_rule(rules.options, 'liable_thrower')}): everyone pays their usual share"
         )
         liable = {}
     if last.decision == "stop":

@@ -23,6 +23,7 @@ from referee.koikoi.teyaku import find_teyaku
 from referee.koikoi.yaku import find_yaku
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
+from referee.option_names import house_rule
 
 #: Cards in a dealt hand (two players: eight each).
 HAND_SIZE = 8
@@ -153,8 +154,8 @@ def make_round(
     dealer = players[0] if dealer is None else _player(dealer, "dealer", players)
     month = check_month(month)
     if month is None and any(y.round_month for y in rules.yaku):
-        raise RefereeError("bad-round", "\"month\" is missing; tsukifuda (option tsukifuda) scores the cards "
-                           "of the round's month, so give it (1 to 12)")
+        raise RefereeError("bad-round", f"\"month\" is missing; the {house_rule(rules.options, 'tsukifuda')} scores "
+                           "the cards of the round's month, so give it (1 to 12)")
     pile_table = _table(piles, "piles", players)
     hand_table = _table(hands, "hands", players)
     pile_ids = parse_groups({p: pile_table.get(p, ()) for p in players}, what="pile")

@@ -47,7 +47,7 @@ class Options:
         "always",
         "hanami-zake and tsukimi-zake: always; limited (only beside another yaku); never.",
         choices=("always", "limited", "never"),
-        label="Viewing yaku (hanami-zake, tsukimi-zake)", group="Yaku",
+        label="Viewing yaku (Cherry-blossom and Moon Viewing)", group="Yaku",
     )
     rain_spoils_viewing: str = opt(
         "never",

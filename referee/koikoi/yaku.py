@@ -15,6 +15,7 @@ from typing import NamedTuple
 from referee.cards import BY_ID, CARDS, month_cards
 from referee.explain import mask_ids
 from referee.koikoi.rules import KINDS, KoikoiRules, Yaku
+from referee.option_names import house_rule
 from referee.wording import yaku_name
 
 #: Card kind -> 48-bit mask of its cards.
@@ -91,7 +92,7 @@ def _resolve(rules: KoikoiRules, hits: list[YakuHit], pile: int) -> tuple[list[Y
         for h in hits:
             if h.yaku.viewing:
                 notes.append(f"{yaku_name(h.yaku.en, h.yaku.ja)} void: the pile holds {', '.join(mask_ids(rain))} "
-                             f"(option rain_spoils_viewing = {rules.options.rain_spoils_viewing})")
+                             f"({house_rule(rules.options, 'rain_spoils_viewing', rules.options.rain_spoils_viewing)})")
         hits = [h for h in hits if not h.yaku.viewing]
     replaced = {r for h in hits for r in h.yaku.replaces}
     hits = [h for h in hits if h.yaku.id not in replaced]
@@ -103,7 +104,7 @@ def _resolve(rules: KoikoiRules, hits: list[YakuHit], pile: int) -> tuple[list[Y
     hits = [h for h in hits if not h.yaku.group or best[h.yaku.group] is h]
     if rules.options.viewing == "limited" and not any(not h.yaku.viewing for h in hits):
         notes += [f"{yaku_name(h.yaku.en, h.yaku.ja)} void: a viewing scores only beside another yaku "
-                  "(option viewing = limited)" for h in hits if h.yaku.viewing]
+                  f"({house_rule(rules.options, 'viewing', 'limited')})" for h in hits if h.yaku.viewing]
         hits = [h for h in hits if not h.yaku.viewing]
     return hits, notes
 
@@ -122,7 +123,8 @@ def find_yaku(rules: KoikoiRules, pile: int, month: int | None = None) -> tuple[
         total = sum(h.points for h in hits)
         if total > best_total:
             if not cup_animal and pile & SAKE_CUP:
-                notes = [*notes, "the sake cup counts as a chaff, which scores more (option sake_cup = either)"]
+                notes = [*notes, "the sake cup counts as a chaff, which scores more "
+                         f"({house_rule(rules.options, 'sake_cup', 'either')})"]
             best, best_total = (hits, notes), total
     assert best is not None
     return best

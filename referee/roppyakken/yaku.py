@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from referee.cards import BY_ID, month_cards
 from referee.explain import mask_ids
+from referee.option_names import house_rule
 from referee.roppyakken.rules import RoppyakkenRules, Yaku
 from referee.wording import yaku_name
 
@@ -54,14 +55,16 @@ def find_yaku(rules: RoppyakkenRules, pile: int) -> tuple[list[YakuHit], list[st
             continue
         if y.exact_void and pile & y.exact_void:
             also = ", ".join(mask_ids(pile & y.exact_void))
-            notes.append(f"{yaku_name(y.en, y.ja)} void: the pile also holds {also} (option exact_instant_yaku)")
+            notes.append(f"{yaku_name(y.en, y.ja)} void: the pile also holds {also} "
+                         f"({house_rule(rules.options, 'exact_instant_yaku')})")
             continue
         if y.exact_max and n > y.exact_max:
             notes.append(f"{yaku_name(y.en, y.ja)} void: {n} cards, more than {y.exact_max} "
-                         "(option exact_instant_yaku)")
+                         f"({house_rule(rules.options, 'exact_instant_yaku')})")
             continue
         if y.viewing and spoiled:
-            notes.append(f"{yaku_name(y.en, y.ja)} void: willow in the pile (option rain_spoils_viewing)")
+            notes.append(f"{yaku_name(y.en, y.ja)} void: willow in the pile "
+                         f"({house_rule(rules.options, 'rain_spoils_viewing', rules.options.rain_spoils_viewing)})")
             continue
         extra = pile & y.extra
         points = y.points

@@ -68,8 +68,8 @@ def test_bad_round(kwargs, code, words):
 
 
 def test_matgo_is_for_two():
-    """GOSTOP-RULES.md:78: Matgo with three players is a player-count error naming the option."""
-    with pytest.raises(RefereeError, match="option players") as e:
+    """GOSTOP-RULES.md:78: Matgo with three players is a player-count error naming the option (by its label)."""
+    with pytest.raises(RefereeError, match="house rule “Allowed numbers of players”") as e:
         score({"A": DRY}, preset="matgo", players=["A", "B", "C"])
     assert e.value.code == "player-count"
 

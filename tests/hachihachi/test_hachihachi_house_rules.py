@@ -56,7 +56,7 @@ def test_liability_by_basis_and_off_by_default(preset, options, net):
     check_books(r)
     assert r.net == net
     if not options:
-        assert any("liable_thrower" in w for w in r.warnings)
+        assert any("house rule “Liability: who throws" in w for w in r.warnings)
 
 
 def test_liability_covers_only_the_dekiyaku_the_card_completed():

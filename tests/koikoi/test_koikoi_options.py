@@ -102,7 +102,8 @@ def test_viewing(value, pile, expected):
     result = score(pile, stopped_by=None, viewing=value)
     assert yaku_of(result) == expected
     if value == "limited" and not expected:
-        assert any("option viewing = limited" in w for w in result.warnings)
+        limited = "(house rule “Viewing yaku (Cherry-blossom and Moon Viewing)”: Limited)"
+        assert any(limited in w for w in result.warnings)
 
 
 RAIN = [
@@ -122,7 +123,7 @@ def test_rain_spoils_viewing(value, pile, scores):
                    rain_spoils_viewing=value)
     assert ("hanami-zake" in yaku_of(result)) is scores
     if not scores:  # a voided yaku is left out of yaku and named in warnings
-        assert any("Cherry-blossom Viewing 花見で一杯 void" in w and "rain_spoils_viewing" in w
+        assert any("Cherry-blossom Viewing 花見で一杯 void" in w and "house rule “Rain spoils the viewings”" in w
                    for w in result.warnings)
 
 
@@ -147,7 +148,7 @@ def test_tsukifuda(value, month, expected):
 
 
 def test_tsukifuda_needs_the_month():
-    with pytest.raises(RefereeError, match=r'"month" is missing; tsukifuda'):
+    with pytest.raises(RefereeError, match=r'"month" is missing; the house rule “Month cards \(tsukifuda 月札\)”'):
         score(CHERRY, stopped_by=None, month=None, tsukifuda=True)
 
 
