@@ -62,6 +62,7 @@ from referee.store.form_tokens import (
     FormTokenReusedError,
     SpentFormTokenError,
     check_change_token,
+    form_token_digest,
     round_of_form_token,
 )
 from referee.store.photos import (
@@ -160,6 +161,7 @@ __all__ = [
     "dismiss_draft",
     "drafts_since",
     "find_session",
+    "form_token_digest",
     "get_draft",
     "get_photo",
     "get_photo_draft",

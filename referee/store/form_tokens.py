@@ -75,6 +75,13 @@ def round_of_form_token(db: Database, session_id: int, token: str) -> int | None
     return rows[0]["round_id"] if rows else None
 
 
+def form_token_digest(db: Database, session_id: int, token: str) -> str | None:
+    """The digest kept with the round a round form's one-time token saved (what names the round as that form
+    saved it), or None: the token saved none, or was kept without a digest."""
+    rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
+    return rows[0]["digest"] if rows else None
+
+
 class ChangeTokenUsedError(StoreError):
     """A changing form's one-time token (an edit, a delete, a rules fix) already made a change of
     this session (a double tap, Back and Save, a retry): nothing is changed again.

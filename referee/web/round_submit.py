@@ -148,19 +148,36 @@ def keep_failed_save(sess: store.Session, form: Any, **given: Any) -> None:
         g.replace_url = url_for(request.endpoint, **(request.view_args or {}), step=draft_id)
 
 
-def changed_since(opened: Opened, round_id: int | None, data: Mapping[str, Any]) -> str:
+def changed_since(opened: Opened, round_id: int | None, saved: str | None) -> str:
     """What a form's "already saved" adds when a later change replaced what it saved: the round as it is now,
     in players' words ("It was changed after that: round 3 now scores Aki 50, Ben 220, Chiyo 70 …"); "" while
-    round ``round_id`` still holds ``data`` (or is gone: the form's answer says so)."""
+    round ``round_id`` still holds the round as the form saved it (``saved``: its ``rounds.round_digest``, never
+    the taps of a page shown since), when it is gone (the form's answer says so), or when ``saved`` is None
+    (nothing to tell it by)."""
     board = service.board(get_db(), opened)
     view = next((v for v in board.rounds if v.id == round_id), None)
-    if view is None or rounds.same_round(view.data, data):
+    if view is None or saved is None or rounds.round_digest(view.data) == saved:
         return ""
     if view.error:
         return f" It was changed after that: round {view.number} now does not count ({view.error})."
     scores = ", ".join(f"{p} {view.shown.get(p, view.scores.get(p, 0))}" for p in opened.session.players)
     return (f" It was changed after that: round {view.number} now scores {scores} (“Edit round {view.number}” "
             "shows its cards as they are now).")
+
+
+def saved_page_notice(opened: Opened, saved_round: store.RoundRow, number: int, data: Mapping[str, Any],
+                      nonce: str) -> str:
+    """What the page of a form that saved its round says (Back after Save): that the round is saved and how to
+    change it; whether the form shown is the round as this form saved it (the digest its one-time token ``nonce``
+    kept) or holds other cards (taps sent since, from another tab); and, only when the saved round itself changed
+    since, how it scores now (``changed_since``: the round as saved against the round now, never the page's taps)."""
+    kept = store.form_token_digest(get_db(), opened.session.id, nonce)
+    edit = f"use “Edit round {number}”"
+    if kept is None or rounds.round_digest(data) == kept:
+        said = f"Round {number} is saved: this is its form as it was scored. To change the round, {edit}."
+    else:
+        said = f"Round {number} is saved from this form, with other cards than these: to change the round, {edit}."
+    return said + changed_since(opened, saved_round.id, kept)
 
 
 def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
@@ -172,7 +189,7 @@ def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number
     nonce = form.get("nonce")
     if isinstance(e, store.ChangeTokenUsedError):  # an edit form sent again
         if e.summary is not None and e.same:
-            now = changed_since(opened, rnd.id if rnd is not None else None, data)
+            now = changed_since(opened, rnd.id if rnd is not None else None, rounds.round_digest(data))
             flash(f"Round {number} was already saved with these changes.{now}")
             return see_other("scoreboard.scoreboard", token=sess.edit_token)
         fresh, version = new_nonce(), rnd.version if rnd is not None else None
@@ -264,8 +281,7 @@ def submit(
         action = "score" if action == "save" else action
     data, error = posted_round(opened, context)
     if saved_round is not None and request.method == "GET":
-        flash(f"Round {number} is saved: this is its form as it was scored. To change the round, "
-              f"use “Edit round {number}”.{changed_since(opened, saved_round.id, data)}")
+        flash(saved_page_notice(opened, saved_round, number, data, form.get("nonce") or ""))
     if action.startswith("rest-") and error is None:
         give_rest(data, sess.players, action.removeprefix("rest-"))
     cleared: dict[int, list[str]] = {}

@@ -100,7 +100,8 @@ def new_round(token: str):
                                   expected_position=expected)
         if created:
             return f"Round {row.position} saved.", row.id
-        return f"Round {row.position} was already saved.{changed_since(opened, row.id, data)}", row.id
+        now = changed_since(opened, row.id, rounds.round_digest(data))  # the same form: data is as it saved it
+        return f"Round {row.position} was already saved.{now}", row.id
 
     closed = None
     dealer, context = board.dealer, board.context
