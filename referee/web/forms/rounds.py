@@ -653,7 +653,7 @@ _PILES_WORDS: dict[tuple[str, str], Rewording] = {
     ("bonus", "no-such-card"): _no_such_card,
     ("sake_cup", "fixed"): lambda e: "Under these house rules the sake cup is always "
                                      f"{'a pi' if e.limit == 'pi' else 'an animal'}: leave “Sake cup (국진)” at "
-                                     "“Whichever is best for its holder”.",
+                                     "“Best for its holder”.",
 }
 
 

@@ -92,8 +92,8 @@ CASES = [
      "GOSTOP-RULES.md:15 a bonus card of the deck"),
     ("gostop", _piles(options={"sake_cup": "animal"}, piles={"Aki": ["chrysanthemum-sake-cup"]},
                       sake_cup={"Aki": "pi"}),
-     "Under these house rules the sake cup is always an animal: leave “Sake cup (국진)” at “Whichever is best for "
-     "its holder”.", "GOSTOP-RULES.md:12 sake_cup fixed"),
+     "Under these house rules the sake cup is always an animal: leave “Sake cup (국진)” at “Best for its holder”.",
+     "GOSTOP-RULES.md:12 sake_cup fixed"),
     ("hachihachi", _money(multiplier=3),
      "The field's multiplier must be ×1, ×2 or ×4; the form sent 3. Reload the round page and choose it again.",
      "RULES.md:119 field multiplier"),
