@@ -172,7 +172,8 @@ def main(argv=None) -> int:
     r = np.sort(conf_c[cal_d["right"].astype(bool)])
     floor = round(float(r[int((1 - a.floor_recall) * len(r))]), 2) if len(r) else 0.0
     cal = dataclasses.replace(
-        cal, fitted_on=note, certain_at=certain_at, suggest_floor=floor, verifier=det.verifier is not None
+        cal, fitted_on=note, certain_at=certain_at, suggest_floor=floor, verifier=det.verifier is not None,
+        masker=det.masker is not None,
     )
     cal.save(a.out)
     raw_c = cal_d["score"] * cal_d["prob"]

@@ -256,7 +256,7 @@ def main(argv=None) -> int:
         "photos": len(photos),
         "models": {"localiser": str(a.localiser or "shipped"), "classifier": str(a.classifier or "shipped")},
         "settings": {
-            k: (v.keep_at if k == "verifier" and v else str(v) if k == "printcheck" else v)
+            k: (v.keep_at if k == "verifier" and v else str(v) if isinstance(v, Path) else v)
             for k, v in kw.items()
             if k != "calibration"
         },

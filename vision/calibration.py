@@ -120,6 +120,8 @@ class Calibration:
     pins them).  None when not chosen.  ``verifier``: whether the box scores it was fitted on
     were the box verifier's probabilities (True) or the localiser's scores (False); a
     detector refuses a calibration fitted for the other kind (:class:`vision.detector.Detector`).
+    ``masker``: whether the visible shares it was fitted on were the masker's (:mod:`vision.masker`)
+    or the stacking order's; a detector refuses a calibration fitted for the other.
     """
 
     a: float
@@ -133,6 +135,7 @@ class Calibration:
     e: tuple[float, ...] = ()
     f: float = 0.0
     context_names: tuple[str, ...] = ()
+    masker: bool = False
 
     def __post_init__(self) -> None:
         e = tuple(float(w) for w in self.e)
@@ -179,7 +182,7 @@ class Calibration:
             return cls(
                 float(d["a"]), float(d["b"]), float(d["c"]), str(d.get("fitted_on", "")),
                 **opt, verifier=bool(d.get("verifier", False)), e=tuple(d.get("e", ())),
-                context_names=tuple(d.get("context_names", ())),
+                context_names=tuple(d.get("context_names", ())), masker=bool(d.get("masker", False)),
             )
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path}: not a calibration file ({e})") from None

@@ -18,7 +18,7 @@ BACKENDS = ("onnxruntime", "openvino", "ultralytics")
 #: held-out calibration split, never the test split, as the lowest threshold at which
 #: certain detections were right at least 99% of the time (docs/VISION.md, "Calibration";
 #: ``scripts/calibrate_detector.py``).  The default of ``Detector(uncertain_below=...)``.
-CERTAIN_AT: float = 0.98
+CERTAIN_AT: float = 0.97
 
 #: Calibrated confidence (0-1) under which a detection is not shown to players at all:
 #: the photo flow taps in certain detections, offers uncertain ones at or above this floor
@@ -26,7 +26,7 @@ CERTAIN_AT: float = 0.98
 #: on the calibration split to keep 98% of the right detections (docs/VISION.md,
 #: "Calibration").  Owned and tuned by the vision side; the web layer reads it from here and
 #: hard-codes no threshold of its own.
-SUGGEST_FLOOR: float = 0.37
+SUGGEST_FLOOR: float = 0.35
 
 
 @dataclass(frozen=True, slots=True)

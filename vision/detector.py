@@ -397,7 +397,8 @@ class Detector:
     output shape is not the one the detector feeds and reads (:data:`_SHAPES`), an unreadable
     calibration or verifier, a calibration fitted with (without) the verifier on a detector
     without (with) one (naming the missing file when both come from ``$HANAFUDA_VISION_MODELS``),
-    a calibration that weighs the print check on a detector without one, or an unknown backend;
+    a calibration that weighs the print check on a detector without one, a calibration fitted with
+    (without) the masker's visible shares on a detector without (with) one, or an unknown backend;
     ValueError for ``tiles`` under 1 or ``tile_overlap`` outside [0, 1).
     """
 
@@ -455,6 +456,14 @@ class Detector:
             raise ModelError(
                 "the calibration weighs the print check (printcheck.onnx), and this detector has none: "
                 "add printcheck.onnx to the models folder, or give a calibration fitted without it"
+            )
+        if self.calibration is not None and self.calibration.masker != (self.masker is not None):
+            fitted = "the masker's" if self.calibration.masker else "the stacking order's"
+            raise ModelError(
+                f"the calibration was fitted on {fitted} visible shares, and this detector has "
+                f"{'a masker' if self.masker is not None else 'no masker (masker.onnx)'}: give the models "
+                "folder the masker it was fitted with, or a calibration fitted for this detector "
+                "(scripts/calibrate_detector.py)"
             )
         if self.calibration is not None and self.calibration.verifier != (self.verifier is not None):
             fitted = "with" if self.calibration.verifier else "without"

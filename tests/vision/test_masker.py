@@ -1,5 +1,7 @@
 """The masker's runtime: its input and output layout, and a file it cannot use (no torch)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -50,9 +52,20 @@ def test_another_model_file_is_not_taken_for_a_masker():
         Detector(masker=find_model("localiser.onnx"), calibration=False)
 
 
-def test_without_a_masker_file_the_stacking_order_masks_stay():
+def test_without_a_masker_the_stacking_order_masks_stay_and_the_shipped_one_is_taken_by_default():
     assert Detector(masker=False, calibration=False).masker is None
-    assert Detector(calibration=False).masker is None  # none ships yet
+    assert Detector(calibration=False).masker.path == find_model("masker.onnx")  # ships (docs/VISION.md)
+
+
+@pytest.mark.parametrize(
+    "masker", [False, True], ids=["a masker, calibration fitted without", "no masker, calibration fitted with one"]
+)
+def test_a_calibration_fitted_for_the_other_visible_shares_is_refused(tmp_path, masker):
+    cal = json.loads(find_model("calibration.json").read_text(encoding="utf-8"))
+    cal["masker"] = masker
+    (tmp_path / "calibration.json").write_text(json.dumps(cal), encoding="utf-8")
+    with pytest.raises(ModelError, match="visible shares"):
+        Detector(masker=None if masker is False else False, calibration=tmp_path / "calibration.json")
 
 
 class _TopHalf(Masker):

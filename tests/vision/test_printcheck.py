@@ -73,7 +73,7 @@ def test_a_calibration_that_weighs_the_print_check_refuses_a_detector_without_on
     path = tmp_path / "calibration.json"
     Calibration(0.4, 0.9, 0.2, d=-0.3, verifier=True, f=0.3).save(path)
     with pytest.raises(ModelError, match=r"weighs the print check.*has none"):
-        Detector(calibration=path, printcheck=False)
+        Detector(calibration=path, printcheck=False, masker=False)
     # one fitted without it runs without one
     Calibration(0.4, 0.9, 0.2, d=-0.3, verifier=True).save(path)
-    assert Detector(calibration=path, printcheck=False).printcheck is None
+    assert Detector(calibration=path, printcheck=False, masker=False).printcheck is None

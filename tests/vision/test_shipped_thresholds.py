@@ -27,8 +27,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
-        ("CERTAIN_AT", CERTAIN_AT, 0.98),  # docs/VISION.md Calibration: precision >= 0.99 on calib + calib2
-        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.37),  # keeps 98% of the right detections on calib + calib2
+        ("CERTAIN_AT", CERTAIN_AT, 0.97),  # docs/VISION.md Calibration: precision >= 0.99 on calib + calib2
+        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.35),  # keeps 98% of the right detections on calib + calib2
     ],
     ids=["certain threshold (precision 0.99)", "suggestion floor (98% of right kept)"],
 )
@@ -78,12 +78,15 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.27, 0.97, -1.151, -0.813)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.169, 1.062, -0.971, -0.286)
     assert "calib" in cal.fitted_on
     assert cal.verifier  # fitted on the box verifier's probabilities, as the shipped detector gives
     # and on the print check's logit and how much of each box the others cover (docs/VISION.md)
-    assert (round(cal.f, 3), cal.context_names, tuple(round(w, 3) for w in cal.e)) == (0.352, ("cover",), (-0.43,))
+    assert (round(cal.f, 3), cal.context_names, tuple(round(w, 3) for w in cal.e)) == (0.362, ("cover",), (-0.42,))
     assert (PACKAGE_MODELS / "printcheck.onnx").is_file()
+    # and on the masker's visible shares (docs/VISION.md, "The masker (shipped)")
+    assert cal.masker
+    assert (PACKAGE_MODELS / "masker.onnx").is_file()
     # monotone: a better box probability (the verifier's) or class probability never lowers it
     s = np.linspace(0.36, 0.99, 20)
     alone = {"context": [0.0, 0.0, 0.0], "printcheck": 8.0}  # a card no box covers, read as a card
@@ -131,18 +134,19 @@ def _certain(d, threshold):
 
 
 # Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (the 8-bit
-# localiser, run 9's classifier, the box verifier, the print check and the calibration fitted with
-# them on calib + calib2; docs/VISION.md, "The print check"):
+# localiser, run 9's classifier, the box verifier, the masker, the print check and the calibration
+# fitted with them on calib + calib2; docs/VISION.md, "The masker (shipped)"):
 # threshold  certain  wrong  precision  recall
-#   0.90       174       2     0.989     0.570
-#   0.97       132       0     1.000     0.437
-#   0.975      129       0     1.000     0.427
-#   0.98       125       0     1.000     0.414   <- CERTAIN_AT, what calib + calib2 proposed
-#   0.985      115       0     1.000     0.381
-#   0.99       105       0     1.000     0.348
-# Recall 0.41 is 125 of the 302 cards (before the print check: 118 at 0.975, recall 0.391).
+#   0.90       187       2     0.989     0.613
+#   0.96       167       1     0.994     0.550
+#   0.97       155       1     0.994     0.510   <- CERTAIN_AT, what calib + calib2 proposed
+#   0.975      152       1     0.993     0.500
+#   0.98       147       1     0.993     0.483
+#   0.985      136       1     0.993     0.447
+# Recall 0.510 is 154 right of the 302 cards (before the masker: 125 at 0.98, recall 0.414, none wrong;
+# the one wrong now is above 0.99, so no threshold short of 1 removes it).
 PRECISION_AT_LEAST = 0.99
-RECALL_AT_LEAST = 0.41
+RECALL_AT_LEAST = 0.505
 
 
 @pytest.mark.slow
@@ -174,9 +178,10 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 @pytest.mark.slow
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection.
-    # Met on this sample's 6 distractor-only photos (highest 0.818 with the print check; 0.961
-    # before it), on the whole test split's 36 and on the 72 of the distract split (2 and 5 had
-    # one before the print check: printed card boxes; docs/VISION.md).
+    # Met on this sample's 6 distractor-only photos (highest 0.829 with the masker's calibration,
+    # 0.818 before it; 0.961 before the print check) and on the whole test split's 36; the 72 of
+    # the distract split get 1 (0 before the masker; 5 before the print check: printed card boxes;
+    # docs/VISION.md).
     from vision.synth.layouts import NO_CARDS
 
     d = heldout_sample

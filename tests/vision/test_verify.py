@@ -156,5 +156,5 @@ def test_a_detector_refuses_a_calibration_fitted_for_the_other_kind_of_box_score
         Detector(verifier=False)
     Calibration(1.0, 1.0, 0.0, verifier=False).save(tmp_path / "plain.json")
     with pytest.raises(ModelError, match="fitted without the box verifier, and this detector has one"):
-        Detector(calibration=tmp_path / "plain.json")
-    assert Detector(verifier=False, calibration=tmp_path / "plain.json").verifier is None
+        Detector(masker=False, calibration=tmp_path / "plain.json")
+    assert Detector(verifier=False, masker=False, calibration=tmp_path / "plain.json").verifier is None
