@@ -72,6 +72,17 @@ PlayerName = Annotated[
 ]
 
 
+def idempotency_key(then: str):
+    """The optional ``form_token`` field of a request: 1 to 200 characters, the idempotency key;
+    ``then`` says what a retry with it does (documented in the OpenAPI spec)."""
+    return Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description=f"must be a string of 1 to 200 characters (the idempotency key), or left out: {then}",
+    )
+
+
 class _Request(BaseModel):
     """JSON types as they are: no "5" for 5, no 1 for true."""
 
@@ -186,11 +197,7 @@ class NewRoundIn(RoundIn):
 
     model_config = ConfigDict(title="NewRound")
 
-    form_token: str | None = Field(
-        None,
-        min_length=1,
-        max_length=200,
-        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+    form_token: str | None = idempotency_key(
         "a retry with the same key in this session saves the round once",
     )
 
@@ -201,11 +208,7 @@ class EditRoundIn(RoundIn):
     model_config = ConfigDict(title="EditRound")
 
     version: int = Field(description="is required: the round's version when you read it (an integer)")
-    form_token: str | None = Field(
-        None,
-        min_length=1,
-        max_length=200,
-        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+    form_token: str | None = idempotency_key(
         "a retry of the same request with the same key in this session changes the round once",
     )
 
@@ -242,11 +245,7 @@ class NewSessionIn(_Request):
     rounds: list[dict[str, Any]] = Field(
         default_factory=list, max_length=MAX_ROUNDS, description=f"must be a list of at most {MAX_ROUNDS} rounds"
     )
-    form_token: str | None = Field(
-        None,
-        min_length=1,
-        max_length=200,
-        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+    form_token: str | None = idempotency_key(
         "a retry of the same request with the same key creates the session once and gets it back; "
         "another request with a used key is refused",
     )
@@ -290,11 +289,7 @@ class SetRulesIn(RulesIn):
 
     model_config = ConfigDict(title="SetRules")
 
-    form_token: str | None = Field(
-        None,
-        min_length=1,
-        max_length=200,
-        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+    form_token: str | None = idempotency_key(
         "a retry of the same request with the same key in this session changes the rules once",
     )
 
@@ -304,11 +299,7 @@ class DeleteRoundQuery(_Request):
 
     model_config = ConfigDict(title="DeleteRoundQuery")
 
-    form_token: str | None = Field(
-        None,
-        min_length=1,
-        max_length=200,
-        description="must be a string of 1 to 200 characters (the idempotency key), or left out: "
+    form_token: str | None = idempotency_key(
         "a retry with the same key in this session deletes the round once and answers 204 again",
     )
 
