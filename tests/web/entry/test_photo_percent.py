@@ -7,14 +7,16 @@ from referee.cards import BY_ID
 from referee.web.photo_review import Box, Suggestion, percent_sure
 from vision import CERTAIN_AT
 
+SURE = round(CERTAIN_AT * 100)  # the certain threshold in whole percents (97 for 0.97)
+
 
 # Bug (new-user try): a suggestion at 0.979 read "98% sure" beside a card tapped in at 0.98 (CERTAIN_AT), so
 # one "98% sure" card was trusted and the other asked, for no reason a player could see.
 @pytest.mark.parametrize(
     ("confidence", "reads"),
     [
-        (CERTAIN_AT, 98),  # the certain threshold: tapped in
-        (CERTAIN_AT - 0.001, 97),  # just under it: asked, and reads lower
+        (CERTAIN_AT, SURE),  # the certain threshold: tapped in
+        (CERTAIN_AT - 0.001, SURE - 1),  # just under it: asked, and reads lower
         (0.57, 57),  # 0.57 * 100 is 56.999... in floats
         (0.999, 99),
         (1.0, 100),
@@ -28,5 +30,5 @@ def test_a_confidence_reads_as_its_whole_percent_rounded_down(confidence, reads)
 def test_questions_and_boxes_read_the_same_percent():
     ask = Suggestion(BY_ID["pine-crane"], CERTAIN_AT - 0.001, "pile-1", "p1", 0)
     box = Box(0, {"confidence": CERTAIN_AT - 0.001, "card": "pine-crane"}, "pine-crane", "ask", None)
-    assert ask.percent == box.percent == 97
-    assert "97%" in Box(0, {"confidence": 0.979}, "pine-crane", "in", None).label
+    assert ask.percent == box.percent == SURE - 1
+    assert f"{SURE}%" in Box(0, {"confidence": CERTAIN_AT + 0.009}, "pine-crane", "in", None).label
