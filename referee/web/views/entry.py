@@ -64,6 +64,9 @@ bp = Blueprint("entry", __name__)
 
 #: Error codes of checks that need every card in the piles: the live preview holds them back until then.
 DEFERRED_CHECKS = ("bad-decision", "missing-decision", "pile-points")
+#: Error codes the live preview says as guidance while the piles are being entered, not as an error, and not at
+#: all before the first card: what grows as cards are tapped in (a Go-Stop stopper's points, ``below-stop-points``).
+GUIDANCE_CHECKS = ("below-stop-points",)
 
 
 @bp.errorhandler(413)
@@ -171,11 +174,13 @@ def preview(token: str):
     count = cards_entered(data)
     # Claims and card points are checked once the piles are in; until then they are not errors.
     deferred = count < 48 and code in DEFERRED_CHECKS
+    guidance = code in GUIDANCE_CHECKS
     page = render_template(
         "entry/partials/preview.html",
         s=sess,
         result=result,
-        error=None if deferred else error,
+        error=None if deferred or guidance else error,
+        guidance=error if guidance and count else None,
         deferred=deferred,
         suggest=suggestions(opened, data, dealer, context) if error is None or deferred else None,
         count=count,
