@@ -7,7 +7,8 @@ is a valid ``hanafuda-referee game`` input (``export_data``).  The archive is ``
 "hanafuda-referee/sessions-v1", "exported": time, "sessions": [session export, ...]}``, so the
 home page's Import and ``hanafuda-referee import`` take an archive or a single export alike.
 ``session_from_export`` checks a session to create, whole, before anything is stored (the API's
-new session goes through it too), its card-list house rules as card ids (``ruleset.canonical_options``).
+new session goes through it too), its card-list house rules as card ids (``ruleset.canonical_options``), every
+house rule the rules refuse named at once (``service.rules.check_rule_options``: a ``ruleset.RefusedOptionsError``).
 A session export (``"format"`` set) holds stored rounds: they are replayed as the scoreboard replays
 them, so a round an edit or a rules change left "not counted" (the game already over, say) comes back
 as the data it is; a bare ``game`` (the API's new session, a hand-written file) is played as new
@@ -36,10 +37,10 @@ from referee.web.forms.limits import (
     cut_name,
     name_length,
     name_too_long,
-    option_number_error,
 )
 from referee.web.forms.options import check_preset
 from referee.web.round_shape import stored_round
+from referee.web.service.rules import check_rule_options
 from referee.web.service.session import Opened, board
 
 if TYPE_CHECKING:
@@ -104,9 +105,8 @@ def _checked_session(data: Any) -> tuple[dict[str, Any], list[str]]:
     options = game.get("options") or {}
     if not isinstance(options, dict):
         raise RefereeError("bad-ruleset", '"options" must be an object of option names to values, e.g. {"target": 600}')
-    if error := option_number_error(options):
-        raise RefereeError("bad-ruleset", f'"options": {error}')
     check_preset(ruleset)
+    check_rule_options(ruleset, options)  # every refused option at once: canonical_options would say the first
     options = canonical_options(ruleset, options)  # card lists as ids, as the new-session form stores them
     info = api.ruleset_json(ruleset, options)
     players = game["players"]
