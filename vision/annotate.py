@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.detection import Detection
+from vision.detection import Detection, percent_sure
 from vision.imageio import load_image
 
 
@@ -24,7 +24,7 @@ def annotate(image, detections: list[Detection], max_side: int = 2048) -> Image.
         x1, y1, x2, y2 = (v * s for v in det.box)
         col = (255, 150, 0) if det.uncertain else (0, 220, 60)
         d.rectangle((x1, y1, x2, y2), outline=col, width=width)
-        label = f"{det.card} {det.confidence:.2f}{' ?' if det.uncertain else ''}"
+        label = f"{det.card} {percent_sure(det.confidence) / 100:.2f}{' ?' if det.uncertain else ''}"
         tb = d.textbbox((x1, y1), label, font=font)
         ty = max(0, y1 - (tb[3] - tb[1]) - 4)
         d.rectangle((x1, ty, x1 + tb[2] - tb[0] + 4, ty + tb[3] - tb[1] + 4), fill=col)

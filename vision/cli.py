@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from referee.paths import cannot_write, names_a_folder, same_file, write_whole
-from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR
+from vision.detection import BACKENDS, CERTAIN_AT, SUGGEST_FLOOR, percent_sure
 from vision.errors import ImageError, ModelError
 
 
@@ -128,7 +128,7 @@ def run_detect(args: argparse.Namespace) -> int:
             for d in dets:
                 box = ", ".join(f"{v:.0f}" for v in d.box)
                 flag = " (too covered to read)" if d.covered else " ?" if d.uncertain else ""
-                print(f"  {d.card:26} {d.confidence:5.2f}  [{box}]{flag}")
+                print(f"  {d.card:26} {percent_sure(d.confidence) / 100:5.2f}  [{box}]{flag}")
             if hidden:
                 guesses = f"{hidden} guess{'es' if hidden != 1 else ''}"
                 print(f"  ({guesses} under {SUGGEST_FLOOR} not shown; --all lists them)")

@@ -19,7 +19,6 @@ Pure functions over those records, with no Flask and no database: the views in
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from typing import Any, Protocol
 
 from referee.cards import BY_ID, CARDS, Card
 from referee.web.forms.limits import shortened
-from vision.detection import Detection
+from vision.detection import Detection, percent_sure
 from vision.merge import merge
 
 #: ``ask`` of a stored uncertain detection: not answered yet, answered Yes, answered No.
@@ -135,14 +134,6 @@ def short_name(card: str | None, limit: int = 16) -> str:
     if card is None:
         return "✕"
     return shortened(BY_ID[card].name, limit)
-
-
-def percent_sure(confidence: float) -> int:
-    """A calibrated confidence (0-1) as the whole percent players read ("97% sure"), rounded *down*:
-    rounded to the nearest, a suggestion at 0.979 read "98% sure" beside a card tapped in at 0.98
-    (``vision.CERTAIN_AT``), and players could not tell why one was asked and the other not.  The
-    small term keeps 0.57 at 57 (its float product is 56.99999...)."""
-    return math.floor(float(confidence) * 100 + 1e-9)
 
 
 @dataclass(frozen=True)

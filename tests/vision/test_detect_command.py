@@ -8,11 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
 import vision.cli as cli
-from vision.detection import SUGGEST_FLOOR, Detection
+from vision.detection import CERTAIN_AT, SUGGEST_FLOOR, Detection
 from vision.errors import ImageError
 from vision.imageio import load_image
 
@@ -316,3 +317,17 @@ def test_an_annotated_image_that_cannot_be_written_is_one_error_and_the_others_g
     assert (tmp_path / "ann-1.jpg").exists()
     assert (tmp_path / "ann-3.jpg").exists()
     assert not (tmp_path / "ann-2.jpg").exists()
+
+
+# Bug (fresh-install try): a detection at 0.9699 printed "0.97 ?" while CERTAIN_AT was 0.97, so the
+# line read as sure as the threshold and was still flagged; shown confidences are rounded down
+# (vision.detection.percent_sure, as in the photo flow).
+def test_an_uncertain_confidence_never_prints_as_high_as_the_threshold(parser, photo, capsys, monkeypatch):
+    just_under = float(np.nextafter(CERTAIN_AT, 0))
+    monkeypatch.setattr(
+        FakeDetector, "detect", lambda self, path: [Detection("pine-crane", just_under, (1, 2, 30, 40), True)]
+    )
+    cli.run_detect(parser.parse_args([str(photo)]))
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.endswith("?")
+    assert float(line.split()[1]) < CERTAIN_AT

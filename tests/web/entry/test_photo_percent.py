@@ -1,6 +1,7 @@
 """How sure a photo's detections read to players (referee/web/photo_review.py): whole percents,
 rounded down, so that no question reads as sure as a card that was tapped in."""
 
+import numpy as np
 import pytest
 
 from referee.cards import BY_ID
@@ -17,6 +18,7 @@ SURE = round(CERTAIN_AT * 100)  # the certain threshold in whole percents (97 fo
     [
         (CERTAIN_AT, SURE),  # the certain threshold: tapped in
         (CERTAIN_AT - 0.001, SURE - 1),  # just under it: asked, and reads lower
+        (float(np.nextafter(CERTAIN_AT, 0)), SURE - 1),  # the float just under it, too
         (0.57, 57),  # 0.57 * 100 is 56.999... in floats
         (0.999, 99),
         (1.0, 100),
