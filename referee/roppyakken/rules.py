@@ -234,6 +234,13 @@ class RoppyakkenRules:
         raise KeyError(yaku_id)
 
     @property
+    def ends_at_target(self) -> bool:
+        """Whether reaching the target ends the game (RULES.md "Instant wins and the end of the game"): a game
+        played to the target; not one of fixed ``rounds``, which the rounds end (the scoreboard's "to go" and
+        progress bars toward the target show only here)."""
+        return not self.options.rounds
+
+    @property
     def plays_first_to_target(self) -> bool:
         """``first_to_target_wins`` decides games played to the target (not fixed rounds)."""
         o = self.options

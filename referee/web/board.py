@@ -115,6 +115,9 @@ class Board:
     #: The players level at the top whose tie alone keeps the game going (the game result's ``level``: the rules
     #: play another round for it, RULES.md "Instant wins and the end of the game", KOIKOI-RULES.md ``tie``).
     level: tuple[str, ...] = ()
+    #: Whether reaching ``target`` ends the game (the rules' ``ends_at_target``): only then does the board show
+    #: each player's "to go" and progress bar toward it; a game of fixed rounds shows its round count instead.
+    ends_at_target: bool = False
 
     def level_line(self) -> str:
         """Why the game goes on where its rules would have ended it, as the board says it: "Ben and Chie are
@@ -158,8 +161,9 @@ class Board:
         return f"round {played + 1} of {planned} next"
 
     def to_go(self, player: str) -> int | None:
-        """Points the player still needs to reach the target (0 once there); None without a target."""
-        if not self.target:
+        """Points the player still needs to reach the target (0 once there); None without a target, or where
+        the target does not end the game (``ends_at_target``: a game of fixed rounds)."""
+        if not self.target or not self.ends_at_target:
             return None
         return max(0, self.target - self.totals.get(player, 0))
 
@@ -536,6 +540,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.winners = (out["winner"],) if out.get("winner") else ()
     board.goal = getattr(rules, "goal", "")
     board.level = tuple(out.get("level") or ())
+    board.ends_at_target = bool(target) and getattr(rules, "ends_at_target", False)
     return board
 
 
