@@ -317,11 +317,12 @@ def test_a_round_of_nothing_is_a_422_naming_piles_and_totals(client, h, keeper, 
 
 
 HUGE = [
-    ("post", "/api/v1/sessions", {"name": "x", "players": ["A", "B"], "options": {"target": 10**30}}, "target"),
+    # the new session and the rules' routes name the field as the rules name one (``field 'options.target' is
+    # ...``): every refused option is said at once (test_api_refused_keys_and_numbers.py,
+    # test_api_new_session_every_refused_option.py)
+    ("post", "/api/v1/sessions", {"name": "x", "players": ["A", "B"], "options": {"target": 10**30}}, "target'"),
     ("post", "/api/v1/sessions", {"name": "x", "players": ["A", "B"], "options": {"yaku.oozan.points": -(10**7)}},
-     "yaku.oozan.points"),
-    # the rules' routes name the field as the rules name one (``field 'options.target' is ...``): every refused
-    # option is said at once (test_api_refused_keys_and_numbers.py)
+     "yaku.oozan.points'"),
     ("post", "{edit}/rescore", {"options": {"fuke.threshold": 10**30}}, "fuke.threshold'"),
     ("put", "{edit}/rules", {"options": {"target": 1e300}}, "target'"),
     ("put", "{edit}/rules", {"options": {"fuke.excluded_months": [1, 10**30]}}, "fuke.excluded_months[1]'"),

@@ -22,7 +22,6 @@ from referee.web.forms.limits import (
     MAX_ROUNDS,
     MAX_SESSION_NAME,
     name_length,
-    option_number_error,
 )
 
 Card = Annotated[
@@ -34,17 +33,6 @@ Card = Annotated[
     ),
 ]
 Cards = list[Card]
-
-
-def _option_numbers(options: dict[str, Any]) -> dict[str, Any]:
-    error = option_number_error(options)
-    if error:
-        raise PydanticCustomError("option_number", error)
-    return options
-
-
-#: Ruleset overrides (dotted keys to values) whose numbers stay within ``forms.limits.MAX_OPTION_NUMBER``.
-Options = Annotated[dict[str, Any], AfterValidator(_option_numbers)]
 
 
 def _name_characters(name: str) -> str:
@@ -214,7 +202,9 @@ class EditRoundIn(RoundIn):
 
 
 class NewSessionIn(_Request):
-    """A new session, optionally with its rounds (as in a session export's ``game``)."""
+    """A new session, optionally with its rounds (as in a session export's ``game``).  Its ``options``' numbers
+    are bounded where the rules check them (``service.archive.session_from_export``, through
+    ``service.rules.check_rule_options``), so a number past the bound is said with every other refused option."""
 
     model_config = ConfigDict(title="NewSession")
 
@@ -229,10 +219,11 @@ class NewSessionIn(_Request):
         min_length=1,
         description="must be a preset name (`hanafuda-referee rulesets` lists them); default Roppyakken",
     )
-    options: Options = Field(
+    options: dict[str, Any] = Field(
         default_factory=dict,
         description='must be an object of option names to values, e.g. {"target": 600}; every number in it '
-        f"between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}",
+        f"between {-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}; every option the rules refuse is named at once "
+        "(422 `bad-ruleset`, `problems`)",
     )
     players: list[PlayerName] = Field(
         min_length=2,

@@ -34,8 +34,8 @@ class ProblemOut(_Response):
 
 
 class RulesRefusedOut(ErrorOut):
-    """An error of other rules for a session; when the rules refuse options, ``problems`` names every one at
-    once (and ``message`` names them all too), else it is left out."""
+    """An error of a new session or of other rules for a session; when the rules refuse options, ``problems``
+    names every one at once (and ``message`` names them all too), else it is left out."""
 
     model_config = ConfigDict(title="RulesRefused")
 

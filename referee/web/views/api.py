@@ -208,20 +208,27 @@ def list_sessions():
     return jsonify({"sessions": out})
 
 
+#: 422 on the new session: its rules as on a route that takes other rules (``_rules_refused``).
+_NEW_SESSION_WORDS = {422: "The request breaks the schema, or the session is invalid (its players, rounds or "
+                      "rules); `problems` names every option the rules refuse"}
+
+
 @bp.post("/sessions")
-@validate(json=NewSessionIn, resp=responses({201: SessionOut, 200: SessionOut}, 400, 413, 422, 501, 503))
+@validate(json=NewSessionIn, resp=responses({201: SessionOut, 200: SessionOut}, 400, 413, 422, 501, 503,
+                                            words=_NEW_SESSION_WORDS, HTTP_422=RulesRefusedOut))
 def create_session():
     """Create a session from ``{name, ruleset, options, players, dealer, rounds?, form_token?}``.
 
     ``form_token`` is the idempotency key: a retry of the same request with the same key (a
     lost reply, a double tap) creates nothing and gets the first session back with 200
     instead of 201; another request with a used key is refused with 422 ``form-token-reused``.
-    API keys are kept apart from the web forms' one-time tokens."""
+    API keys are kept apart from the web forms' one-time tokens.  Options the rules refuse are named every one
+    at once, in ``problems``, as for ``PUT /rules``."""
     body = body_object()
     try:
         created = archive.session_from_export({"name": body["name"], "game": body})
     except RefereeError as e:
-        return error_response(422, e.message, e.code)
+        return _rules_refused(e)
     key = body.get("form_token")
     try:
         made, fresh = store.create_sessions_once(
@@ -487,8 +494,9 @@ def _rules_body(sess: store.Session) -> tuple[str, dict[str, Any]]:
 
 
 def _rules_refused(e: RefereeError):
-    """422 for rules a session cannot take: the error as ever, plus ``problems`` (``RulesRefusedOut``) naming
-    each option the rules refuse (``ruleset.RefusedOptionsError``) with why, in the order they are checked."""
+    """422 for rules a session cannot take (a new session's, or other rules for one): the error as ever, plus
+    ``problems`` (``RulesRefusedOut``) naming each option the rules refuse (``ruleset.RefusedOptionsError``) with
+    why, in the order they are checked."""
     if not isinstance(e, RefusedOptionsError):
         return error_response(422, e.message, e.code)
     refused = [*e.refusals, *([(None, e.other)] if e.other is not None else [])]
