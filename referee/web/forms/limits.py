@@ -44,22 +44,6 @@ def _past_the_bound(value: Any) -> tuple[list[str | int], Any] | None:
     return None
 
 
-def _number_shown(value: Any) -> str:
-    return str(value) if len(str(value)) <= 40 else f"a number of {len(str(value))} digits"
-
-
-def option_number_error(options: Mapping[str, Any]) -> str | None:
-    """What is wrong with the numbers in ruleset overrides (``{"target": 10**30}`` -> ``'target is
-    1000000000000000000000000000000; a number in the rules must be between -1000000 and 1000000'``),
-    looking into lists and tables; None when every number is within ``MAX_OPTION_NUMBER``."""
-    found = _past_the_bound(dict(options))
-    if found is None:
-        return None
-    where, value = found
-    return (f"{'.'.join(map(str, where))} is {_number_shown(value)}; a number in the rules must be between "
-            f"{-MAX_OPTION_NUMBER} and {MAX_OPTION_NUMBER}")
-
-
 def option_number_refusal(source: str, key: str, value: Any) -> FieldError | None:
     """An option past the bound on numbers (``MAX_OPTION_NUMBER``) refused as the rules refuse a field
     (``referee.ruleset.OptionCheck``, so ``check_options`` says it with every other refused option):
