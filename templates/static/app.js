@@ -190,6 +190,15 @@
     if (form) { refresh(form); }
   });
 
+  // A game menu whose page answers a change with other parts only (the new-session form's: its options): the
+  // chosen game's whole title follows it over the menu on a narrow phone (app.css ".menu").
+  document.addEventListener("change", function (ev) {
+    var select = ev.target, name = select.parentElement && select.parentElement.querySelector(".menu-name");
+    if (!select.hasAttribute || !select.hasAttribute("data-menu-follows") || !name) { return; }
+    Array.prototype.forEach.call(select.options, function (o) { o.defaultSelected = o.selected; });
+    name.textContent = select.options[select.selectedIndex].text;
+  });
+
   // New session without htmx (offline, CDN and local copy both failed): a preset change
   // reloads the page's option fields from the server, as the no-JS button does.
   document.addEventListener("change", function (ev) {
