@@ -77,3 +77,21 @@ def first_form_error(client, token: str, fields, signed) -> str:
     found = re.findall(r'<p class="error"[^>]*>(.*?)</p>', body, flags=re.S)
     assert found, "no error on the page"
     return " ".join(found[0].split())
+
+
+def assert_every_refusal_said(body: dict, problems: list[tuple[str, str]], source: str) -> None:
+    """An API 422 ``bad-ruleset`` answer ``body`` names each refused option of ``problems`` ((key, the start
+    of its refusal), in order) in its ``problems`` list and in its one ``message`` (refusals of ``source``)."""
+    assert body["error"] == "bad-ruleset"
+    assert [p["option"] for p in body["problems"]] == [key for key, _ in problems]
+    for (key, said), problem in zip(problems, body["problems"], strict=True):
+        assert problem["message"].startswith(said), key
+        assert f"{key} ({said.removeprefix(f'{source}: ')}" in body["message"]  # the message names them all too
+
+
+def ask_rules(client, route: str, token: str, body: dict):
+    """The API's rules asked of session ``token``: ``"rescore"`` (``POST .../rescore``, the what-if) or
+    ``"rules"`` (``PUT .../rules``, the rules fixed), with the JSON ``body``."""
+    if route == "rescore":
+        return client.post(f"/api/v1/sessions/{token}/rescore", json=body)
+    return client.put(f"/api/v1/sessions/{token}/rules", json=body)

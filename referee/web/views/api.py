@@ -310,16 +310,20 @@ def add_round(token: str):
     return _saved_round(opened, row, created)
 
 
+def _round_answer(opened: Opened, row: store.RoundRow, **flag: bool) -> dict:
+    """A saved round's answer: its id, position and version, ``flag`` (``created`` or ``changed``), and the
+    session as it is now."""
+    return {
+        "id": row.id,
+        "round": row.position,
+        "version": row.version,
+        **flag,
+        "session": session_json(service.saved(get_db(), opened)),
+    }
+
+
 def _saved_round(opened: Opened, row: store.RoundRow, created: bool):
-    return jsonify(
-        {
-            "id": row.id,
-            "round": row.position,
-            "version": row.version,
-            "created": created,
-            "session": session_json(service.saved(get_db(), opened)),
-        }
-    ), 201 if created else 200
+    return jsonify(_round_answer(opened, row, created=created)), 201 if created else 200
 
 
 def _change_key(key: str | None, route: str, body: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -375,15 +379,7 @@ def _edit_retried(opened: Opened, round_id: int, e: store.ChangeTokenUsedError):
 
 
 def _edited_round(opened: Opened, row: store.RoundRow, changed: bool):
-    return jsonify(
-        {
-            "id": row.id,
-            "round": row.position,
-            "version": row.version,
-            "changed": changed,
-            "session": session_json(service.saved(get_db(), opened)),
-        }
-    )
+    return jsonify(_round_answer(opened, row, changed=changed))
 
 
 @bp.put("/sessions/<token>/rounds/<int:round_id>")

@@ -5,18 +5,12 @@ refused option, naming it and saying why in a sentence."""
 from __future__ import annotations
 
 import pytest
-from web_helpers import rounds
+from web_helpers import ask_rules, rounds
 
 TARGET = "preset roppyakken (with options): field 'options.target' is -5; expected an integer of at least 1"
 WINNER = ("preset roppyakken (with options): field 'options.winner' is 'zzz'; expected one of 'highest-total', "
           "'most-times-over-target'")
 OOZAN = "preset roppyakken (with options): field 'yaku.oozan.points' is 1.5; expected an integer"
-
-
-def _ask(client, route: str, token: str, body: dict):
-    if route == "rescore":
-        return client.post(f"/api/v1/sessions/{token}/rescore", json=body)
-    return client.put(f"/api/v1/sessions/{token}/rules", json=body)
 
 
 ROUTES = pytest.mark.parametrize("route", ["rescore", "rules"], ids=["POST rescore", "PUT rules"])
@@ -35,7 +29,7 @@ ROUTES = pytest.mark.parametrize("route", ["rescore", "rules"], ids=["POST resco
 )
 def test_every_refused_option_is_named_in_one_answer(client, keeper, h, route, options, problems):
     client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)})
-    r = _ask(client, route, keeper, {"options": options})
+    r = ask_rules(client, route, keeper, {"options": options})
     assert r.status_code == 422
     body = r.get_json()
     assert body["error"] == "bad-ruleset"
@@ -48,7 +42,7 @@ def test_every_refused_option_is_named_in_one_answer(client, keeper, h, route, o
 
 @ROUTES
 def test_one_refused_option_keeps_its_message_and_is_listed(client, keeper, route):
-    r = _ask(client, route, keeper, {"options": {"target": -5}})
+    r = ask_rules(client, route, keeper, {"options": {"target": -5}})
     assert r.status_code == 422
     assert r.get_json() == {"error": "bad-ruleset", "message": TARGET, "problems": [{"option": "target",
                                                                                      "message": TARGET}]}
@@ -56,7 +50,7 @@ def test_one_refused_option_keeps_its_message_and_is_listed(client, keeper, rout
 
 @ROUTES
 def test_an_error_about_no_option_has_no_problems(client, keeper, route):
-    r = _ask(client, route, keeper, {"ruleset": "no-such-preset"})
+    r = ask_rules(client, route, keeper, {"ruleset": "no-such-preset"})
     assert r.status_code == 422
     assert set(r.get_json()) == {"error", "message"}
 

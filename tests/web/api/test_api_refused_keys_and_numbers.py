@@ -5,18 +5,12 @@ the bound any rule may hold (``forms.limits.MAX_OPTION_NUMBER``) with every othe
 from __future__ import annotations
 
 import pytest
-from web_helpers import rounds
+from web_helpers import ask_rules, assert_every_refusal_said, rounds
 
 SOURCE = "preset roppyakken (with options)"
 TARGET = f"{SOURCE}: field 'options.target' is -5; expected an integer of at least 1"
 FUK = f"{SOURCE}: field 'options.fuk' is {{\"threshold\": 40}}; expected no such field (known: players, target, "
 BOUND = "expected a number between -1000000 and 1000000"
-
-
-def _ask(client, route: str, token: str, body: dict):
-    if route == "rescore":
-        return client.post(f"/api/v1/sessions/{token}/rescore", json=body)
-    return client.put(f"/api/v1/sessions/{token}/rules", json=body)
 
 
 ROUTES = pytest.mark.parametrize("route", ["rescore", "rules"], ids=["POST rescore", "PUT rules"])
@@ -44,14 +38,10 @@ ROUTES = pytest.mark.parametrize("route", ["rescore", "rules"], ids=["POST resco
 def test_a_mistyped_key_and_a_number_past_the_bound_are_said_with_the_rest(client, keeper, h, route, options,
                                                                           problems):
     client.post(f"/api/v1/sessions/{keeper}/rounds", json={"piles": h.piles(0)})
-    r = _ask(client, route, keeper, {"options": options})
+    r = ask_rules(client, route, keeper, {"options": options})
     assert r.status_code == 422
     body = r.get_json()
-    assert body["error"] == "bad-ruleset"
-    assert [p["option"] for p in body["problems"]] == [key for key, _ in problems]
-    for (key, said), problem in zip(problems, body["problems"], strict=True):
-        assert problem["message"].startswith(said), key
-        assert f"{key} ({said.removeprefix(f'{SOURCE}: ')}" in body["message"]  # the message names them all too
+    assert_every_refusal_said(body, problems, SOURCE)
     assert client.get(f"/api/v1/sessions/{keeper}").get_json()["options"] == {}  # nothing applied
     assert len(rounds(client, keeper)) == 1
 
@@ -59,7 +49,7 @@ def test_a_mistyped_key_and_a_number_past_the_bound_are_said_with_the_rest(clien
 @ROUTES
 def test_a_number_past_the_bound_alone_is_one_refused_option(client, keeper, route):
     said = f"{SOURCE}: field 'options.target' is 1e+300; {BOUND}"
-    r = _ask(client, route, keeper, {"options": {"target": 1e300}})
+    r = ask_rules(client, route, keeper, {"options": {"target": 1e300}})
     assert r.status_code == 422
     assert r.get_json() == {"error": "bad-ruleset", "message": said, "problems": [{"option": "target",
                                                                                    "message": said}]}
