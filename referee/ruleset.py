@@ -15,7 +15,7 @@ Pure core: standard library and ``referee`` only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -26,8 +26,8 @@ from referee.presets import TABLE_KEYS, apply_overrides, merge, parse_value
 from referee.schema import FieldError, option_specs
 
 __all__ = ["TABLE_KEYS", "OptionCheck", "RefusedOptionsError", "apply_overrides", "canonical_options",
-           "check_options", "load_ruleset", "load_table", "merge", "option_path", "parse_value", "preset_names",
-           "refused_options"]
+           "check_options", "every_refusal", "load_ruleset", "load_table", "merge", "option_path", "parse_value",
+           "preset_names", "refused_options"]
 
 
 def _preset_dir() -> Traversable:
@@ -129,6 +129,13 @@ def refused_options(name_or_path: str | Path, options: Mapping[str, Any] | None,
             del checked[key]
         else:
             return checked, refused, None
+
+
+def every_refusal(refused: Sequence[tuple[str, RefereeError]], other: RefereeError | None
+                  ) -> list[tuple[str | None, RefereeError]]:
+    """``refused_options``' refusals as one list: ``(key, refusal)`` of each option refused, then ``(None, the
+    refusal about no option)`` when there is one (what the forms and the API say, each in turn)."""
+    return [*refused, *([(None, other)] if other is not None else [])]
 
 
 class RefusedOptionsError(RefereeError):

@@ -69,17 +69,22 @@ def keep_form_token(db: Database, session_id: int, form_token: str, round_id: in
     db["form_tokens"].insert({**used, "created": _now()})
 
 
+def _kept_form_token(db: Database, session_id: int, token: str) -> dict | None:
+    """The row a round form's one-time token was kept in (``keep_form_token``), or None."""
+    return next(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1), None)
+
+
 def round_of_form_token(db: Database, session_id: int, token: str) -> int | None:
     """The round saved with a round form's one-time token, if any."""
-    rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
-    return rows[0]["round_id"] if rows else None
+    row = _kept_form_token(db, session_id, token)
+    return row["round_id"] if row else None
 
 
 def form_token_digest(db: Database, session_id: int, token: str) -> str | None:
     """The digest kept with the round a round form's one-time token saved (what names the round as that form
     saved it), or None: the token saved none, or was kept without a digest."""
-    rows = list(db["form_tokens"].rows_where("token = ? AND session_id = ?", [token, session_id], limit=1))
-    return rows[0]["digest"] if rows else None
+    row = _kept_form_token(db, session_id, token)
+    return row["digest"] if row else None
 
 
 class ChangeTokenUsedError(StoreError):

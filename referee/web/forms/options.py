@@ -16,7 +16,7 @@ from typing import Any
 from referee import api
 from referee.errors import RefereeError
 from referee.notation import option_cards, split_card_list
-from referee.ruleset import parse_value, refused_options
+from referee.ruleset import every_refusal, parse_value, refused_options
 from referee.schema import FieldError
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_OPTION_NUMBER, MAX_PLAYERS, option_number_refusal
@@ -285,7 +285,7 @@ def requested_rules(form: FormData, own_ruleset: str, own_options: Mapping[str, 
     if asked and "ruleset" not in errors:  # every option the rules refuse, said at once, with the fields' errors
         # a number past the bound is one more refused option, said with the rest (forms.limits)
         _, refusals, other = refused_options(ruleset, options, option_number_refusal)
-        for _, e in [*refusals, *([(None, other)] if other is not None else [])]:
+        for _, e in every_refusal(refusals, other):
             at = option_error(e, specs)
             if at and at[0] in form:  # typed in its field: said there, as on the new-session form
                 errors.setdefault(*at)

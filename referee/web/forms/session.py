@@ -12,7 +12,7 @@ from typing import Any
 from referee import api, families
 from referee.errors import PlayerCountError, RefereeError
 from referee.names import clean_name, printable_name, repeated_name
-from referee.ruleset import refused_options
+from referee.ruleset import every_refusal, refused_options
 from referee.web.forms import FormData
 from referee.web.forms.limits import MAX_NAME, MAX_PLAYERS, MAX_SESSION_NAME, cut_name, name_length, name_too_long
 from referee.web.forms.options import option_error, option_fields, parse_option_fields
@@ -53,7 +53,7 @@ def _rules_refused(sf: SessionForm, options: dict[str, Any], specs: Sequence[Map
     (``sf.errors``; ``refused_options`` leaves it out to check the rest, so every refused option is said at
     once).  Returns the options the rules took; an error about no option is said at the game (``ruleset``)."""
     checked, refused, other = refused_options(sf.ruleset, options)
-    for e in [*(e for _, e in refused), *([other] if other is not None else [])]:
+    for _, e in every_refusal(refused, other):
         sf.errors.setdefault(*(option_error(e, specs) or ("ruleset", e.message)))
     return checked
 

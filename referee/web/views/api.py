@@ -26,7 +26,7 @@ from referee import store
 from referee.errors import RefereeError
 from referee.family import Family
 from referee.rescore import merged_options
-from referee.ruleset import RefusedOptionsError
+from referee.ruleset import RefusedOptionsError, every_refusal
 from referee.web import photos, privacy
 from referee.web.access import load, no_round, round_or_404
 from referee.web.board import Board, RoundView
@@ -495,8 +495,7 @@ def _rules_refused(e: RefereeError):
     why, in the order they are checked."""
     if not isinstance(e, RefusedOptionsError):
         return error_response(422, e.message, e.code)
-    refused = [*e.refusals, *([(None, e.other)] if e.other is not None else [])]
-    problems = [{"option": key, "message": why.message} for key, why in refused]
+    problems = [{"option": key, "message": why.message} for key, why in every_refusal(e.refusals, e.other)]
     return jsonify({"error": e.code, "message": e.message, "problems": problems}), 422
 
 
