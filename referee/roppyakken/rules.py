@@ -241,6 +241,15 @@ class RoppyakkenRules:
         return not self.options.rounds
 
     @property
+    def goal_target(self) -> int | None:
+        """The points the game is won by reaching, as ``goal`` says it: the target of a game played to it,
+        or the one each time over which counts (``winner = most-times-over-target``); None for a game of
+        fixed ``rounds`` won by the highest total, where the target plays no part (RULES.md "Instant wins and
+        the end of the game").  The scoreboard's chart draws it; the API's session ``goal`` gives it."""
+        o = self.options
+        return o.target if not o.rounds or o.winner == "most-times-over-target" else None
+
+    @property
     def plays_first_to_target(self) -> bool:
         """``first_to_target_wins`` decides games played to the target (not fixed rounds)."""
         o = self.options

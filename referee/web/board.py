@@ -118,6 +118,10 @@ class Board:
     #: Whether reaching ``target`` ends the game (the rules' ``ends_at_target``): only then does the board show
     #: each player's "to go" and progress bar toward it; a game of fixed rounds shows its round count instead.
     ends_at_target: bool = False
+    #: The points the game is won by reaching (the rules' ``goal_target``: a game played to the target, or
+    #: counting times over it), which the chart draws; None where no target decides (a game of fixed rounds won
+    #: by the total, a family without a target).
+    goal_target: int | None = None
 
     def level_line(self) -> str:
         """Why the game goes on where its rules would have ended it, as the board says it: "Ben and Chie are
@@ -541,6 +545,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.goal = getattr(rules, "goal", "")
     board.level = tuple(out.get("level") or ())
     board.ends_at_target = bool(target) and getattr(rules, "ends_at_target", False)
+    board.goal_target = getattr(rules, "goal_target", None)
     return board
 
 

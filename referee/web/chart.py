@@ -2,8 +2,9 @@
 
 ``totals_chart(board)`` returns the ``<svg>`` markup (no script, no external file, so it works
 without JavaScript and under a strict Content-Security-Policy), or an empty string before the
-first counted round.  Points boards draw the target as a dashed line; money boards (Hachi-hachi)
-label the axis in kan.  Must not import the store.
+first counted round.  Points boards draw the target as a dashed line where reaching it wins (the board's
+``goal_target``: not in a game of fixed rounds won by the total); money boards (Hachi-hachi) label the axis
+in kan.  Must not import the store.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def totals_chart(board: Board, label: Callable[[int], str] | None = None, unit: 
         return Markup("")
     label = label or str
     values = [t for line in data.values() for t in line]
-    if board.target:
-        values.append(board.target)
+    target = board.goal_target
+    if target:
+        values.append(target)
     lo, hi = min(0, *values), max(0, *values)
     if hi == lo:
         hi = lo + 1
@@ -77,9 +79,9 @@ def totals_chart(board: Board, label: Callable[[int], str] | None = None, unit: 
             f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#e6e0d9"/>'
             f'<text x="{left - 4}" y="{y(t) + 4:.1f}" text-anchor="end">{escape(label(t))}</text>'
         )
-    if board.target:
+    if target:
         parts.append(
-            f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y(board.target):.1f}" y2="{y(board.target):.1f}" '
+            f'<line class="target" x1="{left}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
             f'stroke="#5f5853" stroke-dasharray="4 4"/>'
         )
     step = max(1, rounds // 8)
