@@ -122,6 +122,9 @@ class Board:
     #: counting times over it), which the chart draws; None where no target decides (a game of fixed rounds won
     #: by the total, a family without a target).
     goal_target: int | None = None
+    #: The rounds the game is played over (the rules' option ``rounds``), None where they do not end it (a game
+    #: played to the target, Go-Stop).
+    goal_rounds: int | None = None
 
     def level_line(self) -> str:
         """Why the game goes on where its rules would have ended it, as the board says it: "Ben and Chie are
@@ -546,6 +549,7 @@ def _points_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.level = tuple(out.get("level") or ())
     board.ends_at_target = bool(target) and getattr(rules, "ends_at_target", False)
     board.goal_target = getattr(rules, "goal_target", None)
+    board.goal_rounds = getattr(o, "rounds", 0) or None
     return board
 
 
@@ -593,6 +597,7 @@ def _ledger_board(session: Session, family: Family, rules: Any, out: Mapping[str
     board.context = family.next_round(out)
     board.winners = tuple(out.get("winners", [])) if complete else ()
     board.goal = getattr(rules, "goal", "")
+    board.goal_rounds = board.rounds_planned or None
     if complete:
         shares = out.get("jackpot_shares") or {}
         board.jackpot_shares = {p: int(shares.get(p, 0)) for p in session.players}

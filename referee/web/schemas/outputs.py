@@ -97,6 +97,19 @@ class RoundOut(_Response):
     error: str | None
 
 
+class GoalOut(_Response):
+    """How the session's game is won, as its scoreboard says it (the rules' ``goal``)."""
+
+    model_config = ConfigDict(title="Goal")
+
+    won: str = Field(description='in words, the scoreboard\'s subtitle: "first to 600 points wins", "highest total '
+                     'after 12 rounds wins; a tie is a draw", "no set end: each round is settled as it ends"')
+    target: int | None = Field(description="the points the game is won by reaching (played to the target, or "
+                               "counting the times over it); null where no target decides")
+    rounds: int | None = Field(description="the rounds the game is played over; null where they do not end it")
+    match_games: int = Field(description="games in a best-of-N match (1: a single game)")
+
+
 class SessionOut(_Response):
     """A session with its standings and rounds; ``edit_token`` and ``last_change`` only for its scorekeeper."""
 
@@ -123,7 +136,9 @@ class SessionOut(_Response):
     )
     winner: str | None
     wins: dict[str, int]
-    target: int | None
+    target: int | None = Field(description="the target option, where the rules have one (goal.target: whether "
+                               "it decides the game)")
+    goal: GoalOut
     rounds: list[RoundOut]
     edit_token: str | None = None
     last_change: ChangeOut | None = None

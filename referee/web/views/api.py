@@ -119,6 +119,8 @@ def session_json(opened: Opened) -> dict[str, Any]:
         "winner": board.winner,
         "wins": board.wins,
         "target": board.target,
+        "goal": {"won": board.goal, "target": board.goal_target, "rounds": board.goal_rounds,
+                 "match_games": board.match_games},
         "rounds": [_round_json(v) for v in board.rounds],
     }
     if role == "edit":
