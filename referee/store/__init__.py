@@ -5,7 +5,7 @@ write no SQL.  Import it as ``from referee import store`` and call ``store.add_r
 every public name is re-exported here, so callers never need to know which file holds it.
 The files name the data model, from the bottom up (each imports only those above it here):
 
-- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m017_dismissed_drafts``
+- ``schema``: the tables, as the migrations ``m001_initial`` ... ``m018_deleted_sessions``
   in the order they run (a new table or column is a new step at its end);
 - ``database``: ``open_db``, ``migrate``, ``check``, the writers' queue and ``writing`` (one short
   ``BEGIN IMMEDIATE`` transaction per write, taken in turn), ``guarded``, and the base errors;
@@ -14,6 +14,8 @@ The files name the data model, from the bottom up (each imports only those above
   edit, delete or rules form's token made;
 - ``rounds``: a session's rounds and the undo log (``RoundRow``, ``change()``, ``ChangeLog``,
   ``undo``, ``set_rules``);
+- ``deleted``: a session deleted (soft: its rows stay) and restored, the undo of its delete
+  (``delete_session``, ``restore_session``, ``deleted_sessions``);
 - ``photos``: pile photos;
 - ``drafts``: the one store of unsaved round forms kept between steps (photo steps, Score steps,
   the live preview).
@@ -29,7 +31,8 @@ reads the family registry, lazily).
 Errors: ``NotFoundError``, ``ConflictError`` (a round changed since it was opened),
 ``RoundTakenError`` (another save took the round's place), ``SpentFormTokenError`` (a form
 token whose round is gone), ``FormTokenReusedError``, ``ChangeTokenUsedError`` (an edit, delete
-or rules form sent again), ``UndoMismatchError`` (an undo of a change already undone) and
+or rules form sent again), ``UndoMismatchError`` (an undo of a change already undone),
+``DeletedSessionError`` (a link to a deleted session; a ``NotFoundError``) and
 ``StoreUnavailableError`` (the database file is locked or read-only); all are ``StoreError``.
 """
 
@@ -44,6 +47,14 @@ from referee.store.database import (
     migrate,
     open_db,
     writing,
+)
+from referee.store.deleted import (
+    DELETE_SESSION,
+    DeletedSession,
+    delete_session,
+    deleted_session,
+    deleted_sessions,
+    restore_session,
 )
 from referee.store.drafts import (
     Draft,
@@ -111,10 +122,12 @@ from referee.store.schema import (
     m015_session_form_token_digest,
     m016_change_form_tokens,
     m017_dismissed_drafts,
+    m018_deleted_sessions,
     migrations,
 )
 from referee.store.sessions import (
     SESSION_FIELDS,
+    DeletedSessionError,
     Session,
     SessionKeyReusedError,
     create_rematch,
@@ -128,11 +141,14 @@ from referee.store.sessions import (
 )
 
 __all__ = [
+    "DELETE_SESSION",
     "SESSION_FIELDS",
     "Change",
     "ChangeLog",
     "ChangeTokenUsedError",
     "ConflictError",
+    "DeletedSession",
+    "DeletedSessionError",
     "Draft",
     "FormTokenReusedError",
     "NotFoundError",
@@ -158,6 +174,9 @@ __all__ = [
     "create_session",
     "create_sessions_once",
     "delete_round",
+    "delete_session",
+    "deleted_session",
+    "deleted_sessions",
     "dismiss_draft",
     "drafts_since",
     "find_session",
@@ -185,6 +204,7 @@ __all__ = [
     "m015_session_form_token_digest",
     "m016_change_form_tokens",
     "m017_dismissed_drafts",
+    "m018_deleted_sessions",
     "migrate",
     "migrations",
     "move_revs_past",
@@ -194,6 +214,7 @@ __all__ = [
     "prune_drafts",
     "prune_photo_drafts",
     "prune_photos",
+    "restore_session",
     "round_of_form_token",
     "rounds_of",
     "saved_with_form_token",

@@ -29,7 +29,14 @@ from sqlite_utils import Database
 
 from referee.store.database import NotFoundError, StoreError, _now, guarded, writing
 from referee.store.form_tokens import keep_change_token, keep_form_token, used_change_token, used_form_token
-from referee.store.sessions import SESSION_FIELDS, Session, _session_column, _session_value, get_session
+from referee.store.sessions import (
+    SESSION_FIELDS,
+    DeletedSessionError,
+    Session,
+    _session_column,
+    _session_value,
+    get_session,
+)
 
 
 class ConflictError(StoreError):
@@ -96,7 +103,12 @@ def get_round(db: Database, session_id: int, round_id: int) -> RoundRow:
 
 
 def _bump(db: Database, session_id: int) -> int:
-    """Bump the session's rev (and its ``updated`` time); returns the new rev."""
+    """Bump the session's rev (and its ``updated`` time); returns the new rev.  Raises ``NotFoundError``, and
+    ``DeletedSessionError`` for a deleted session: nothing changes a deleted session (a save racing its delete)
+    but its restore."""
+    sess = get_session(db, session_id)  # NotFoundError for no session at all
+    if sess.deleted is not None:
+        raise DeletedSessionError(sess)
     cur = db.execute("UPDATE sessions SET rev = rev + 1, updated = ? WHERE id = ?", [_now(), session_id])
     if cur.rowcount != 1:
         raise NotFoundError(session_id)
@@ -201,6 +213,14 @@ class ChangeLog:
             self.steps.append(["session", {k: old[k] for k in new}])
         return before
 
+    def delete_session(self) -> Session:
+        """Delete the session (``sessions.deleted``: now); its rows stay, and the undo (its restore) clears
+        the mark.  Returns the session as it was."""
+        before = get_session(self.db, self.session_id)
+        self.db.execute("UPDATE sessions SET deleted = ? WHERE id = ?", [_now(), self.session_id])
+        self.steps.append(["undelete", None])
+        return before
+
 
 def _equal(saved: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
     return json.loads(json.dumps(dict(data))) == saved
@@ -232,6 +252,8 @@ def _revert(db: Database, session_id: int, steps: Sequence[list[Any]], rev: int)
             db["rounds"].update(arg["id"], {"data": json.dumps(arg["data"]), "updated": arg["updated"]})
         elif kind == "session":
             db["sessions"].update(session_id, arg)
+        elif kind == "undelete":
+            db.execute("UPDATE sessions SET deleted = NULL WHERE id = ?", [session_id])
         else:
             raise ValueError(f"unknown undo step {kind!r}")
 

@@ -1,6 +1,6 @@
 """The database's tables, as the migrations that build them, in the order they run.
 
-Each step keeps its name for ever (``m001_initial`` ... ``m017_dismissed_drafts``): a
+Each step keeps its name for ever (``m001_initial`` ... ``m018_deleted_sessions``): a
 database records the names it ran, so a stored file opens unchanged and only the steps it
 lacks run.  A new table or column is a new step at the end of this file, never an edit of an
 old one.  Steps are registered in file order, which is the order they run
@@ -332,3 +332,14 @@ def m017_dismissed_drafts(db: Database) -> None:
     round a page left half entered), so it is not offered again; the draft itself is kept (its ``?step=``
     page still opens), and the next tap that replaces it keeps it as 0 again."""
     db["photo_drafts"].add_column("dismissed", int, not_null_default=0)
+
+
+# ---- deleted sessions (a practice session, or one made by mistake, could not be deleted) -------------
+
+
+@migrations()
+def m018_deleted_sessions(db: Database) -> None:
+    """``sessions.deleted``: when the session was deleted (ISO time), NULL while it is live.  A deleted session
+    keeps its rounds and photos and leaves every list and page; restoring it (the undo of its delete, logged in
+    ``changes`` as kind ``delete-session``) sets it back to NULL."""
+    db["sessions"].add_column("deleted", str)

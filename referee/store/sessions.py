@@ -4,7 +4,9 @@ A session stores its players (in play order, as JSON in the ``players`` column: 
 name within a session, the web app's player pages gather them by ``referee.names.name_key``),
 its ruleset and dotted-key options, the first dealer (oya), and two tokens: ``view_token``
 opens the read-only scoreboard, ``edit_token`` the scorekeeper's pages.  ``rev`` grows by one
-with every change (``referee.store.rounds.change``).
+with every change (``referee.store.rounds.change``).  A deleted session (``deleted``: when) keeps its
+rows but leaves every list, and a link to it raises ``DeletedSessionError`` (``referee.store.deleted``
+deletes and restores).
 
 Imports ``referee.store.database`` only; must not import Flask or the rules core.
 """
@@ -28,7 +30,8 @@ class Session:
 
     ``view_token`` opens the read-only scoreboard; ``edit_token`` the scorekeeper's
     pages.  ``options`` are the dotted-key ruleset overrides; ``players`` in play
-    order; ``dealer`` the first oya; ``rev`` grows by one with every change.
+    order; ``dealer`` the first oya; ``rev`` grows by one with every change; ``deleted``:
+    when it was deleted (ISO time), None while it is live.
     """
 
     id: int
@@ -43,6 +46,17 @@ class Session:
     created: str
     updated: str
     rev: int
+    deleted: str | None = None
+
+
+class DeletedSessionError(NotFoundError):
+    """A link opens a session that was deleted (``referee.store.deleted``): not found as far as its pages
+    go, but ``session`` (and the link's ``role``, ``"edit"`` or ``"view"``) say which, for the way back."""
+
+    def __init__(self, session: Session, role: str = "edit") -> None:
+        super().__init__(session.view_token)
+        self.session = session
+        self.role = role
 
 
 def _session(row: Mapping[str, Any]) -> Session:
@@ -59,13 +73,14 @@ def _session(row: Mapping[str, Any]) -> Session:
         created=row["created"],
         updated=row["updated"],
         rev=row["rev"],
+        deleted=row.get("deleted"),
     )
 
 
 @guarded
 def list_sessions(db: Database) -> list[Session]:
-    """All sessions, most recently changed first."""
-    return [_session(r) for r in db["sessions"].rows_where(order_by="updated desc, id desc")]
+    """All sessions but the deleted ones, most recently changed first."""
+    return [_session(r) for r in db["sessions"].rows_where("deleted IS NULL", order_by="updated desc, id desc")]
 
 
 @guarded
@@ -73,33 +88,39 @@ def find_session(db: Database, token: str) -> tuple[Session, str]:
     """The session a token opens, and the token's role: ``"edit"`` or ``"view"``.
 
     One indexed query: every open scoreboard calls this every few seconds.
-    Raises ``NotFoundError``.
+    Raises ``NotFoundError``; ``DeletedSessionError`` (one) for a deleted session.
     """
     cur = db.execute("SELECT * FROM sessions WHERE edit_token = ? OR view_token = ? LIMIT 1", [token, token])
     row = cur.fetchone()
     if row is None:
         raise NotFoundError(token)
     sess = _session(dict(zip([d[0] for d in cur.description], row, strict=True)))
-    return sess, "edit" if sess.edit_token == token else "view"
+    role = "edit" if sess.edit_token == token else "view"
+    if sess.deleted is not None:
+        raise DeletedSessionError(sess, role)
+    return sess, role
 
 
 @guarded
 def sessions_by_tokens(db: Database, tokens: Sequence[str]) -> list[Session]:
     """The sessions that any of ``tokens`` (viewer or scorekeeper links) opens, most recently
-    changed first; unknown tokens are skipped.  For the pages that show only what a browser knows."""
+    changed first; unknown tokens and deleted sessions are skipped.  For the pages that show only what a
+    browser knows."""
     tokens = list(dict.fromkeys(t for t in tokens if isinstance(t, str)))[:400]
     if not tokens:
         return []
     marks = ", ".join("?" * len(tokens))
     rows = db["sessions"].rows_where(
-        f"view_token IN ({marks}) OR edit_token IN ({marks})", [*tokens, *tokens], order_by="updated desc, id desc"
+        f"(view_token IN ({marks}) OR edit_token IN ({marks})) AND deleted IS NULL",
+        [*tokens, *tokens],
+        order_by="updated desc, id desc",
     )
     return [_session(r) for r in rows]
 
 
 @guarded
 def get_session(db: Database, session_id: int) -> Session:
-    """A session by id. Raises ``NotFoundError``."""
+    """A session by id, deleted or not (``deleted`` says). Raises ``NotFoundError``."""
     rows = list(db["sessions"].rows_where("id = ?", [session_id], limit=1))
     if not rows:
         raise NotFoundError(session_id)
@@ -184,7 +205,8 @@ def create_rematch(db: Database, of: Session, **fields: Any) -> tuple[Session, b
     :func:`create_session`) the first time, in one transaction with its ``rematches`` row;
     every later call (a double tap, a second phone) gets that same session back.  Returns
     ``(session, created)``.  Raises ``StoreUnavailableError`` when the database stays busy.
-    (Sessions are never deleted, so the rematch row always names one.)"""
+    (A session's rows are never removed, so the rematch row always names one; it may be a deleted one,
+    whose link then offers to restore it.)"""
     with writing(db):
         row = next(db["rematches"].rows_where("of_session = ?", [of.id], limit=1), None)
         if row is not None:

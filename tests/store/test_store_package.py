@@ -59,10 +59,11 @@ def test_migrations_keep_their_names_and_order():
         "m015_session_form_token_digest",
         "m016_change_form_tokens",
         "m017_dismissed_drafts",
+        "m018_deleted_sessions",
     ]
 
 
 def test_the_store_errors_share_one_base():
     errors = [getattr(store, n) for n in store.__all__ if n.endswith("Error")]
-    assert len(errors) == 11
+    assert len(errors) == 12
     assert all(issubclass(e, store.StoreError) for e in errors)
