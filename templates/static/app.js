@@ -190,8 +190,9 @@
     if (form) { refresh(form); }
   });
 
-  // A game menu whose page answers a change with other parts only (the new-session form's: its options): the
-  // chosen game's whole title follows it over the menu on a narrow phone (app.css ".menu").
+  // A menu whose page answers a change with other parts only, or not at all (the new-session form's game menu;
+  // the round forms' player menus): the chosen option's whole text follows it over the menu on a narrow phone
+  // (app.css ".menu").
   document.addEventListener("change", function (ev) {
     var select = ev.target, name = select.parentElement && select.parentElement.querySelector(".menu-name");
     if (!select.hasAttribute || !select.hasAttribute("data-menu-follows") || !name) { return; }
