@@ -24,6 +24,7 @@ from referee.koikoi.yaku import find_yaku
 from referee.names import printable_name, repeated_name, repeated_name_message
 from referee.notation import parse_groups
 from referee.option_names import house_rule
+from referee.wording import yaku_name
 
 #: Cards in a dealt hand (two players: eight each).
 HAND_SIZE = 8
@@ -364,7 +365,7 @@ def _exhausted(rules: KoikoiRules, rnd: RoundInput, totals: dict[str, int],
 def _lucky_round(rules: KoikoiRules, rnd: RoundInput, lucky: dict[str, tuple[Line, ...]],
                  holders: list[str], warnings: list[str]) -> RoundResult:
     """A lucky hand at the deal: the holder wins and scores it (never doubled); both: a draw."""
-    shown = ", ".join(f"{p}: {', '.join(t.en for t in lucky[p])}" for p in holders)
+    shown = ", ".join(f"{p}: {', '.join(yaku_name(t.en, t.ja) for t in lucky[p])}" for p in holders)
     played = [k for k, v in (("piles", any(rnd.piles.values())), ("calls", rnd.calls),
                              ("stopped_by", rnd.stopped_by)) if v]
     if played:

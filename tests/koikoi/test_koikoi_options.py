@@ -198,8 +198,20 @@ def test_both_players_hold_a_lucky_hand_a_draw():
     check_lines(result)
 
 
+# Bug: the messages about lucky hands named them in English only ("Four Pairs"), where yaku say "Five Brights 五光";
+# the names are the ruleset's (koikoi.toml [teyaku.*] ja, KOIKOI-RULES.md "Lucky hands (teyaku)").
+def test_a_draw_of_lucky_hands_names_them_in_japanese_too():
+    paulownia = ["paulownia-phoenix", "paulownia-chaff-1", "paulownia-chaff-2", "paulownia-chaff-yellow",
+                 "cherry-curtain", "cherry-chaff-1", "pampas-moon", "pampas-chaff-1"]  # teshi in Paulownia
+    result = score([], stopped_by=None, hands={"A": KUTTSUKI_HAND, "B": paulownia})
+    assert result.winner is None
+    [said] = [w for w in result.warnings if "both players hold a lucky hand" in w]
+    assert "A: Four Pairs くっつき" in said
+    assert "B: Four of a Month: Paulownia (桐, month 12) 手四" in said
+
+
 def test_a_lucky_hand_with_piles_is_an_error():
-    message = r"at the deal \(B: Four of a Month: Pine \(松, month 1\)\), so piles, stopped_by"
+    message = r"at the deal \(B: Four of a Month: Pine \(松, month 1\) 手四\), so piles, stopped_by"
     with pytest.raises(RefereeError, match=message):
         score(POETRY, hands={"B": TESHI_HAND})
 
