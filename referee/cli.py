@@ -250,6 +250,9 @@ def store_find(token: str):
 
     try:
         return store.find_session(get_db(), token)
+    except store.DeletedSessionError as e:
+        raise RefereeError("bad-round", f"the session {e.session.name!r} ({token!r}) is deleted; bring it back "
+                           "first (Undo on its scorekeeper link, or Deleted sessions on the home page)") from None
     except store.NotFoundError:
         raise RefereeError("bad-round", f"no session has the token {token!r}") from None
 

@@ -135,7 +135,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["SECRET_KEY"] = app.config["SECRET_KEY"] or _secret_key(data_dir)
 
     from referee.web import art, errors, headers, photos, privacy, words
-    from referee.web.views import api, entry, health, help, history, home, homescreen, players, scoreboard, transfer
+    from referee.web.views import (
+        api,
+        deleted,
+        entry,
+        health,
+        help,
+        history,
+        home,
+        homescreen,
+        players,
+        scoreboard,
+        transfer,
+    )
 
     app.config["HOST_KEY"] = app.config.get("HOST_KEY") or privacy.host_key(data_dir)
 
@@ -152,7 +164,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     help.init_app(app)
     homescreen.init_app(app)
     players.init_app(app)
-    for screen in (home, scoreboard, entry, history, transfer, api, health):
+    for screen in (home, scoreboard, entry, history, deleted, transfer, api, health):
         app.register_blueprint(screen.bp)
     headers.init_app(app)
     app.teardown_appcontext(close_db)

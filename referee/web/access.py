@@ -1,6 +1,7 @@
 """What a session link opens, for every view: the session (404 for no session, 403 for the
-viewer link on an edit route), a round of it (404), a screen that needs the session's game where it
-is not installed, and the redirect after a POST (303).
+viewer link on an edit route; a deleted session's 404 says so, with the scorekeeper's way to bring it
+back), a round of it (404), a screen that needs the session's game where it is not installed, and the
+redirect after a POST (303).
 
 Each session has two unguessable links: ``/s/<view token>`` (read-only, for the table) and
 ``/s/<edit token>`` (the scorekeeper's).  Views call ``load`` first; the service
@@ -18,7 +19,7 @@ from referee import store
 from referee.web import privacy
 from referee.web.board import installed, not_installed
 from referee.web.db import get_db
-from referee.web.errors import error_response
+from referee.web.errors import error_response, wants_json
 from referee.web.service.session import Opened, open_session
 
 NO_SESSION = ("No session has this link: it may have been deleted, or the link is not quite right. Your sessions "
@@ -30,11 +31,45 @@ def load(token: str, *, edit: bool = False) -> Opened:
     """The session a link opens, with its role; 404 for no session, 403 for a viewer on an edit route."""
     try:
         opened = open_session(get_db(), token)
+    except store.DeletedSessionError as e:
+        deleted(e.session, e.role)
     except store.NotFoundError:
         abort(404, NO_SESSION)
     if edit and opened.role != "edit":
         abort(403)
     return opened
+
+
+def load_keeper(token: str) -> tuple[store.Session, bool]:
+    """The session a scorekeeper link opens, deleted or not (the routes that delete and bring one back), and
+    whether it is deleted; 404 for no session, 403 for the viewer link."""
+    try:
+        sess, role = store.find_session(get_db(), token)
+        gone = False
+    except store.DeletedSessionError as e:
+        sess, role, gone = e.session, e.role, True
+    except store.NotFoundError:
+        abort(404, NO_SESSION)
+    if role != "edit":
+        abort(403)
+    return sess, gone
+
+
+def deleted(sess: store.Session, role: str) -> NoReturn:
+    """404 for a link to a deleted session: the page names it and, on the scorekeeper link, leads to its Undo
+    (``deleted.gone``); the viewer's leads to Your sessions.  The API's JSON error is ``session-deleted``."""
+    keeper = role == "edit"
+    if wants_json():
+        said = ("this session was deleted; POST /api/v1/sessions/<this token>/restore brings it back with every "
+                "round" if keeper else "this session was deleted by its scorekeeper")
+        abort(error_response(404, said, "session-deleted"))
+    if keeper:
+        message = f"“{sess.name}” was deleted. Its rounds are kept: Undo brings it back as it was."
+        back, label = url_for("deleted.gone", token=sess.edit_token), "↶ Undo: bring it back"
+    else:
+        message = f"“{sess.name}” was deleted by its scorekeeper, so this link shows nothing now."
+        back, label = url_for("home.home"), "Your sessions"
+    abort(error_response(404, message, back=back, back_label=label))
 
 
 def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:

@@ -5,7 +5,9 @@
   (``keeper``) and the viewer links it opened (``seen``), 50 of each, newest first
   (``remember``: the only writer of those cookies).
 - ``visible_sessions`` is the one rule for what a browser may list: the home page,
-  ``GET /api/v1/sessions``, the player pages and the names offered on the new-session form.
+  ``GET /api/v1/sessions``, the player pages and the names offered on the new-session form;
+  ``visible_deleted`` the same for the deleted sessions this browser may bring back (its scorekeeper
+  links only: a viewer cannot).
 - The host key is a random secret kept in ``DATA_DIR/host_key``; ``serve`` prints it at
   start.  ``GET /host?key=...`` or the form at ``/host`` (``referee.web.views.home``) marks this
   browser as the host's (``mark_host``); an API client sends ``Authorization: Bearer <host key>``.
@@ -91,3 +93,11 @@ def visible_sessions() -> tuple[list[store.Session], set[str]]:
         return store.list_sessions(get_db()), set(kept)
     tokens = kept + list(session.get("seen", []))
     return store.sessions_by_tokens(get_db(), tokens), set(kept)
+
+
+def visible_deleted() -> list[store.DeletedSession]:
+    """The deleted sessions this request may list and restore (all for the host, else those whose scorekeeper
+    link this browser holds), most recently deleted first."""
+    if is_host():
+        return store.deleted_sessions(get_db())
+    return store.deleted_sessions(get_db(), list(session.get("keeper", [])))

@@ -295,6 +295,29 @@ class DeleteRoundQuery(_Request):
     )
 
 
+class DeleteSessionQuery(_Request):
+    """A session's delete, with an optional idempotency key (in the query string: a DELETE has no body)."""
+
+    model_config = ConfigDict(title="DeleteSessionQuery")
+
+    form_token: str | None = idempotency_key(
+        "a retry with the same key deletes the session once and answers 204 again",
+    )
+
+
+class RestoreIn(_Request):
+    """Which delete of a session to undo."""
+
+    model_config = ConfigDict(title="Restore")
+
+    change: int | None = Field(
+        None,
+        description="must be the id of the delete to undo (a change id, as the web page's Undo names it), or left "
+        "out: the delete in force; when that delete was already undone and the session deleted again since, "
+        "nothing is restored (409, with the delete in force as last_change)",
+    )
+
+
 def _photo_file(value: Any) -> Any:
     """The ``image`` part as the photo it must be: one file.  A browser's file input with no file
     chosen sends a part with no file name and no bytes: no photo, as if the part were missing.  (An

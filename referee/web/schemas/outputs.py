@@ -196,6 +196,16 @@ class UndoneOut(_Response):
     session: SessionOut
 
 
+class RestoredOut(_Response):
+    """A session brought back: ``restored`` false when it was not deleted (a retry, or another client's restore
+    came first), so nothing changed."""
+
+    model_config = ConfigDict(title="Restored")
+
+    restored: bool
+    session: SessionOut
+
+
 class ExportOut(_Response):
     """A session export: ``game`` is a valid ``hanafuda-referee game`` input."""
 

@@ -23,10 +23,12 @@ from spectree.plugins.flask_plugin import FlaskPlugin
 from referee.web.errors import error_response
 from referee.web.schemas.inputs import (
     DeleteRoundQuery,
+    DeleteSessionQuery,
     DetectIn,
     EditRoundIn,
     NewRoundIn,
     NewSessionIn,
+    RestoreIn,
     RoundIn,
     RulesIn,
     SetRulesIn,
@@ -224,7 +226,8 @@ def validate(**kwargs: Any):
 
 #: Model key (as spectree names it) -> request model, for the error messages.
 _MODELS: dict[str, type[BaseModel]] = {}
-for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, RulesIn, SetRulesIn, DetectIn, DeleteRoundQuery):
+for _m in (RoundIn, NewRoundIn, EditRoundIn, NewSessionIn, UndoIn, RulesIn, SetRulesIn, DetectIn, DeleteRoundQuery,
+           DeleteSessionQuery, RestoreIn):
     _MODELS[api.naming_strategy(_m)] = _m
 
 

@@ -6,6 +6,7 @@ the store, and render.  Each group's templates sit under ``templates/<blueprint>
 - ``scoreboard``: the board (kept live by polling), the totals chart, the viewer link's QR code;
 - ``entry``: round entry: the form, its live preview and steps, and the photo flow;
 - ``history``: a saved round edited or deleted, undo, and What if (re-scoring under other rules);
+- ``deleted``: a session deleted (soft) and brought back, and the deleted sessions' list;
 - ``transfer``: export (JSON, CSV) and import;
 - ``api``: the JSON API under ``/api/v1`` (the same service as the screens);
 - ``help``: the glossary, how each game scores, credits;
@@ -20,4 +21,16 @@ two screens share lives below them (``referee.web.access``, ``drafts``, ``round_
 """
 
 #: Every view module, in the order ``create_app`` registers their blueprints.
-SCREENS = ("home", "scoreboard", "entry", "history", "transfer", "api", "help", "players", "homescreen", "health")
+SCREENS = (
+    "home",
+    "scoreboard",
+    "entry",
+    "history",
+    "deleted",
+    "transfer",
+    "api",
+    "help",
+    "players",
+    "homescreen",
+    "health",
+)

@@ -28,7 +28,7 @@ from referee.family import Family
 from referee.rescore import merged_options
 from referee.ruleset import RefusedOptionsError, every_refusal
 from referee.web import photos, privacy
-from referee.web.access import load, no_round, round_or_404
+from referee.web.access import load, load_keeper, no_round, round_or_404
 from referee.web.board import Board, RoundView
 from referee.web.db import get_db
 from referee.web.errors import error_response
@@ -37,10 +37,12 @@ from referee.web.forms.options import check_preset
 from referee.web.round_shape import holds_nothing, stored_round, without_context
 from referee.web.schemas.inputs import (
     DeleteRoundQuery,
+    DeleteSessionQuery,
     DetectIn,
     EditRoundIn,
     NewRoundIn,
     NewSessionIn,
+    RestoreIn,
     RoundIn,
     RulesIn,
     SetRulesIn,
@@ -52,6 +54,7 @@ from referee.web.schemas.outputs import (
     EditedRoundOut,
     ExportOut,
     RescoreOut,
+    RestoredOut,
     ResultOut,
     RulesRefusedOut,
     SavedRoundOut,
@@ -451,6 +454,56 @@ def delete_round(token: str, round_id: int):
     except store.NotFoundError:  # another request deleted it first
         no_round(sess)
     return "", 204
+
+
+@bp.delete("/sessions/<token>")
+@validate(query=DeleteSessionQuery, resp=responses({204: None}, 403, 404, 409, 422, 503))
+def delete_session(token: str):
+    """Delete a session (the scorekeeper token): it leaves every list and its routes answer 404
+    ``session-deleted``, until ``POST .../restore`` brings it back whole (nothing of it is lost).
+
+    ``?form_token=`` (optional, 1 to 200 characters, in the query string) is the idempotency key, as for
+    DELETE of a round: a retry with the same key deletes the session once and answers 204 again.  When that
+    delete has since been undone (restored), the answer is 409 ``form-token-spent``; the key used for another
+    request of this session is 422 ``form-token-reused``.  Without a key, a retry gets 404 ``session-deleted``.
+    """
+    sess, gone = load_keeper(token)
+    key, digest = _change_key(request.args.get("form_token"), "DELETE /sessions", {})
+    try:
+        if key:  # a retry: answered before the session is looked at (it is deleted)
+            store.check_change_token(get_db(), sess.id, key, digest)
+        if gone:
+            raise store.DeletedSessionError(sess)
+        store.delete_session(get_db(), sess.id, key, digest)
+    except store.ChangeTokenUsedError as e:
+        if (refused := _key_refused(e)) is not None:
+            return refused
+    except store.DeletedSessionError:  # deleted before (another client, or a retry without a key)
+        return error_response(404, "this session is already deleted; nothing more was deleted (POST "
+                              "/api/v1/sessions/<this token>/restore brings it back)", "session-deleted")
+    return "", 204
+
+
+@bp.post("/sessions/<token>/restore")
+@validate(json=RestoreIn, resp=responses({200: RestoredOut}, 400, 403, 404, 409, 413, 422, 503,
+                                         HTTP_409=UndoConflictOut))
+def restore_session(token: str):
+    """Bring a deleted session back (the scorekeeper token), as it was: every round, its rules, its undo log.
+
+    ``restored`` false: the session was not deleted (a retry, or another client restored it first), and
+    nothing changed.  ``change`` (optional): the delete to undo; when that delete was already undone and the
+    session deleted again since, nothing is restored: 409 ``already-undone`` with the delete in force as
+    ``last_change``.
+    """
+    sess, _gone = load_keeper(token)
+    try:
+        back = store.restore_session(get_db(), sess.id, body_object().get("change"))
+    except store.UndoMismatchError as e:
+        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
+        said = "that delete was already undone, and the session was deleted again since; nothing was restored"
+        return jsonify({"error": "already-undone", "message": said, "last_change": latest}), 409
+    now = Opened(store.get_session(get_db(), sess.id), "edit")
+    return jsonify({"restored": back is not None, "session": session_json(now)})
 
 
 @bp.post("/sessions/<token>/undo")

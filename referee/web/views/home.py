@@ -50,7 +50,8 @@ def home():
                 "token": sess.edit_token if sess.edit_token in kept else sess.view_token,
             }
         )
-    return render_template("home/home.html", rows=rows, host=privacy.is_host())
+    deleted = len(privacy.visible_deleted())  # the way to "Deleted sessions", where there are any
+    return render_template("home/home.html", rows=rows, host=privacy.is_host(), deleted=deleted)
 
 
 def _goal(sf: SessionForm) -> str:
