@@ -47,6 +47,7 @@ from referee.web.round_shape import no_card
 from referee.web.service import rounds
 from referee.web.service import session as service
 from referee.web.service.session import Opened
+from referee.web.words import SENT_TWICE
 
 #: The picker cookie lasts a year.
 _YEAR = 365 * 24 * 3600
@@ -183,14 +184,14 @@ def saved_page_notice(opened: Opened, saved_round: store.RoundRow, number: int, 
 def refused(opened: Opened, e: store.StoreError, data: dict[str, Any], *, number: int,
             rnd: store.RoundRow | None, again: Callable[..., Any], form: Any):
     """The page for a Save the store refused: someone else's edit, a round number taken, a used token
-    (a form sent again: answered "already saved" when it sent the same cards; with other cards, a page
+    (a form sent again: answered as its first Save was, "saved", when it sent the same cards; with other cards, a page
     whose Save works: a fresh token, and the round the form saved as the round to edit, at its version now)."""
     sess = opened.session
     nonce = form.get("nonce")
     if isinstance(e, store.ChangeTokenUsedError):  # an edit form sent again
         if e.summary is not None and e.same:
             now = changed_since(opened, rnd.id if rnd is not None else None, rounds.round_digest(data))
-            flash(f"Round {number} was already saved with these changes.{now}")
+            flash(f"Round {number} updated; totals and later dealers recomputed. {SENT_TWICE}{now}")
             return see_other("scoreboard.scoreboard", token=sess.edit_token)
         fresh, version = new_nonce(), rnd.version if rnd is not None else None
         keep_failed_save(sess, form, nonce=fresh, version=version)

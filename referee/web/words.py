@@ -21,6 +21,10 @@ from referee.family import Words
 KIND_NAMES = {"bright": "Brights", "animal": "Animals", "ribbon": "Ribbons", "chaff": "Chaff"}
 _KIND_ORDER = tuple(KIND_NAMES)
 
+#: What the answer to a form sent twice (a double tap, Back and Save again: its one-time token used) adds to the
+#: notice its first send got: the same confirmation, not an "already saved" that reads as someone else's save.
+SENT_TWICE = "This form was sent twice: the second send changed nothing."
+
 
 def cards_by_kind(cards: Iterable[str]) -> list[tuple[str, list[str]]]:
     """``[(kind, card ids)]`` in the order brights, animals, ribbons, chaff; unknown ids are left out."""

@@ -396,7 +396,7 @@ def test_a_changed_form_sent_again_with_a_used_token_is_refused_not_taken_for_th
     same["Aki"] = same["Aki"][::-1]
     again = client.post(f"/s/{keeper}/round/new", data=h.round_form(same, nonce="dig"))
     assert again.status_code == 303
-    assert "Round 1 was already saved" in text(client.get(again.headers["Location"]))
+    assert "Round 1 saved. This form was sent twice" in text(client.get(again.headers["Location"]))
     assert len(rounds(client, keeper)) == 1
 
 

@@ -24,6 +24,7 @@ from referee.web import privacy
 from referee.web.access import load_keeper, remember_keeper, see_other
 from referee.web.db import get_db
 from referee.web.nonces import new_nonce, posted_nonce
+from referee.web.words import SENT_TWICE
 
 bp = Blueprint("deleted", __name__)
 
@@ -63,7 +64,7 @@ def delete_session(token: str):
         store.delete_session(get_db(), sess.id, nonce)
     except store.ChangeTokenUsedError as e:
         if e.summary is not None:
-            flash(f"“{sess.name}” was already deleted (the form was sent twice), so nothing more was deleted.")
+            flash(f"“{sess.name}” deleted. “Undo” brings it back with every round. {SENT_TWICE}")
             return see_other("deleted.gone", token=token)
         return _confirm(
             sess,

@@ -59,6 +59,7 @@ from referee.web.round_submit import changed_since, kept_step, posted_round, sco
 from referee.web.service import rounds
 from referee.web.service import session as service
 from referee.web.too_large import photo_step_page, round_step_page
+from referee.web.words import SENT_TWICE
 
 bp = Blueprint("entry", __name__)
 
@@ -104,12 +105,12 @@ def new_round(token: str):
         if created:
             return f"Round {row.position} saved.", row.id
         now = changed_since(opened, row.id, rounds.round_digest(data))  # the same form: data is as it saved it
-        return f"Round {row.position} was already saved.{now}", row.id
+        return f"Round {row.position} saved. {SENT_TWICE}{now}", row.id  # a double tap: as its first tap
 
     closed = None
     dealer, context = board.dealer, board.context
     # Back after Save: a form whose one-time token saved a round is that round (shown, or saved
-    # again: "already saved"), not the next one with another oya.
+    # again: "saved", once), not the next one with another oya.
     saved = store.round_of_form_token(get_db(), sess.id, posted().get("nonce") or "")
     view = next((v for v in board.rounds if v.id == saved), None)
     if view is not None:

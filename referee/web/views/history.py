@@ -43,6 +43,7 @@ from referee.web.service import rounds
 from referee.web.service import rules as what_if
 from referee.web.service import session as service
 from referee.web.too_large import round_step_page
+from referee.web.words import SENT_TWICE
 
 bp = Blueprint("history", __name__)
 
@@ -99,7 +100,8 @@ def delete_round(token: str, round_id: int):
         gone = store.delete_round(get_db(), sess.id, round_id, posted_nonce())
     except store.ChangeTokenUsedError as e:
         if e.summary is not None:
-            flash("That round was already deleted (the form was sent twice), so nothing more was deleted.")
+            deleted = e.summary.removeprefix("delete ").capitalize()  # "delete round 3" (store.delete_round)
+            flash(f"{deleted} deleted. “Undo” brings it back. {SENT_TWICE}")
             return see_other("scoreboard.scoreboard", token=token)
         rnd = round_or_404(sess, round_id)  # the undo brought it back
         error = (f"Nothing was deleted: this form deleted round {rnd.position} once already, and that was undone. "

@@ -31,6 +31,7 @@ from referee.web.nonces import form_nonce, new_nonce, posted_nonce
 from referee.web.service import session as service
 from referee.web.service.rounds import request_digest
 from referee.web.service.session import Opened
+from referee.web.words import SENT_TWICE
 
 bp = Blueprint("home", __name__)
 
@@ -148,7 +149,7 @@ def new_session():
     if fresh:
         flash("Session created. Share the viewer link or QR code with the table.")
     else:
-        flash("This session was already created (the form was sent twice): here it is.")
+        flash(f"Session created. Share the viewer link or QR code with the table. {SENT_TWICE}")
     return see_other("scoreboard.scoreboard", token=sess.edit_token)
 
 

@@ -43,7 +43,7 @@ def test_the_form_sent_twice_deletes_once_and_says_so(client, keeper):
     client.post(f"/s/{keeper}/delete", data=form)
     r = client.post(f"/s/{keeper}/delete", data=form, follow_redirects=True)
     assert r.status_code == 200
-    assert "“Friday” was already deleted (the form was sent twice), so nothing more was deleted." in words(r)
+    assert "“Friday” deleted. “Undo” brings it back with every round. This form was sent twice" in words(r)
     assert "Undo: bring back “Friday”" in words(r)
     assert len(client.get("/deleted").get_data(as_text=True).split('action="/s/')) == 2  # one delete to undo
 

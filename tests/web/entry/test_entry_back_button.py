@@ -134,7 +134,7 @@ def test_save_again_from_the_page_back_after_save_says_already_saved_not_another
     assert client.post(f"/s/{keeper}/round/new", data=form).status_code == 303
     again = client.post(f"/s/{keeper}/round/new", data=h.round_form(h.piles(0), nonce="back", dealer="Aki"))
     assert again.status_code == 303
-    assert "Round 1 was already saved" in text(client.get(again.headers["Location"]))
+    assert "Round 1 saved. This form was sent twice" in text(client.get(again.headers["Location"]))
     assert len(client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"]) == 1
 
 
@@ -151,7 +151,7 @@ def test_saving_the_same_edit_again_says_already_saved_not_someone_elses_change(
     again = client.post(url, data=h.round_form(edited, nonce="edit", version=str(rnd["version"])))
     assert again.status_code == 303
     page = text(client.get(again.headers["Location"]))
-    assert "Round 1 was already saved with these changes" in page
+    assert "Round 1 updated; totals and later dealers recomputed. This form was sent twice" in page
     assert "Someone else" not in page
     saved = client.get(f"/api/v1/sessions/{keeper}").get_json()["rounds"][0]
     assert sorted(saved["input"]["piles"]["Ben"]) == sorted(edited["Ben"])

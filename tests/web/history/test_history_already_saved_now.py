@@ -1,4 +1,4 @@
-"""A form sent again is answered "already saved" (or "already applied") as its first Save was; when a later
+"""A form sent again is answered "saved" (or "already applied") as its first Save was; when a later
 change replaced what it saved, the answer also says what is in effect now, in players' words."""
 
 from __future__ import annotations
@@ -34,15 +34,15 @@ def test_a_round_form_sent_again_after_an_edit_says_what_the_round_is_now(client
     (rnd,) = rounds(client, keeper)
     _edit(client, keeper, rnd["id"], h.piles(2), h, "someone-else")
     said = _flashes(client, client.post(f"/s/{keeper}/round/new", data=first))
-    assert "Round 1 was already saved." in said
+    assert "Round 1 saved. This form was sent twice" in said
     assert "It was changed after that: round 1 now scores Aki 50, Ben 220, Chiyo 70" in said
 
 
-def test_a_round_form_sent_again_unchanged_since_says_only_already_saved(client, keeper, h):
+def test_a_round_form_sent_again_unchanged_since_says_only_saved_once(client, keeper, h):
     first = h.round_form(h.piles(0), nonce="back")
     assert client.post(f"/s/{keeper}/round/new", data=first).status_code == 303
     said = _flashes(client, client.post(f"/s/{keeper}/round/new", data=first))
-    assert said == "Round 1 was already saved."
+    assert said == "Round 1 saved. This form was sent twice: the second send changed nothing."
 
 
 def test_an_edit_form_sent_again_after_a_later_edit_says_what_the_round_is_now(client, keeper, h):
@@ -53,7 +53,7 @@ def test_an_edit_form_sent_again_after_a_later_edit_says_what_the_round_is_now(c
     assert client.post(url, data=mine).status_code == 303
     _edit(client, keeper, rnd["id"], h.piles(0), h, "later")
     said = _flashes(client, client.post(url, data=mine))
-    assert "Round 1 was already saved with these changes." in said
+    assert "Round 1 updated; totals and later dealers recomputed. This form was sent twice" in said
     assert "It was changed after that: round 1 now scores Aki 70, Ben 50, Chiyo 220" in said
 
 

@@ -144,7 +144,8 @@ def test_a_delete_sent_twice_deletes_once_and_says_so(client, keeper, h):
     assert client.post(url, data=form).status_code == 303
     again = client.post(url, data=form)
     assert again.status_code == 303
-    assert "already deleted" in _text(client.get(again.headers["Location"]))
+    said = _text(client.get(again.headers["Location"]))
+    assert "Round 1 deleted. “Undo” brings it back. This form was sent twice" in said
     assert rounds(client, keeper) == []
 
 

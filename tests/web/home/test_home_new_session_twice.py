@@ -28,7 +28,8 @@ def test_the_same_new_session_form_posted_twice_creates_one_session(client):
     assert second.headers["Location"] == first.headers["Location"]
     assert len(_sessions(client)) == 1
     page = client.get(second.headers["Location"]).get_data(as_text=True)
-    assert "already created" in page
+    assert "Session created." in page
+    assert "This form was sent twice" in page
     # A fresh form (a new page) still makes a new session.
     form["nonce"] = _nonce(client.get("/new").get_data(as_text=True))
     assert client.post("/new", data=form).headers["Location"] != first.headers["Location"]
