@@ -31,6 +31,7 @@ from referee.web.forms.rounds import (
     CALL_ROWS,
     JSON_FACTS,
     bonus_ticks,
+    box_refusals,
     cards_entered,
     dekiyaku_choices,
     registered_form,
@@ -144,6 +145,9 @@ def entry_page(
         "data_json": json.dumps({k: v for k, v in data.items() if k != "_text"}, ensure_ascii=False, indent=1),
         "show_hands": show_hands or any(hands.values()),
         "typed": posted(),
+        # Beside each box of the totals pad that cannot be read, what it says (all at once).
+        "box_errors": (box_refusals(posted(), sess.players, family.unit, mon_per_kan(opened))
+                       if error and "totals" in data else {}),
         "mon_per_kan": mon_per_kan(opened),
         "unit": family.unit,
         "entered_void": family.entered_void,

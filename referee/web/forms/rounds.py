@@ -410,32 +410,90 @@ def nothing_entered(unit: str, saving: bool = True) -> str:
 
 
 def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points", mon_per_kan: int = 12) -> str | None:
-    """What the totals pad says, in players' words, of a box it cannot read, naming the player and what was
-    typed: an empty total (a void round counts it 0; every box empty: ``nothing_entered``), one that is not a
-    whole number (text, a decimal), too big (beyond ``referee.totals.MAX_AMOUNT``) or, where a round only adds
-    points, negative; None when every box reads (the core checks the rest: sums, a void round's points).
+    """What the totals pad says, in players' words, of every box it cannot read at once (``box_refusals``, in seat
+    order), then of the empty ones together: an empty total (a void round counts it 0; every box empty:
+    ``nothing_entered``); None when every box reads (the core checks the rest: sums, a void round's points).
 
     ``unit`` is the family's (``Family.unit``): ``points`` (a round adds 0 or more), ``money`` (Go-Stop's
     points won or paid, a sign chosen beside each) or ``mon`` (kan and mon, a sign each)."""
-    if unit == "mon":
-        return _money_refusal(form, players, mon_per_kan)
-    empty = []
+    said = list(box_refusals(form, players, unit, mon_per_kan, empty=False).values())
+    empty = _empty_seats(form, players, unit)
+    if empty and (unit == "mon" or form.get("void") != "true"):
+        if len(empty) == len(players):
+            return nothing_entered(unit, form.get("action") == "save")
+        said.append(_empty_words(empty, unit))
+    return " ".join(said) or None
+
+
+def box_refusals(form: FormData, players: Sequence[str], unit: str = "points", mon_per_kan: int = 12,
+                 empty: bool = True) -> dict[int, str]:
+    """Seat -> what the totals pad says beside that player's box (Hachi-hachi: boxes, kan and mon) when it cannot
+    read it, naming the player and what was typed: not a whole number (text, a decimal), too big (beyond
+    ``referee.totals.MAX_AMOUNT``, said with the limit) or, where a round only adds points, negative; with
+    ``empty``, an empty box too (not in a void round, nor when every box is empty: ``nothing_entered`` says that
+    round once).  Every box is read, so a form with three bad boxes names all three at once."""
+    said: dict[int, str] = {}
     for i, p in enumerate(players):
-        text = (form.get(f"total-{i}") or "").strip()
-        if not text:
-            empty.append(p)
-        elif not _SIGNED.fullmatch(text) and _past_the_limit(text):
-            return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
-        elif not _SIGNED.fullmatch(text):
-            return f"{p}'s total must be a whole number of points, like 120; you entered {_as_typed(text)}."
-        elif len(text.lstrip("+-").lstrip("0")) > len(str(MAX_AMOUNT)) or abs(int(text)) > MAX_AMOUNT:
-            return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
-        elif unit == "points" and int(text) < 0:
-            return f"{p}'s total must be 0 or more points (a round never takes points away); you entered {int(text)}."
-    if form.get("void") == "true" or not empty:
+        if unit == "mon":
+            why = _money_box_refusal((form.get(f"kan-{i}") or "").strip(), (form.get(f"mon-{i}") or "").strip(), p,
+                                     mon_per_kan)
+        else:
+            why = _points_box_refusal((form.get(f"total-{i}") or "").strip(), p, unit)
+        if why:
+            said[i] = why
+    seats = _empty_seats(form, players, unit) if empty and (unit == "mon" or form.get("void") != "true") else []
+    if seats and len(seats) < len(players):
+        said |= {players.index(p): _empty_words([p], unit) for p in seats}
+    return dict(sorted(said.items()))
+
+
+def _points_box_refusal(text: str, p: str, unit: str) -> str | None:
+    """What one total box (``total-<i>``) says when it holds something it cannot read (None: empty or whole)."""
+    if not text:
         return None
-    if len(empty) == len(players):
-        return nothing_entered(unit, form.get("action") == "save")
+    if not _SIGNED.fullmatch(text) and _past_the_limit(text):
+        return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
+    if not _SIGNED.fullmatch(text):
+        return f"{p}'s total must be a whole number of points, like 120; you entered {_as_typed(text)}."
+    if len(text.lstrip("+-").lstrip("0")) > len(str(MAX_AMOUNT)) or abs(int(text)) > MAX_AMOUNT:
+        return f"{p}'s total must be at most {MAX_AMOUNT} points; you entered {_number(text)}."
+    if unit == "points" and int(text) < 0:
+        return f"{p}'s total must be 0 or more points (a round never takes points away); you entered {int(text)}."
+    return None
+
+
+def _money_box_refusal(kan: str, mon: str, p: str, mon_per_kan: int) -> str | None:
+    """What one player's kan and mon boxes (Hachi-hachi's pad, the sign chosen beside) say when they hold
+    something they cannot read (None: both empty, or an amount)."""
+    if not kan and not mon:
+        return None
+    for part, text, like in (("kan", kan, 2), ("mon", mon, 7)):
+        if text and _SIGNED.fullmatch(text) and not _DIGITS.fullmatch(text):
+            return (f"{p}'s {part} must be a number without + or −, like {like} (“won” or “paid” gives the "
+                    f"sign); you entered {text}.")
+        if text and not _DIGITS.fullmatch(text):
+            return f"{p}'s {part} must be a whole number, like {like}; you entered {_as_typed(text)}."
+    if len(kan + mon) >= 8 or int(kan or 0) * mon_per_kan + int(mon or 0) > MAX_AMOUNT:
+        most = f"{MAX_AMOUNT // mon_per_kan} kan {MAX_AMOUNT % mon_per_kan} mon"
+        typed = f"{_number(kan or '0')} kan {_number(mon or '0')} mon"
+        return f"{p}'s amount must be at most {MAX_AMOUNT} mon ({most}); you entered {typed}."
+    return None
+
+
+def _empty_seats(form: FormData, players: Sequence[str], unit: str) -> list[str]:
+    """The players whose box (Hachi-hachi: both boxes) is empty."""
+    if unit == "mon":
+        return [p for i, p in enumerate(players)
+                if not (form.get(f"kan-{i}") or "").strip() and not (form.get(f"mon-{i}") or "").strip()]
+    return [p for i, p in enumerate(players) if not (form.get(f"total-{i}") or "").strip()]
+
+
+def _empty_words(empty: Sequence[str], unit: str) -> str:
+    """What the pad says of empty boxes (some, not all), in the family's ``unit``."""
+    if unit == "mon":
+        if len(empty) == 1:
+            return f"{empty[0]}'s amount is empty: enter the kan and mon {empty[0]} won or paid this round, 0 if none."
+        return f"{_owners(empty)} amounts are empty: enter the kan and mon each won or paid this round, 0 if none."
     did = "adds" if unit == "points" else "won or paid"
     if len(empty) == 1:
         return f"{empty[0]}'s total is empty: enter the points {empty[0]} {did} this round, 0 if none."
@@ -464,34 +522,6 @@ def _past_the_limit(text: str) -> bool:
     """A number typed with a decimal point or an exponent, too big for any total (``1e30``): said as too big,
     naming the limit, as the API says of ``1e30``, rather than as not whole."""
     return bool(_WRITTEN_NUMBER.fullmatch(text)) and abs(float(text)) > MAX_AMOUNT
-
-
-def _money_refusal(form: FormData, players: Sequence[str], mon_per_kan: int) -> str | None:
-    """``totals_refusal`` of Hachi-hachi's pad: a kan box and a mon box per player, the sign chosen beside."""
-    empty = []
-    for i, p in enumerate(players):
-        kan = (form.get(f"kan-{i}") or "").strip()
-        mon = (form.get(f"mon-{i}") or "").strip()
-        if not kan and not mon:
-            empty.append(p)
-            continue
-        for part, text, like in (("kan", kan, 2), ("mon", mon, 7)):
-            if text and _SIGNED.fullmatch(text) and not _DIGITS.fullmatch(text):
-                return (f"{p}'s {part} must be a number without + or −, like {like} (“won” or “paid” gives the "
-                        f"sign); you entered {text}.")
-            if text and not _DIGITS.fullmatch(text):
-                return f"{p}'s {part} must be a whole number, like {like}; you entered {_as_typed(text)}."
-        if len(kan + mon) >= 8 or int(kan or 0) * mon_per_kan + int(mon or 0) > MAX_AMOUNT:
-            most = f"{MAX_AMOUNT // mon_per_kan} kan {MAX_AMOUNT % mon_per_kan} mon"
-            typed = f"{_number(kan or '0')} kan {_number(mon or '0')} mon"
-            return f"{p}'s amount must be at most {MAX_AMOUNT} mon ({most}); you entered {typed}."
-    if not empty:
-        return None
-    if len(empty) == len(players):
-        return nothing_entered("mon", form.get("action") == "save")
-    if len(empty) == 1:
-        return f"{empty[0]}'s amount is empty: enter the kan and mon {empty[0]} won or paid this round, 0 if none."
-    return f"{_owners(empty)} amounts are empty: enter the kan and mon each won or paid this round, 0 if none."
 
 
 def _as_typed(text: str) -> str:
