@@ -27,8 +27,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "VISION.md"
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
-        ("CERTAIN_AT", CERTAIN_AT, 0.97),  # docs/VISION.md Calibration: precision >= 0.99 on calib + calib2
-        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.35),  # keeps 98% of the right detections on calib + calib2
+        ("CERTAIN_AT", CERTAIN_AT, 0.97),  # docs/VISION.md Calibration: kept where calib + calib2 proposed 0.95 (run 15)
+        ("SUGGEST_FLOOR", SUGGEST_FLOOR, 0.38),  # keeps 98% of the right detections on calib + calib2
     ],
     ids=["certain threshold (precision 0.99)", "suggestion floor (98% of right kept)"],
 )
@@ -78,11 +78,11 @@ def test_shipped_calibration_is_the_fitted_one():
     cal = Calibration.load(path)
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert (cal.a, cal.b, cal.c) == (raw["a"], raw["b"], raw["c"])
-    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.169, 1.062, -0.971, -0.286)
+    assert (round(cal.a, 3), round(cal.b, 3), round(cal.c, 3), round(cal.d, 3)) == (0.127, 1.139, -0.68, -0.066)
     assert "calib" in cal.fitted_on
     assert cal.verifier  # fitted on the box verifier's probabilities, as the shipped detector gives
     # and on the print check's logit and how much of each box the others cover (docs/VISION.md)
-    assert (round(cal.f, 3), cal.context_names, tuple(round(w, 3) for w in cal.e)) == (0.362, ("cover",), (-0.42,))
+    assert (round(cal.f, 3), cal.context_names, tuple(round(w, 3) for w in cal.e)) == (0.368, ("cover",), (-0.406,))
     assert (PACKAGE_MODELS / "printcheck.onnx").is_file()
     # and on the masker's visible shares (docs/VISION.md, "The masker (shipped)")
     assert cal.masker
@@ -134,19 +134,19 @@ def _certain(d, threshold):
 
 
 # Measured on the sample (54 photos, 302 cards, nine styles) with the shipped models (the 8-bit
-# localiser, run 9's classifier, the box verifier, the masker, the print check and the calibration
-# fitted with them on calib + calib2; docs/VISION.md, "The masker (shipped)"):
+# localiser, run 15's classifier, the box verifier, the masker, the print check and the calibration
+# fitted with them on calib + calib2; docs/VISION.md, "Run 15"):
 # threshold  certain  wrong  precision  recall
-#   0.90       187       2     0.989     0.613
-#   0.96       167       1     0.994     0.550
-#   0.97       155       1     0.994     0.510   <- CERTAIN_AT, what calib + calib2 proposed
-#   0.975      152       1     0.993     0.500
-#   0.98       147       1     0.993     0.483
-#   0.985      136       1     0.993     0.447
-# Recall 0.510 is 154 right of the 302 cards (before the masker: 125 at 0.98, recall 0.414, none wrong;
-# the one wrong now is above 0.99, so no threshold short of 1 removes it).
+#   0.90       195       4     0.979     0.632
+#   0.95       183       2     0.989     0.599   <- what calib + calib2 proposed (not shipped)
+#   0.96       176       1     0.994     0.579
+#   0.97       168       1     0.994     0.553   <- CERTAIN_AT
+#   0.975      165       1     0.994     0.543
+#   0.98       155       1     0.994     0.510
+# Recall 0.553 is 167 right of the 302 cards (run 9's classifier, shipped before: 155 certain at 0.97,
+# 1 wrong, recall 0.510).
 PRECISION_AT_LEAST = 0.99
-RECALL_AT_LEAST = 0.505
+RECALL_AT_LEAST = 0.55
 
 
 @pytest.mark.slow
@@ -178,10 +178,10 @@ def test_a_higher_threshold_loses_right_cards(heldout_sample, threshold):
 @pytest.mark.slow
 def test_no_certain_detection_on_distractor_only_photos(heldout_sample):
     # issue 9 target: distractor scenes with no hanafuda card face give no certain detection.
-    # Met on this sample's 6 distractor-only photos (highest 0.829 with the masker's calibration,
-    # 0.818 before it; 0.961 before the print check) and on the whole test split's 36; the 72 of
-    # the distract split get 1 (0 before the masker; 5 before the print check: printed card boxes;
-    # docs/VISION.md).
+    # Met on this sample's 6 distractor-only photos (highest 0.919 with run 15's classifier, 0.829
+    # with run 9's; 0.961 before the print check). Missed on the whole test split's 36, which get 1
+    # (0 with run 9's classifier); the 72 of the distract split get 1 (as before; 5 before the print
+    # check: printed card boxes; docs/VISION.md, "Run 15").
     from vision.synth.layouts import NO_CARDS
 
     d = heldout_sample
