@@ -58,18 +58,23 @@ def load_keeper(token: str) -> tuple[store.Session, bool]:
 def deleted(sess: store.Session, role: str) -> NoReturn:
     """404 for a link to a deleted session: the page names it and, on the scorekeeper link, leads to its Undo
     (``deleted.gone``); the viewer's leads to Your sessions.  The API's JSON error is ``session-deleted``."""
-    keeper = role == "edit"
     if wants_json():
         said = ("this session was deleted; POST /api/v1/sessions/<this token>/restore brings it back with every "
-                "round" if keeper else "this session was deleted by its scorekeeper")
+                "round" if role == "edit" else "this session was deleted by its scorekeeper")
         abort(error_response(404, said, "session-deleted"))
-    if keeper:
-        message = f"“{sess.name}” was deleted. Its rounds are kept: Undo brings it back as it was."
-        back, label = url_for("deleted.gone", token=sess.edit_token), "↶ Undo: bring it back"
-    else:
-        message = f"“{sess.name}” was deleted by its scorekeeper, so this link shows nothing now."
-        back, label = url_for("home.home"), "Your sessions"
+    message, back, label = deleted_words(sess, role)
     abort(error_response(404, message, back=back, back_label=label))
+
+
+def deleted_words(sess: store.Session, role: str) -> tuple[str, str, str]:
+    """What a page of a deleted session says, and its way back: (message, address, its label).  The scorekeeper
+    link (``role`` ``edit``) leads to its Undo (``deleted.gone``), the viewer's to Your sessions; said by the 404
+    page (``deleted``) and by an open scoreboard whose live poll finds the session deleted."""
+    if role == "edit":
+        message = f"“{sess.name}” was deleted. Its rounds are kept: Undo brings it back as it was."
+        return message, url_for("deleted.gone", token=sess.edit_token), "↶ Undo: bring it back"
+    message = f"“{sess.name}” was deleted by its scorekeeper, so this link shows nothing now."
+    return message, url_for("home.home"), "Your sessions"
 
 
 def round_or_404(sess: store.Session, round_id: int) -> store.RoundRow:

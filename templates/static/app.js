@@ -173,6 +173,14 @@
   document.addEventListener("htmx:beforeSwap", function (ev) {
     if (ev.detail.target && ev.detail.target.id === "board") {
       opened = Array.prototype.map.call(ev.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+      // The session was deleted on another phone: the poll's 404 holds the notice that takes the board's place
+      // (its way back, no more polling), and the links below the board lead nowhere now.
+      var xhr = ev.detail.xhr;
+      if (xhr && xhr.status === 404 && /data-session-deleted/.test(xhr.responseText || "")) {
+        ev.detail.shouldSwap = true;
+        ev.detail.isError = false;
+        document.querySelectorAll("main section.share").forEach(function (s) { s.hidden = true; });
+      }
     }
   });
   // Restored as soon as the new board is in the page (afterSwap, in the same task as the swap), not at the

@@ -3,7 +3,8 @@ explanations, the winner and the totals chart, kept live on every phone by polli
 code of the viewer link.
 
 - ``GET /s/<token>``: the page (an ``HX-Request`` gets the board fragment);
-- ``GET /s/<token>/poll?rev=<n>``: the board fragment when the session changed, else 204;
+- ``GET /s/<token>/poll?rev=<n>``: the board fragment when the session changed, else 204; a session deleted
+  since, 404 with the notice that takes the board's place;
 - ``GET /s/<token>/qr.svg``: a QR code of the viewer link.
 
 The board is replayed once per change (``referee.web.service.session.board``) and its fragment
@@ -18,12 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from referee import store
 from referee.web import privacy
-from referee.web.access import load
+from referee.web.access import NO_SESSION, deleted_words, load
 from referee.web.board import Board, amount_formatter, installed
 from referee.web.chart import legend as chart_legend
 from referee.web.chart import totals_chart
@@ -103,8 +104,16 @@ def scoreboard(token: str):
 
 @bp.get("/s/<token>/poll")
 def poll(token: str):
-    """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page)."""
-    opened = load(token)
+    """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page).  A session
+    deleted since (on another phone): 404 with what its 404 page says in the board's place, with its way back
+    (Undo on the scorekeeper link, Your sessions on the viewer's) and no poll; ``app.js`` swaps it in."""
+    try:
+        opened = service.open_session(get_db(), token)
+    except store.DeletedSessionError as e:
+        message, back, label = deleted_words(e.session, e.role)
+        return render_template("scoreboard/partials/deleted.html", message=message, back=back, back_label=label), 404
+    except store.NotFoundError:
+        abort(404, NO_SESSION)
     if request.args.get("rev") == str(opened.session.rev):
         return "", 204
     return board_html(opened)
