@@ -151,3 +151,27 @@ def test_the_bar_leaves_most_of_the_screen_to_the_round_in_landscape(live, brows
     heights = page.evaluate(STUCK_HEIGHT_JS, STUCK)
     assert max(h for _, h in heights) <= 0.4 * 390, heights  # at least 60% of the height left to the round
     assert page.locator(".entry-bar button.primary").first.is_visible()  # Score (or Save) stays in reach
+
+
+#: The entry bar held sideways: [its height, whether its live score and its buttons share one row].
+BAR_ROW_JS = """() => {
+  const bar = document.querySelector('.entry-bar'), buttons = bar.querySelector('.bar-buttons');
+  const preview = bar.querySelector('.preview'), b = buttons.getBoundingClientRect();
+  const p = preview ? preview.getBoundingClientRect() : b;
+  return [Math.round(bar.getBoundingClientRect().height), Math.abs(p.top - b.top) < 12];
+}"""
+
+
+# Bug (new-user walk-through, 844x390): the header, the stuck pile tabs and the bar (two lines of live score,
+# two of status) left about 200 px for tapping cards, and a scored round's result was squeezed between them.
+@pytest.mark.parametrize("screen", ENTRY_SCREENS)
+def test_a_short_screen_keeps_the_bar_one_short_row_and_the_round_most_of_the_height(live, browser, sessions,
+                                                                                    screen, tmp_path):
+    page = browser.new_page(**LANDSCAPE)
+    open_screen(page, live, sessions, screen, tmp_path)
+    height, one_row = page.evaluate(BAR_ROW_JS)
+    assert height <= 64, height  # a 44 px button and its padding, the live score beside it
+    assert one_row
+    heights = page.evaluate(STUCK_HEIGHT_JS, STUCK)
+    assert max(h for _, h in heights) <= 0.3 * 390, heights  # at least 70% of the height left to the round
+    assert page.locator(".entry-bar button.primary").first.is_visible()
