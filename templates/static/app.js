@@ -158,6 +158,26 @@
     go();
   });
 
+  // ---- A player's name box (data-max-chars) holds as many characters as players count them (an emoji is one,
+  // as the server's limit counts grapheme clusters): its maxlength, in UTF-16 units, would cut a name of emoji
+  // short or in half, so where the browser can tell characters apart the box takes up to data-max-units units
+  // and stops at data-max-chars characters, never half an emoji.  Without Intl.Segmenter maxlength stays.
+  var segmenter = window.Intl && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  function nameBox(el) {
+    return segmenter && el && el.matches && el.matches("input[data-max-chars]") ? el : null;
+  }
+  document.addEventListener("focusin", function (ev) {
+    var box = nameBox(ev.target);
+    if (box && box.dataset.maxUnits) { box.maxLength = Number(box.dataset.maxUnits); }
+  });
+  document.addEventListener("input", function (ev) {
+    var box = nameBox(ev.target);
+    if (!box) { return; }
+    var chars = Array.from(segmenter.segment(box.value), function (s) { return s.segment; });
+    var most = Number(box.dataset.maxChars);
+    if (chars.length > most) { box.value = chars.slice(0, most).join(""); }
+  });
+
   // ---- Times: the server writes UTC; show them in this phone's local time.
   function localTimes(root) {
     root.querySelectorAll("time[datetime]").forEach(function (t) {

@@ -24,7 +24,7 @@ from referee.ruleset import load_ruleset
 from referee.web import privacy
 from referee.web.access import load, remember_keeper, see_other
 from referee.web.db import get_db
-from referee.web.forms.limits import MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
+from referee.web.forms.limits import MAX_NAME, MAX_NAME_UNITS, MAX_PLAYERS, MAX_SESSION_NAME, cut_name
 from referee.web.forms.options import option_fields, seat_range, shown_value
 from referee.web.forms.session import SessionForm, parse_session_form
 from referee.web.nonces import form_nonce, new_nonce, posted_nonce
@@ -94,7 +94,11 @@ def _form_context(sf: SessionForm) -> dict[str, Any]:
         "values": values,
         "presets": presets,
         "max_players": MAX_PLAYERS,
+        # A player's name box holds MAX_NAME characters; app.js counts them as players do (an emoji is one) and
+        # lifts the box's UTF-16 count up to MAX_NAME_UNITS, so a name of emoji is never cut in half.
+        "max_name": MAX_NAME,
         "max_name_units": MAX_NAME_UNITS,
+        "max_session_name": MAX_SESSION_NAME,
         "seats_min": seats[0],
         "seats_max": seats[1],
         "option_groups": [{"name": k, "specs": v} for k, v in groups.items()],
