@@ -171,7 +171,7 @@ def test_edit_a_round_in_one_tap(live, browser, client, h):
     pile = client.get(f"/api/v1/sessions/{token}/export").get_json()["game"]["rounds"][0]["piles"]["Aki"]
     assert "pine-crane" in pile
     page.locator("#round-1 summary").click()
-    page.get_by_role("link", name="Delete").click()
+    page.locator("#round-1").get_by_role("link", name="Delete").click()  # not the session's "Delete this session"
     h.accessible(page)
     h.thumb_friendly(page)
 
