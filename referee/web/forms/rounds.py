@@ -410,18 +410,30 @@ def nothing_entered(unit: str, saving: bool = True) -> str:
 
 
 def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points", mon_per_kan: int = 12) -> str | None:
-    """What the totals pad says, in players' words, of every box it cannot read at once (``box_refusals``, in seat
-    order), then of the empty ones together: an empty total (a void round counts it 0; every box empty:
-    ``nothing_entered``); None when every box reads (the core checks the rest: sums, a void round's points).
+    """What the totals pad says, in players' words, of every box it cannot read at once (``box_refusals``) and of
+    every empty one (a void round counts it 0; every box empty: ``nothing_entered``), in the boxes' (seats') order
+    whatever is wrong with each, empty boxes side by side said together; None when every box reads (the core checks
+    the rest: sums, a void round's points).
 
     ``unit`` is the family's (``Family.unit``): ``points`` (a round adds 0 or more), ``money`` (Go-Stop's
     points won or paid, a sign chosen beside each) or ``mon`` (kan and mon, a sign each)."""
-    said = list(box_refusals(form, players, unit, mon_per_kan, empty=False).values())
-    empty = _empty_seats(form, players, unit)
-    if empty and (unit == "mon" or form.get("void") != "true"):
-        if len(empty) == len(players):
-            return nothing_entered(unit, form.get("action") == "save")
-        said.append(_empty_words(empty, unit))
+    bad = box_refusals(form, players, unit, mon_per_kan, empty=False)
+    empty = set(_empty_seats(form, players, unit)) if unit == "mon" or form.get("void") != "true" else set()
+    if empty and len(empty) == len(players):
+        return nothing_entered(unit, form.get("action") == "save")
+    said: list[str] = []
+    run: list[str] = []  # empty boxes side by side, said in one sentence
+    for i, p in enumerate(players):
+        if p in empty:
+            run.append(p)
+            continue
+        if run:
+            said.append(_empty_words(run, unit))
+            run = []
+        if i in bad:
+            said.append(bad[i])
+    if run:
+        said.append(_empty_words(run, unit))
     return " ".join(said) or None
 
 

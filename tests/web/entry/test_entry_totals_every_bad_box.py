@@ -69,3 +69,38 @@ def test_an_empty_box_beside_a_bad_one_is_said_too_and_a_good_one_is_not(client,
     assert 'id="err-total-1"' in ben
     assert "error" not in chie
     assert 'aria-invalid' not in chie
+
+
+# Bug (new-user try): player 1 empty, player 2 " 7 " and player 3 "1,000": the alert named player 3's "1,000" first,
+# then player 1's empty box (errors of form were said before empty boxes), out of the boxes' order.
+@pytest.mark.parametrize(
+    ("ruleset", "players", "typed", "said"),
+    [
+        ("koikoi", ["Aki", "Ben"], {"total-0": "", "total-1": "1,000"},
+         ["Aki's total is empty", "Ben's total must be a whole number of points, like 120; you entered “1,000”."]),
+        ("roppyakken", THREE, {"total-0": "", "total-1": " 7 ", "total-2": "1,000"},
+         ["Aki's total is empty", "Chie's total must be a whole number of points, like 120; you entered “1,000”."]),
+        ("gostop", THREE, {"total-0": "", "total-1": " 7 ", "total-2": "1,000"},
+         ["Aki's total is empty", "Chie's total must be a whole number of points, like 120; you entered “1,000”."]),
+        ("gostop", THREE, {"total-0": "x", "total-1": "", "total-2": "1,000"},
+         ["Aki's total must be a whole number of points", "Ben's total is empty",
+          "Chie's total must be a whole number of points, like 120; you entered “1,000”."]),
+        ("hachihachi", THREE, {"kan-0": "", "mon-0": "", "kan-1": " 7 ", "mon-1": "", "kan-2": "1,000", "mon-2": ""},
+         ["Aki's amount is empty", "Chie's kan must be a whole number, like 2; you entered “1,000”."]),
+        ("hachihachi", THREE, {"kan-0": "x", "mon-0": "", "kan-1": "", "mon-1": "", "kan-2": "1,000", "mon-2": ""},
+         ["Aki's kan must be a whole number", "Ben's amount is empty",
+          "Chie's kan must be a whole number, like 2; you entered “1,000”."]),
+    ],
+    ids=["koikoi", "roppyakken", "gostop", "gostop-between", "hachihachi", "hachihachi-between"],
+)
+@pytest.mark.parametrize("action", ["save", "score"])
+def test_the_alert_names_the_bad_boxes_in_seat_order_whatever_is_wrong(client, h, ruleset, players, typed, said,
+                                                                       action):
+    token = session(client, ruleset, players)
+    form = {"entry": "totals", "action": action, "nonce": h.signed("order"), "winner": "Aki", **typed}
+    page = html.unescape(client.post(f"/s/{token}/round/new", data=form, follow_redirects=True).get_data(as_text=True))
+    top = " ".join(re.search(r'<p class="error" role="alert">(.*?)</p>', page, flags=re.S).group(1).split())
+    at = [top.find(s) for s in said]
+    assert -1 not in at, top  # every bad box is said
+    assert at == sorted(at), top  # in the boxes' (seats') order
+    assert top.count("empty") == sum("empty" in s for s in said), top  # a good box (" 7 ") is not said
