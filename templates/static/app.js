@@ -194,12 +194,15 @@
     if (ev.detail.target && ev.detail.target.id === "board") {
       opened = Array.prototype.map.call(ev.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
       // The session was deleted on another phone: the poll's 404 holds the notice that takes the board's place
-      // (its way back, no more polling), and the links below the board lead nowhere now.
+      // (its way back; it polls on slowly), and the links below the board lead nowhere now.  Brought back, the
+      // notice's poll brings the board back, and those links with it.
       var xhr = ev.detail.xhr;
       if (xhr && xhr.status === 404 && /data-session-deleted/.test(xhr.responseText || "")) {
         ev.detail.shouldSwap = true;
         ev.detail.isError = false;
         document.querySelectorAll("main section.share").forEach(function (s) { s.hidden = true; });
+      } else if (xhr && xhr.status === 200 && ev.detail.target.hasAttribute("data-session-deleted")) {
+        document.querySelectorAll("main section.share").forEach(function (s) { s.hidden = false; });
       }
     }
   });

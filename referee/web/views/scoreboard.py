@@ -4,7 +4,8 @@ code of the viewer link.
 
 - ``GET /s/<token>``: the page (an ``HX-Request`` gets the board fragment);
 - ``GET /s/<token>/poll?rev=<n>``: the board fragment when the session changed, else 204; a session deleted
-  since, 404 with the notice that takes the board's place;
+  since, 404 with the notice that takes the board's place, which polls on slowly (``rev=deleted``) and gives
+  way to the board again when the session is brought back;
 - ``GET /s/<token>/qr.svg``: a QR code of the viewer link.
 
 The board is replayed once per change (``referee.web.service.session.board``) and its fragment
@@ -33,6 +34,10 @@ from referee.web.service import session as service
 from referee.web.service.session import Opened, cached
 
 bp = Blueprint("scoreboard", __name__)
+#: The ``rev`` a deleted session's notice polls with (``poll``), and how many times slower than the board it polls.
+DELETED_REV = "deleted"
+DELETED_POLL_FACTOR = 3
+
 #: Rendered board fragments by (viewer token, rev, role): every phone polls, but a change is rendered once.
 _FRAGMENTS: OrderedDict[tuple[str, int, str], Markup] = OrderedDict()
 
@@ -106,12 +111,23 @@ def scoreboard(token: str):
 def poll(token: str):
     """The board fragment when the session changed since ``rev``, else 204 (htmx then keeps the page).  A session
     deleted since (on another phone): 404 with what its 404 page says in the board's place, with its way back
-    (Undo on the scorekeeper link, Your sessions on the viewer's) and no poll; ``app.js`` swaps it in."""
+    (Undo on the scorekeeper link, Your sessions on the viewer's); ``app.js`` swaps it in.  The notice polls on,
+    slowly, with ``rev=deleted``: 204 while the session stays deleted, the board again once it is brought back."""
     try:
         opened = service.open_session(get_db(), token)
     except store.DeletedSessionError as e:
+        if request.args.get("rev") == DELETED_REV:
+            return "", 204
         message, back, label = deleted_words(e.session, e.role)
-        return render_template("scoreboard/partials/deleted.html", message=message, back=back, back_label=label), 404
+        page = render_template(
+            "scoreboard/partials/deleted.html",
+            message=message,
+            back=back,
+            back_label=label,
+            poll_url=url_for("scoreboard.poll", token=token, rev=DELETED_REV),
+            poll=current_app.config["POLL_SECONDS"] * DELETED_POLL_FACTOR,
+        )
+        return page, 404
     except store.NotFoundError:
         abort(404, NO_SESSION)
     if request.args.get("rev") == str(opened.session.rev):
