@@ -51,6 +51,7 @@ from referee.store.database import (
 from referee.store.deleted import (
     DELETE_SESSION,
     DeletedSession,
+    NotADeleteError,
     delete_session,
     deleted_session,
     deleted_sessions,
@@ -151,6 +152,7 @@ __all__ = [
     "DeletedSessionError",
     "Draft",
     "FormTokenReusedError",
+    "NotADeleteError",
     "NotFoundError",
     "PhotoDraft",
     "PhotoRow",

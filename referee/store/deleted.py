@@ -17,12 +17,36 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from referee.store.database import NotFoundError, guarded, writing
+from referee.store.database import NotFoundError, StoreError, guarded, writing
 from referee.store.rounds import Change, UndoMismatchError, _bump, change, latest_change, rounds_of, undo
 from referee.store.sessions import Session, _session, get_session
 
 #: The ``changes.kind`` of a session's delete (what its restore undoes).
 DELETE_SESSION = "delete-session"
+
+
+class NotADeleteError(StoreError):
+    """A restore named a change that is not a delete of this session (a change of it still logged, such as
+    "add round 1", another session's, or an id never given out): nothing is restored.  ``latest`` is the
+    delete a restore would undo now (or None)."""
+
+    def __init__(self, latest: Change | None) -> None:
+        super().__init__("that change is not a delete of this session")
+        self.latest = latest
+
+
+def _never_a_delete(db: Database, change_id: int, latest: Change | None) -> bool:
+    """Whether ``change_id`` cannot be a delete of this session since undone: an id never given out (ids are
+    ``AUTOINCREMENT``, never given twice), a change still logged (a delete of this session is logged until its
+    restore, and a deleted session changes no more), or the latest when it is no delete."""
+    if latest is not None and latest.id == change_id:
+        return latest.kind != DELETE_SESSION
+    if change_id < 1:
+        return True
+    given = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").fetchone()
+    if given is None or change_id > given[0]:
+        return True
+    return db.execute("SELECT 1 FROM changes WHERE id = ?", [change_id]).fetchone() is not None
 
 
 @dataclass(frozen=True)
@@ -83,13 +107,16 @@ def restore_session(db: Database, session_id: int, change_id: int | None = None)
     restore sent twice, or another phone's came first): nothing changes.
 
     ``change_id``: the delete the Restore button was shown for; when the session was restored and deleted
-    again since (a stale form), nothing is restored and ``UndoMismatchError`` names the delete now.
-    Raises ``NotFoundError``, ``StoreUnavailableError``."""
+    again since (a stale form), nothing is restored and ``UndoMismatchError`` names the delete now; an id that
+    is not a delete of this session (a change of it still logged, another session's, one never given out)
+    restores nothing and raises ``NotADeleteError``.  Raises ``NotFoundError``, ``StoreUnavailableError``."""
     with writing(db):
         sess = get_session(db, session_id)
         if sess.deleted is None:
             return None
         latest = latest_change(db, session_id)
+        if change_id is not None and _never_a_delete(db, change_id, latest):
+            raise NotADeleteError(latest if latest and latest.kind == DELETE_SESSION else None)
         if change_id is not None and (latest is None or latest.id != change_id):
             raise UndoMismatchError(latest)
         db.execute("UPDATE sessions SET deleted = NULL WHERE id = ?", [session_id])

@@ -314,7 +314,8 @@ class RestoreIn(_Request):
         None,
         description="must be the id of the delete to undo (a change id, as the web page's Undo names it), or left "
         "out: the delete in force; when that delete was already undone and the session deleted again since, "
-        "nothing is restored (409, with the delete in force as last_change)",
+        "nothing is restored (409, with the delete in force as last_change); an id that is no delete of this "
+        "session restores nothing (422 not-a-delete, with the delete in force as last_change)",
     )
 
 

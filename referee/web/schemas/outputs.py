@@ -76,6 +76,15 @@ class UndoConflictOut(ErrorOut):
     last_change: ChangeOut | None
 
 
+class RestoreRefusedOut(ErrorOut):
+    """A restore refused: its body broke the schema, or (``not-a-delete``) its ``change`` is not a delete of this
+    session; ``last_change`` is then the delete in force."""
+
+    model_config = ConfigDict(title="RestoreRefused")
+
+    last_change: ChangeOut | None = None
+
+
 class RoundOut(_Response):
     """A saved round as the scoreboard shows it (points, or mon for Hachi-hachi)."""
 

@@ -55,6 +55,7 @@ from referee.web.schemas.outputs import (
     ExportOut,
     RescoreOut,
     RestoredOut,
+    RestoreRefusedOut,
     ResultOut,
     RulesRefusedOut,
     SavedRoundOut,
@@ -486,18 +487,25 @@ def delete_session(token: str):
 
 @bp.post("/sessions/<token>/restore")
 @validate(json=RestoreIn, resp=responses({200: RestoredOut}, 400, 403, 404, 409, 413, 422, 503,
-                                         HTTP_409=UndoConflictOut))
+                                         HTTP_409=UndoConflictOut, HTTP_422=RestoreRefusedOut))
 def restore_session(token: str):
     """Bring a deleted session back (the scorekeeper token), as it was: every round, its rules, its undo log.
 
     ``restored`` false: the session was not deleted (a retry, or another client restored it first), and
     nothing changed.  ``change`` (optional): the delete to undo; when that delete was already undone and the
     session deleted again since, nothing is restored: 409 ``already-undone`` with the delete in force as
-    ``last_change``.
+    ``last_change``; an id that is not a delete of this session (a change of it still logged, such as "add round
+    1", another session's, one never given out, 0 or less) restores nothing: 422 ``not-a-delete``, with the
+    delete in force as ``last_change``.
     """
     sess, _gone = load_keeper(token)
     try:
         back = store.restore_session(get_db(), sess.id, body_object().get("change"))
+    except store.NotADeleteError as e:
+        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
+        said = (f"change {body_object().get('change')} is not a delete of this session, so nothing was restored; "
+                "send the id of the delete in force (last_change), or no change")
+        return jsonify({"error": "not-a-delete", "message": said, "last_change": latest}), 422
     except store.UndoMismatchError as e:
         latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
         said = "that delete was already undone, and the session was deleted again since; nothing was restored"

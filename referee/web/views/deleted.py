@@ -109,6 +109,13 @@ def restore(token: str):
         )
     try:
         back = store.restore_session(get_db(), sess.id, int(raw))
+    except store.NotADeleteError:
+        return _gone_page(
+            sess,
+            f"That Undo did not name a delete of “{sess.name}”, so nothing was brought back. Use the Undo button "
+            "below.",
+            422,
+        )
     except store.UndoMismatchError:
         return _gone_page(
             sess,

@@ -106,6 +106,28 @@ def test_a_restore_naming_an_earlier_delete_restores_nothing(client, keeper):
     assert client.get(api(keeper)).status_code == 404
 
 
+# Bug (tester): a restore naming "add round 1" (change 1), an id never given out or -1 was answered 409
+# already-undone, "that delete was already undone, and the session was deleted again since": neither was true.
+@pytest.mark.parametrize("change", [1, 999999, -1, 0, "other-session"])
+def test_a_restore_naming_a_change_that_is_no_delete_of_this_session_restores_nothing(client, h, keeper, change):
+    add_round(client, h, keeper)  # change 1: "add round 1"
+    if change == "other-session":
+        other = h.new_session(client, "Saturday")
+        add_round(client, h, other)
+        change = client.get(api(other)).get_json()["last_change"]["id"]
+    client.delete(api(keeper))
+    r = client.post(api(keeper, "/restore"), json={"change": change})
+    assert r.status_code == 422, r.get_json()
+    body = r.get_json()
+    assert body["error"] == "not-a-delete"
+    assert body["message"].startswith(f"change {change} is not a delete of this session, so nothing was restored")
+    assert body["last_change"]["summary"] == "delete session"  # the one to send
+    assert client.get(api(keeper)).status_code == 404
+    r = client.post(api(keeper, "/restore"), json={"change": body["last_change"]["id"]})
+    assert r.status_code == 200
+    assert r.get_json()["restored"] is True
+
+
 @pytest.mark.parametrize("body", [{"change": "1"}, {"other": 1}, []], ids=["string", "unknown-field", "not-object"])
 def test_a_restore_body_that_breaks_its_schema_restores_nothing(client, keeper, body):
     client.delete(api(keeper))

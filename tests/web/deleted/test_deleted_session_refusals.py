@@ -119,13 +119,34 @@ def test_an_undo_of_an_earlier_delete_brings_back_nothing(client, keeper):
     assert form_of(r.get_data(as_text=True))["change"] != old_undo["change"]  # the Undo of the delete in force
 
 
-@pytest.mark.parametrize("change", ["", "abc", "-3", "1.5"])
+@pytest.mark.parametrize("change", ["", "abc", "-3", "-1", "1.5"])
 def test_an_undo_naming_no_delete_brings_back_nothing(client, keeper, change):
     delete(client, keeper)
     r = client.post(f"/s/{keeper}/restore", data={"change": change})
     assert r.status_code == 422
     assert "That Undo did not say which delete to undo, so nothing was brought back." in words(r)
     assert deleted(client, keeper)
+
+
+# Bug (tester): an Undo naming "add round 1" (change 1), or an id never given out, was answered 409 "That Undo
+# was for an earlier delete ..., which was already undone; it was deleted again since": neither was true.
+@pytest.mark.parametrize("change", ["1", "999999", "other-session"])
+def test_an_undo_naming_a_change_that_is_no_delete_of_this_session_brings_back_nothing(client, h, keeper, change):
+    save_round(client, h, keeper)  # change 1: "add round 1"
+    if change == "other-session":
+        other = h.new_session(client, "Saturday")
+        save_round(client, h, other, nonce="o1")
+        change = str(client.get(f"/api/v1/sessions/{other}").get_json()["last_change"]["id"])
+    delete(client, keeper)
+    r = client.post(f"/s/{keeper}/restore", data={"change": change})
+    assert r.status_code == 422
+    said = words(r)
+    assert "That Undo did not name a delete of “Friday”, so nothing was brought back." in said
+    assert "already undone" not in said
+    assert deleted(client, keeper)
+    undo = form_of(r.get_data(as_text=True))  # the page's Undo names the delete in force, and brings it back
+    assert client.post(f"/s/{keeper}/restore", data=undo).status_code == 303
+    assert not deleted(client, keeper)
 
 
 def test_nothing_changes_a_deleted_session(client, h, keeper):
