@@ -140,7 +140,7 @@ def test_the_web_form_sent_again_after_undo_says_so_and_keeps_the_cards(client, 
     ("method", "path", "allowed"),
     [
         ("patch", "/api/v1/sessions", {"GET", "POST"}),
-        ("delete", "/api/v1/sessions/{edit}", {"GET"}),
+        ("patch", "/api/v1/sessions/{edit}", {"GET", "DELETE"}),
         ("get", "/api/v1/sessions/{edit}/rounds", {"POST"}),
         ("get", "/s/{edit}/undo", {"POST"}),
         ("put", "/", {"GET"}),

@@ -51,7 +51,7 @@ def test_every_box_it_cannot_read_is_said_at_once_beside_it(client, h, ruleset, 
     assert all(s in top for s in said), top  # the summary names every one
     boxes = _fieldsets(page)
     for i, (box, s) in enumerate(zip(boxes, said, strict=True)):
-        assert f'<p class="error" id="err-total-{i}">{s}</p>' in " ".join(box.split())  # beside its box
+        assert f'<p class="field-error" id="err-total-{i}">{s}</p>' in " ".join(box.split())  # beside its box
         assert f'aria-invalid="true" aria-describedby="err-total-{i}"' in box
     for name, value in typed.items():
         assert re.search(rf'name="{name}"[^>]*\s+value="{re.escape(value)}"', page, flags=re.S), name  # kept
