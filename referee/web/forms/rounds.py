@@ -418,7 +418,7 @@ def totals_refusal(form: FormData, players: Sequence[str], unit: str = "points",
     ``unit`` is the family's (``Family.unit``): ``points`` (a round adds 0 or more), ``money`` (Go-Stop's
     points won or paid, a sign chosen beside each) or ``mon`` (kan and mon, a sign each)."""
     bad = box_refusals(form, players, unit, mon_per_kan, empty=False)
-    empty = set(_empty_seats(form, players, unit)) if unit == "mon" or form.get("void") != "true" else set()
+    empty = set(_counted_empty(form, players, unit))
     if empty and len(empty) == len(players):
         return nothing_entered(unit, form.get("action") == "save")
     said: list[str] = []
@@ -453,7 +453,7 @@ def box_refusals(form: FormData, players: Sequence[str], unit: str = "points", m
             why = _points_box_refusal((form.get(f"total-{i}") or "").strip(), p, unit)
         if why:
             said[i] = why
-    seats = _empty_seats(form, players, unit) if empty and (unit == "mon" or form.get("void") != "true") else []
+    seats = _counted_empty(form, players, unit) if empty else []
     if seats and len(seats) < len(players):
         said |= {players.index(p): _empty_words([p], unit) for p in seats}
     return dict(sorted(said.items()))
@@ -498,6 +498,12 @@ def _empty_seats(form: FormData, players: Sequence[str], unit: str) -> list[str]
         return [p for i, p in enumerate(players)
                 if not (form.get(f"kan-{i}") or "").strip() and not (form.get(f"mon-{i}") or "").strip()]
     return [p for i, p in enumerate(players) if not (form.get(f"total-{i}") or "").strip()]
+
+
+def _counted_empty(form: FormData, players: Sequence[str], unit: str) -> list[str]:
+    """The players whose empty box the pad names: none in a void round of points or Go-Stop's (it counts an
+    empty box 0); Hachi-hachi's kan and mon are always named."""
+    return _empty_seats(form, players, unit) if unit == "mon" or form.get("void") != "true" else []
 
 
 def _empty_words(empty: Sequence[str], unit: str) -> str:

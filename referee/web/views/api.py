@@ -130,8 +130,18 @@ def session_json(opened: Opened) -> dict[str, Any]:
     if role == "edit":
         out["edit_token"] = sess.edit_token
         latest = store.latest_change(get_db(), sess.id)
-        out["last_change"] = None if latest is None else {"id": latest.id, "summary": latest.summary}
+        out["last_change"] = _change_json(latest)
     return out
+
+
+def _change_json(change) -> dict[str, Any] | None:
+    """A logged change as the API names it (``last_change``): its id and summary; None for no change."""
+    return None if change is None else {"id": change.id, "summary": change.summary}
+
+
+def _change_refused(status: int, code: str, said: str, latest):
+    """A refused undo or restore: ``error``, ``message`` and the change in force as ``last_change``."""
+    return jsonify({"error": code, "message": said, "last_change": _change_json(latest)}), status
 
 
 def _round_input(
@@ -502,14 +512,12 @@ def restore_session(token: str):
     try:
         back = store.restore_session(get_db(), sess.id, body_object().get("change"))
     except store.NotADeleteError as e:
-        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
         said = (f"change {body_object().get('change')} is not a delete of this session, so nothing was restored; "
                 "send the id of the delete in force (last_change), or no change")
-        return jsonify({"error": "not-a-delete", "message": said, "last_change": latest}), 422
+        return _change_refused(422, "not-a-delete", said, e.latest)
     except store.UndoMismatchError as e:
-        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
         said = "that delete was already undone, and the session was deleted again since; nothing was restored"
-        return jsonify({"error": "already-undone", "message": said, "last_change": latest}), 409
+        return _change_refused(409, "already-undone", said, e.latest)
     now = Opened(store.get_session(get_db(), sess.id), "edit")
     return jsonify({"restored": back is not None, "session": session_json(now)})
 
@@ -529,10 +537,9 @@ def undo(token: str):
     try:
         undone = store.undo(get_db(), opened.session.id, change_id)
     except store.UndoMismatchError as e:
-        latest = None if e.latest is None else {"id": e.latest.id, "summary": e.latest.summary}
         said = ("newer changes came after that change, and undo takes back the latest first; nothing was undone"
                 if e.superseded else "that change was already undone; nothing else was undone")
-        return jsonify({"error": "already-undone", "message": said, "last_change": latest}), 409
+        return _change_refused(409, "already-undone", said, e.latest)
     if undone is None:
         return jsonify({"error": "nothing-to-undo", "message": "there is nothing to undo", "last_change": None}), 409
     return jsonify({"undone": undone, "session": session_json(service.saved(get_db(), opened))})

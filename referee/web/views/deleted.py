@@ -29,6 +29,11 @@ from referee.web.words import SENT_TWICE
 bp = Blueprint("deleted", __name__)
 
 
+def _deleted_words(sess: store.Session) -> str:
+    """What the page after a delete says of it (a form sent twice adds ``SENT_TWICE``)."""
+    return f"“{sess.name}” deleted. “Undo” brings it back with every round."
+
+
 def _confirm(sess: store.Session, error: str | None = None, status: int = 200):
     """The confirm page: what the delete takes off the lists, and the form with a fresh one-time token."""
     rounds = len(store.rounds_of(get_db(), sess.id))
@@ -64,7 +69,7 @@ def delete_session(token: str):
         store.delete_session(get_db(), sess.id, nonce)
     except store.ChangeTokenUsedError as e:
         if e.summary is not None:
-            flash(f"“{sess.name}” deleted. “Undo” brings it back with every round. {SENT_TWICE}")
+            flash(f"{_deleted_words(sess)} {SENT_TWICE}")
             return see_other("deleted.gone", token=token)
         return _confirm(
             sess,
@@ -75,7 +80,7 @@ def delete_session(token: str):
     except store.DeletedSessionError:
         flash(f"“{sess.name}” was already deleted (on another phone, say), so nothing more was deleted.")
         return see_other("deleted.gone", token=token)
-    flash(f"“{sess.name}” deleted. “Undo” brings it back with every round.")
+    flash(_deleted_words(sess))
     return see_other("deleted.gone", token=token)
 
 
